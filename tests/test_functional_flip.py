@@ -1,0 +1,65 @@
+"""Flips: generic cases plus references and invariants."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+import visiontx.functional as F
+import visiontx.transforms as T
+from visiontx.datapoints import BoundingBox, BoundingBoxFormat
+
+from .common import assert_equal, make_bounding_box, make_image, make_image_pil, make_mask
+
+FUNCTIONAL_CASES = {F.horizontal_flip: [{}], F.vertical_flip: [{}]}
+TRANSFORM_CASES = {
+    T.RandomHorizontalFlip: [dict(p=1.0), dict(p=0.0)],
+    T.RandomVerticalFlip: [dict(p=1.0)],
+}
+
+
+@pytest.mark.parametrize("format", list(BoundingBoxFormat))
+def test_horizontal_flip_bounding_box_matches_loop_reference(format: BoundingBoxFormat) -> None:
+    boxes = make_bounding_box(format=format)
+    xyxy = F.convert_format_bounding_box(boxes, new_format="XYXY")
+    width = boxes.spatial_size[1]
+    expected = torch.tensor([[width - x2, y1, width - x1, y2] for x1, y1, x2, y2 in xyxy.tolist()])
+    flipped = F.convert_format_bounding_box(F.horizontal_flip(boxes), new_format="XYXY")
+    assert_equal(flipped, expected, check_dtype=False)
+
+
+@pytest.mark.parametrize("format", list(BoundingBoxFormat))
+def test_vertical_flip_bounding_box_matches_loop_reference(format: BoundingBoxFormat) -> None:
+    boxes = make_bounding_box(format=format)
+    xyxy = F.convert_format_bounding_box(boxes, new_format="XYXY")
+    height = boxes.spatial_size[0]
+    expected = torch.tensor([[x1, height - y2, x2, height - y1] for x1, y1, x2, y2 in xyxy.tolist()])
+    flipped = F.convert_format_bounding_box(F.vertical_flip(boxes), new_format="XYXY")
+    assert_equal(flipped, expected, check_dtype=False)
+
+
+@pytest.mark.parametrize("flip", [F.horizontal_flip, F.vertical_flip])
+@pytest.mark.parametrize("make", [make_image, make_image_pil, make_mask, make_bounding_box])
+def test_flip_twice_is_identity(flip, make) -> None:
+    inpt = make()
+    assert_equal(flip(flip(inpt)), inpt)
+
+
+@pytest.mark.parametrize("flip", [F.horizontal_flip, F.vertical_flip])
+def test_flip_pil_matches_tensor(flip) -> None:
+    image = make_image()
+    assert_equal(F.pil_to_tensor(flip(F.to_image_pil(image))), flip(image))
+
+
+def test_flip_keeps_box_metadata() -> None:
+    boxes = BoundingBox([[1, 2, 3, 4]], format="CXCYWH", spatial_size=(10, 20), dtype=torch.float32)
+    out = F.horizontal_flip(boxes)
+    assert out.format == BoundingBoxFormat.CXCYWH and out.spatial_size == (10, 20)
+    assert out.tolist() == [[19, 2, 3, 4]]
+
+
+def test_flips_match_torchvision() -> None:
+    tv_f = pytest.importorskip("torchvision.transforms.v2.functional")
+    image = make_image()
+    assert_equal(F.horizontal_flip(image), tv_f.horizontal_flip(image.as_subclass(torch.Tensor)))
+    assert_equal(F.vertical_flip(image), tv_f.vertical_flip(image.as_subclass(torch.Tensor)))

@@ -1,0 +1,23 @@
+"""Command line: ``python -m visiontx demo`` and ``python -m visiontx bench``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m visiontx", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    demo = commands.add_parser("demo", help="augment the bundled COCO sample and draw the results")
+    demo.add_argument("--out", default="visiontx_demo.png", help="where to write the picture")
+    demo.add_argument("--n", type=int, default=8, help="number of augmented samples")
+    demo.add_argument("--seed", type=int, default=0, help="random seed")
+    commands.add_parser("bench", help="throughput per transform, beside torchvision and albumentations")
+    args = parser.parse_args(argv)
+    print(f"`{args.command}` is not built yet in this version of visiontx.", file=sys.stderr)
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,91 @@
+"""Axis-aligned bounding boxes with their format and the size of the image they live in."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from typing import Any
+
+import torch
+
+from ._datapoint import Datapoint
+
+
+class BoundingBoxFormat(enum.Enum):
+    """Coordinate format of a box: corners ``XYXY``, corner + size ``XYWH``, centre + size ``CXCYWH``."""
+
+    XYXY = "XYXY"
+    XYWH = "XYWH"
+    CXCYWH = "CXCYWH"
+
+    @classmethod
+    def parse(cls, value: BoundingBoxFormat | str, name: str = "format") -> BoundingBoxFormat:
+        """Return the format for an enum member or a (case-insensitive) string."""
+        if isinstance(value, cls):
+            return value
+        if isinstance(value, str) and value.upper() in cls.__members__:
+            return cls[value.upper()]
+        raise ValueError(f"{name} must be one of {list(cls.__members__)}, got {value!r}")
+
+
+def parse_spatial_size(value: Any, name: str = "spatial_size") -> tuple[int, int]:
+    """Check and normalise an ``(H, W)`` pair of positive ints (tensors and sizes accepted)."""
+    if isinstance(value, torch.Tensor):
+        value = value.tolist()
+    if isinstance(value, Sequence) and not isinstance(value, str) and len(value) == 2:
+        try:
+            height, width = (int(v) for v in value)
+        except (TypeError, ValueError):
+            height = width = None
+        if height is not None and height == value[0] and width == value[1] and height > 0 and width > 0:
+            return height, width
+    raise ValueError(f"{name} must be a pair of positive ints (H, W), got {value!r}")
+
+
+class BoundingBox(Datapoint):
+    """Boxes ``[N, 4]`` (any leading dims) with ``format`` and ``spatial_size`` ``(H, W)``.
+
+    A 1-D input of 4 numbers becomes ``[1, 4]``.
+
+    Example:
+        >>> BoundingBox([[2, 0, 206, 253]], format="xyxy", spatial_size=(256, 256)).format
+        <BoundingBoxFormat.XYXY: 'XYXY'>
+    """
+
+    format: BoundingBoxFormat
+    spatial_size: tuple[int, int]
+
+    def __new__(
+        cls,
+        data: Any,
+        *,
+        format: BoundingBoxFormat | str,
+        spatial_size: Sequence[int],
+        dtype: torch.dtype | None = None,
+        device: torch.device | str | int | None = None,
+        requires_grad: bool | None = None,
+    ) -> BoundingBox:
+        format = BoundingBoxFormat.parse(format)
+        spatial_size = parse_spatial_size(spatial_size)
+        tensor = cls._to_tensor(data, dtype=dtype, device=device, requires_grad=requires_grad)
+        if tensor.ndim == 1 and tensor.numel() == 4:
+            tensor = tensor.unsqueeze(0)
+        elif tensor.ndim == 1 and tensor.numel() == 0:
+            tensor = tensor.reshape(0, 4)
+        if tensor.ndim < 2 or tensor.shape[-1] != 4:
+            raise ValueError(f"data must have shape [N, 4] for a BoundingBox, got {tuple(tensor.shape)}")
+        return cls._wrap(tensor, format=format, spatial_size=spatial_size)
+
+    @classmethod
+    def wrap_like(cls, other: BoundingBox, tensor: torch.Tensor, **metadata: Any) -> BoundingBox:
+        """Wrap ``tensor`` with ``other``'s format and spatial size, unless given by keyword."""
+        format = metadata.get("format", other.format)
+        spatial_size = metadata.get("spatial_size", other.spatial_size)
+        return cls._wrap(
+            tensor,
+            format=BoundingBoxFormat.parse(format),
+            spatial_size=parse_spatial_size(spatial_size),
+        )
+
+    def _metadata(self) -> dict[str, Any]:
+        return {"format": self.format, "spatial_size": self.spatial_size}

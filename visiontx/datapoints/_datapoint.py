@@ -1,0 +1,165 @@
+"""The ``Datapoint`` base class and the rules for what torch ops return."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Mapping, Sequence
+from typing import Any, Callable, TypeVar
+
+import torch
+from torch._C import DisableTorchFunctionSubclass
+
+D = TypeVar("D", bound="Datapoint")
+
+_RETURN_TYPES = ("tensor", "datapoint")
+_return_type = "tensor"
+
+# Ops whose result keeps the datapoint type and metadata whatever the return type is.
+_KEEP_TYPE = {
+    torch.Tensor.clone,
+    torch.Tensor.to,
+    torch.Tensor.detach,
+    torch.Tensor.requires_grad_,
+}
+
+
+class _ReturnTypeSwitch(contextlib.AbstractContextManager):
+    """Returned by :func:`set_return_type`; restores the previous type when used with ``with``."""
+
+    def __init__(self, previous: str) -> None:
+        self._previous = previous
+
+    def __exit__(self, *exc_info: Any) -> None:
+        set_return_type(self._previous)
+
+
+def set_return_type(return_type: str) -> _ReturnTypeSwitch:
+    """Choose what torch ops on datapoints return: ``"tensor"`` (default) or ``"datapoint"``.
+
+    Works as a global switch, ``set_return_type("datapoint")``, and as a context manager,
+    ``with set_return_type("datapoint"): ...``, which restores the previous setting on exit.
+    """
+    global _return_type
+    if not isinstance(return_type, str) or return_type.lower() not in _RETURN_TYPES:
+        raise ValueError(f"return_type must be one of {_RETURN_TYPES}, got {return_type!r}")
+    previous, _return_type = _return_type, return_type.lower()
+    return _ReturnTypeSwitch(previous)
+
+
+def _tree_map_tensors(fn: Callable[[torch.Tensor], Any], output: Any) -> Any:
+    if isinstance(output, torch.Tensor):
+        return fn(output)
+    if isinstance(output, (tuple, list)):
+        return type(output)(_tree_map_tensors(fn, o) for o in output)
+    return output
+
+
+class Datapoint(torch.Tensor):
+    """Base class of visiontx's tensor subclasses (``Image``, ``Video``, ``Mask``, ``BoundingBox``).
+
+    A datapoint is a ``torch.Tensor`` that carries the metadata a transform needs. Torch ops on it
+    return plain tensors (see :func:`set_return_type`), except ``clone``, ``to``, ``detach`` and
+    ``requires_grad_``, which keep the type and the metadata.
+    """
+
+    @staticmethod
+    def _to_tensor(
+        data: Any,
+        dtype: torch.dtype | None = None,
+        device: torch.device | str | int | None = None,
+        requires_grad: bool | None = None,
+    ) -> torch.Tensor:
+        if requires_grad is None:
+            requires_grad = data.requires_grad if isinstance(data, torch.Tensor) else False
+        tensor = torch.as_tensor(data, dtype=dtype, device=device)
+        if isinstance(tensor, Datapoint):
+            tensor = tensor.as_subclass(torch.Tensor)
+        return tensor.requires_grad_(requires_grad)
+
+    @classmethod
+    def _wrap(cls: type[D], tensor: torch.Tensor, **metadata: Any) -> D:
+        datapoint = tensor.as_subclass(cls)
+        for name, value in metadata.items():
+            setattr(datapoint, name, value)
+        return datapoint
+
+    @classmethod
+    def wrap_like(cls: type[D], other: D, tensor: torch.Tensor, **metadata: Any) -> D:
+        """Wrap ``tensor`` as ``cls`` with the metadata of ``other``, overridden by ``metadata``."""
+        return cls._wrap(tensor, **{**other._metadata(), **metadata})
+
+    def _metadata(self) -> dict[str, Any]:
+        return {}
+
+    @classmethod
+    def __torch_function__(
+        cls,
+        func: Callable,
+        types: tuple[type, ...],
+        args: Sequence[Any] = (),
+        kwargs: Mapping[str, Any] | None = None,
+    ) -> Any:
+        with DisableTorchFunctionSubclass():
+            output = func(*args, **(kwargs or {}))
+        if func not in _KEEP_TYPE and _return_type == "tensor":
+            return output
+        like = next((a for a in args if isinstance(a, Datapoint)), None)
+        if like is None:
+            return output
+        wrapper = type(like)
+        # In-place ops return the datapoint itself; everything else is wrapped with `like`'s metadata.
+        return _tree_map_tensors(
+            lambda t: t if isinstance(t, Datapoint) else wrapper.wrap_like(like, t), output
+        )
+
+    # Cheap attribute access: bypass __torch_function__ for the attributes transforms read most.
+    @property
+    def shape(self) -> torch.Size:  # type: ignore[override]
+        with DisableTorchFunctionSubclass():
+            return super().shape
+
+    @property
+    def ndim(self) -> int:  # type: ignore[override]
+        with DisableTorchFunctionSubclass():
+            return super().ndim
+
+    @property
+    def dtype(self) -> torch.dtype:  # type: ignore[override]
+        with DisableTorchFunctionSubclass():
+            return super().dtype
+
+    @property
+    def device(self) -> torch.device:  # type: ignore[override]
+        with DisableTorchFunctionSubclass():
+            return super().device
+
+    def __deepcopy__(self: D, memo: dict[int, Any]) -> D:
+        # torch's generic deepcopy goes through __torch_function__ and would drop the type.
+        tensor = self.as_subclass(torch.Tensor).clone().detach()
+        copy = type(self)._wrap(tensor.requires_grad_(self.requires_grad), **self._metadata())
+        memo[id(self)] = copy
+        return copy
+
+    def __reduce_ex__(self, protocol: int) -> tuple:
+        tensor = self.as_subclass(torch.Tensor)
+        return (_rebuild_datapoint, (type(self), tensor, self._metadata()))
+
+    def __repr__(self, *, tensor_contents: Any = None) -> str:
+        with DisableTorchFunctionSubclass():
+            body = torch.Tensor.__repr__(self.as_subclass(torch.Tensor))
+        extra = "".join(f", {k}={v!r}" for k, v in self._metadata().items())
+        return f"{type(self).__name__}({body[len('tensor('):-1]}{extra})"
+
+
+def _rebuild_datapoint(cls: type[D], tensor: torch.Tensor, metadata: dict[str, Any]) -> D:
+    return cls._wrap(tensor, **metadata)
+
+
+def wrap(tensor: torch.Tensor, *, like: D, **metadata: Any) -> D:
+    """Wrap ``tensor`` into the type of ``like`` with its metadata (overridable by keyword)."""
+    if not isinstance(like, Datapoint):
+        raise TypeError(f"like must be a Datapoint, got {type(like).__name__}")
+    if not isinstance(tensor, torch.Tensor):
+        raise TypeError(f"tensor must be a torch.Tensor, got {type(tensor).__name__}")
+    return type(like).wrap_like(like, tensor, **metadata)
+

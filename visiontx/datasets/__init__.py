@@ -1,0 +1,3 @@
+"""Datasets and the wrapper that turns their samples into datapoints."""
+
+__all__: list[str] = []

@@ -1,0 +1,3 @@
+"""_color ops (filled in by their issue)."""
+
+__all__: list[str] = []

@@ -1,0 +1,95 @@
+"""dtype conversion, with the value-range scaling images need (uint8 0..255 <-> float 0..1)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+
+from ..datapoints import BoundingBox, Image, Mask, Video
+from ._registry import get_kernel, register_kernels
+
+__all__ = [
+    "convert_dtype",
+    "convert_dtype_image_tensor",
+    "convert_dtype_video",
+    "to_dtype",
+    "to_dtype_bounding_box",
+    "to_dtype_image_tensor",
+    "to_dtype_mask",
+    "to_dtype_video",
+]
+
+
+def max_value(dtype: torch.dtype) -> int | float:
+    """The largest value of an image of ``dtype``: 1.0 for floats, the type's max for integers."""
+    if dtype.is_floating_point:
+        return 1.0
+    if dtype == torch.bool:
+        return 1
+    return torch.iinfo(dtype).max
+
+
+def to_dtype(inpt: Any, dtype: torch.dtype = torch.float32, scale: bool = False) -> Any:
+    """Cast to ``dtype``; with ``scale=True`` images and videos also rescale their value range.
+
+    Masks and boxes are cast but never rescaled.
+    """
+    if not isinstance(dtype, torch.dtype):
+        raise TypeError(f"dtype must be a torch.dtype, got {dtype!r}")
+    return get_kernel(to_dtype, type(inpt))(inpt, dtype, scale=scale)
+
+
+@register_kernels(to_dtype, (torch.Tensor, Image, Video))
+def to_dtype_image_tensor(image: torch.Tensor, dtype: torch.dtype = torch.float32, scale: bool = False) -> torch.Tensor:
+    """Cast an image tensor; with ``scale=True`` map the value range of its dtype onto ``dtype``'s."""
+    if image.dtype == dtype:
+        return image.clone()
+    if not scale:
+        return image.to(dtype)
+    float_in, float_out = image.is_floating_point(), dtype.is_floating_point
+    if float_in and float_out:
+        return image.to(dtype)
+    if float_in:  # float -> int: spread [0, 1] evenly over the integer range
+        if (dtype == torch.int32 and image.dtype == torch.float32) or dtype == torch.int64:
+            raise ValueError(f"dtype {dtype} cannot hold the scaled values of {image.dtype} without overflow")
+        eps = 1e-3
+        return image.mul(max_value(dtype) + 1.0 - eps).to(dtype)
+    if float_out:  # int -> float
+        return image.to(dtype).div_(max_value(image.dtype))
+    # int -> int: shift bits when the ranges are powers of two apart
+    in_bits, out_bits = (torch.iinfo(t).bits - int(torch.iinfo(t).min < 0) for t in (image.dtype, dtype))
+    if out_bits >= in_bits:
+        return image.to(dtype).bitwise_left_shift_(out_bits - in_bits)
+    return image.bitwise_right_shift(in_bits - out_bits).to(dtype)
+
+
+to_dtype_video = to_dtype_image_tensor
+
+
+@register_kernels(to_dtype, Mask)
+def to_dtype_mask(mask: torch.Tensor, dtype: torch.dtype = torch.float32, scale: bool = False) -> torch.Tensor:
+    """Cast a mask (labels are never rescaled, so ``scale`` is ignored)."""
+    return mask.to(dtype, copy=True)
+
+
+@register_kernels(to_dtype, BoundingBox)
+def to_dtype_bounding_box(
+    bounding_box: torch.Tensor, dtype: torch.dtype = torch.float32, scale: bool = False
+) -> torch.Tensor:
+    """Cast boxes (coordinates are never rescaled, so ``scale`` is ignored)."""
+    return bounding_box.to(dtype, copy=True)
+
+
+def convert_dtype(inpt: Any, dtype: torch.dtype = torch.float32) -> Any:
+    """Cast an image or video to ``dtype`` with value-range scaling (``to_dtype(..., scale=True)``)."""
+    return get_kernel(convert_dtype, type(inpt))(inpt, dtype)
+
+
+@register_kernels(convert_dtype, (torch.Tensor, Image, Video))
+def convert_dtype_image_tensor(image: torch.Tensor, dtype: torch.dtype = torch.float32) -> torch.Tensor:
+    """Cast an image tensor to ``dtype`` with value-range scaling."""
+    return to_dtype_image_tensor(image, dtype, scale=True)
+
+
+convert_dtype_video = convert_dtype_image_tensor

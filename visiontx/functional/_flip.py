@@ -1,0 +1,95 @@
+"""Horizontal and vertical flips for every input type."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import PIL.Image
+import torch
+
+from ..datapoints import BoundingBox, BoundingBoxFormat, Image, Mask, Video
+from ._meta import _from_xyxy, _to_xyxy
+from ._registry import get_kernel, register_kernels
+
+__all__ = [
+    "horizontal_flip",
+    "horizontal_flip_bounding_box",
+    "horizontal_flip_image_pil",
+    "horizontal_flip_image_tensor",
+    "horizontal_flip_mask",
+    "horizontal_flip_video",
+    "vertical_flip",
+    "vertical_flip_bounding_box",
+    "vertical_flip_image_pil",
+    "vertical_flip_image_tensor",
+    "vertical_flip_mask",
+    "vertical_flip_video",
+]
+
+
+def horizontal_flip(inpt: Any) -> Any:
+    """Mirror left-right. Supports image tensors, PIL images, videos, masks and boxes."""
+    return get_kernel(horizontal_flip, type(inpt))(inpt)
+
+
+@register_kernels(horizontal_flip, (torch.Tensor, Image, Video, Mask))
+def horizontal_flip_image_tensor(image: torch.Tensor) -> torch.Tensor:
+    """Mirror a tensor ``[..., H, W]`` left-right (images, videos and masks alike)."""
+    return image.flip(-1)
+
+
+horizontal_flip_video = horizontal_flip_image_tensor
+horizontal_flip_mask = horizontal_flip_image_tensor
+
+
+@register_kernels(horizontal_flip, PIL.Image.Image)
+def horizontal_flip_image_pil(image: PIL.Image.Image) -> PIL.Image.Image:
+    """Mirror a PIL image left-right."""
+    return image.transpose(PIL.Image.Transpose.FLIP_LEFT_RIGHT)
+
+
+def _flip_boxes(boxes: torch.Tensor, format: BoundingBoxFormat | str, extent: int, axis: int) -> torch.Tensor:
+    format = BoundingBoxFormat.parse(format)
+    xyxy = _to_xyxy(boxes, format)
+    flipped = xyxy.clone()
+    flipped[..., axis] = extent - xyxy[..., axis + 2]
+    flipped[..., axis + 2] = extent - xyxy[..., axis]
+    return _from_xyxy(flipped, format) if format != BoundingBoxFormat.XYXY else flipped
+
+
+@register_kernels(horizontal_flip, BoundingBox)
+def horizontal_flip_bounding_box(
+    bounding_box: torch.Tensor, format: BoundingBoxFormat | str, spatial_size: Sequence[int]
+) -> torch.Tensor:
+    """Mirror boxes ``[..., 4]`` left-right inside an image of ``spatial_size`` ``(H, W)``."""
+    return _flip_boxes(bounding_box, format, spatial_size[1], axis=0)
+
+
+def vertical_flip(inpt: Any) -> Any:
+    """Mirror top-bottom. Supports image tensors, PIL images, videos, masks and boxes."""
+    return get_kernel(vertical_flip, type(inpt))(inpt)
+
+
+@register_kernels(vertical_flip, (torch.Tensor, Image, Video, Mask))
+def vertical_flip_image_tensor(image: torch.Tensor) -> torch.Tensor:
+    """Mirror a tensor ``[..., H, W]`` top-bottom (images, videos and masks alike)."""
+    return image.flip(-2)
+
+
+vertical_flip_video = vertical_flip_image_tensor
+vertical_flip_mask = vertical_flip_image_tensor
+
+
+@register_kernels(vertical_flip, PIL.Image.Image)
+def vertical_flip_image_pil(image: PIL.Image.Image) -> PIL.Image.Image:
+    """Mirror a PIL image top-bottom."""
+    return image.transpose(PIL.Image.Transpose.FLIP_TOP_BOTTOM)
+
+
+@register_kernels(vertical_flip, BoundingBox)
+def vertical_flip_bounding_box(
+    bounding_box: torch.Tensor, format: BoundingBoxFormat | str, spatial_size: Sequence[int]
+) -> torch.Tensor:
+    """Mirror boxes ``[..., 4]`` top-bottom inside an image of ``spatial_size`` ``(H, W)``."""
+    return _flip_boxes(bounding_box, format, spatial_size[0], axis=1)

@@ -1,0 +1,3 @@
+"""_geometry ops (filled in by their issue)."""
+
+__all__: list[str] = []

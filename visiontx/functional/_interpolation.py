@@ -1,0 +1,54 @@
+"""Interpolation modes, shared by resize and the warping ops."""
+
+from __future__ import annotations
+
+import enum
+
+import PIL.Image
+
+__all__ = ["InterpolationMode"]
+
+
+class InterpolationMode(enum.Enum):
+    """How pixels are sampled. Strings ("bilinear", ...) and PIL's resampling constants are accepted
+    wherever a mode is, through :meth:`parse`."""
+
+    NEAREST = "nearest"
+    NEAREST_EXACT = "nearest-exact"
+    BILINEAR = "bilinear"
+    BICUBIC = "bicubic"
+    BOX = "box"
+    HAMMING = "hamming"
+    LANCZOS = "lanczos"
+
+    @classmethod
+    def parse(cls, value: InterpolationMode | str | int, name: str = "interpolation") -> InterpolationMode:
+        """Return the mode for an enum member, a case-insensitive string or a PIL resampling constant."""
+        if isinstance(value, cls):
+            return value
+        if isinstance(value, str):
+            key = value.lower().replace("_", "-")
+            for mode in cls:
+                if mode.value == key:
+                    return mode
+        elif isinstance(value, int) and not isinstance(value, bool):
+            for mode, pil in _PIL_RESAMPLING.items():
+                if pil == value and mode != cls.NEAREST_EXACT:
+                    return mode
+        raise ValueError(f"{name} must be an InterpolationMode or one of {[m.value for m in cls]}, got {value!r}")
+
+    @property
+    def pil(self) -> int:
+        """The matching PIL resampling constant."""
+        return _PIL_RESAMPLING[self]
+
+
+_PIL_RESAMPLING = {
+    InterpolationMode.NEAREST: PIL.Image.Resampling.NEAREST,
+    InterpolationMode.NEAREST_EXACT: PIL.Image.Resampling.NEAREST,
+    InterpolationMode.BILINEAR: PIL.Image.Resampling.BILINEAR,
+    InterpolationMode.BICUBIC: PIL.Image.Resampling.BICUBIC,
+    InterpolationMode.BOX: PIL.Image.Resampling.BOX,
+    InterpolationMode.HAMMING: PIL.Image.Resampling.HAMMING,
+    InterpolationMode.LANCZOS: PIL.Image.Resampling.LANCZOS,
+}

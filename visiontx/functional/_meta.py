@@ -1,0 +1,207 @@
+"""Metadata queries and bounding-box format / clamping ops."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import PIL.Image
+import torch
+
+from ..datapoints import BoundingBox, BoundingBoxFormat, Datapoint, Image, Mask, Video
+from ..datapoints._bounding_box import parse_spatial_size
+from ._registry import get_kernel, register_kernels
+
+__all__ = [
+    "clamp_bounding_box",
+    "convert_format_bounding_box",
+    "get_dimensions",
+    "get_dimensions_image_pil",
+    "get_dimensions_image_tensor",
+    "get_num_channels",
+    "get_num_channels_image_pil",
+    "get_num_channels_image_tensor",
+    "get_num_frames",
+    "get_num_frames_video",
+    "get_spatial_size",
+    "get_spatial_size_bounding_box",
+    "get_spatial_size_image_pil",
+    "get_spatial_size_image_tensor",
+    "get_spatial_size_mask",
+]
+
+
+def get_dimensions(inpt: Any) -> list[int]:
+    """``[C, H, W]`` of an image or video (tensor, ``Image``, ``Video`` or PIL)."""
+    return get_kernel(get_dimensions, type(inpt))(inpt)
+
+
+@register_kernels(get_dimensions, (torch.Tensor, Image, Video), wrap=False)
+def get_dimensions_image_tensor(image: torch.Tensor) -> list[int]:
+    """``[C, H, W]`` of a tensor ``[..., C, H, W]`` (a 2-D tensor counts as one channel)."""
+    shape = image.shape
+    if len(shape) == 2:
+        return [1, *shape]
+    if len(shape) < 2:
+        raise TypeError(f"image must have at least 2 dims, got shape {tuple(shape)}")
+    return list(shape[-3:])
+
+
+@register_kernels(get_dimensions, PIL.Image.Image)
+def get_dimensions_image_pil(image: PIL.Image.Image) -> list[int]:
+    """``[C, H, W]`` of a PIL image."""
+    return [len(image.getbands()), image.height, image.width]
+
+
+def get_num_channels(inpt: Any) -> int:
+    """Number of channels of an image or video."""
+    return get_kernel(get_num_channels, type(inpt))(inpt)
+
+
+@register_kernels(get_num_channels, (torch.Tensor, Image, Video), wrap=False)
+def get_num_channels_image_tensor(image: torch.Tensor) -> int:
+    """Number of channels of a tensor ``[..., C, H, W]``."""
+    return get_dimensions_image_tensor(image)[0]
+
+
+@register_kernels(get_num_channels, PIL.Image.Image)
+def get_num_channels_image_pil(image: PIL.Image.Image) -> int:
+    """Number of channels (bands) of a PIL image."""
+    return len(image.getbands())
+
+
+def get_spatial_size(inpt: Any) -> list[int]:
+    """``[H, W]`` of an image, video, mask or PIL image; boxes give their ``spatial_size``."""
+    return get_kernel(get_spatial_size, type(inpt))(inpt)
+
+
+@register_kernels(get_spatial_size, (torch.Tensor, Image, Video), wrap=False)
+def get_spatial_size_image_tensor(image: torch.Tensor) -> list[int]:
+    """``[H, W]`` of a tensor ``[..., H, W]``."""
+    shape = image.shape
+    if len(shape) < 2:
+        raise TypeError(f"image must have at least 2 dims, got shape {tuple(shape)}")
+    return list(shape[-2:])
+
+
+@register_kernels(get_spatial_size, Mask, wrap=False)
+def get_spatial_size_mask(mask: torch.Tensor) -> list[int]:
+    """``[H, W]`` of a mask ``[..., H, W]``."""
+    return get_spatial_size_image_tensor(mask)
+
+
+@register_kernels(get_spatial_size, PIL.Image.Image)
+def get_spatial_size_image_pil(image: PIL.Image.Image) -> list[int]:
+    """``[H, W]`` of a PIL image."""
+    return [image.height, image.width]
+
+
+@register_kernels(get_spatial_size, BoundingBox, wrap=False)
+def get_spatial_size_bounding_box(bounding_box: BoundingBox) -> list[int]:
+    """The ``spatial_size`` of a ``BoundingBox``."""
+    return list(bounding_box.spatial_size)
+
+
+def get_num_frames(inpt: Any) -> int:
+    """Number of frames ``T`` of a video ``[..., T, C, H, W]``."""
+    return get_kernel(get_num_frames, type(inpt))(inpt)
+
+
+@register_kernels(get_num_frames, (torch.Tensor, Video), wrap=False)
+def get_num_frames_video(video: torch.Tensor) -> int:
+    """Number of frames of a video tensor ``[..., T, C, H, W]``."""
+    if video.ndim < 4:
+        raise TypeError(f"video must have at least 4 dims (T, C, H, W), got shape {tuple(video.shape)}")
+    return video.shape[-4]
+
+
+def _half(size: torch.Tensor) -> torch.Tensor:
+    return size / 2 if size.is_floating_point() else size.div(2, rounding_mode="floor")
+
+
+def _to_xyxy(boxes: torch.Tensor, format: BoundingBoxFormat) -> torch.Tensor:
+    a, b, c, d = boxes.unbind(-1)
+    if format == BoundingBoxFormat.XYWH:
+        return torch.stack([a, b, a + c, b + d], dim=-1)
+    if format == BoundingBoxFormat.CXCYWH:
+        x1, y1 = a - _half(c), b - _half(d)
+        return torch.stack([x1, y1, x1 + c, y1 + d], dim=-1)
+    return boxes.clone()
+
+
+def _from_xyxy(boxes: torch.Tensor, format: BoundingBoxFormat) -> torch.Tensor:
+    x1, y1, x2, y2 = boxes.unbind(-1)
+    if format == BoundingBoxFormat.XYWH:
+        return torch.stack([x1, y1, x2 - x1, y2 - y1], dim=-1)
+    if format == BoundingBoxFormat.CXCYWH:
+        w, h = x2 - x1, y2 - y1
+        return torch.stack([x1 + _half(w), y1 + _half(h), w, h], dim=-1)
+    return boxes.clone()
+
+
+def convert_format_bounding_box_tensor(
+    bounding_box: torch.Tensor, old_format: BoundingBoxFormat | str, new_format: BoundingBoxFormat | str
+) -> torch.Tensor:
+    """Convert boxes ``[..., 4]`` between formats; returns a new tensor of the same dtype."""
+    old_format = BoundingBoxFormat.parse(old_format, "old_format")
+    new_format = BoundingBoxFormat.parse(new_format, "new_format")
+    if old_format == new_format:
+        return bounding_box.clone()
+    if old_format == BoundingBoxFormat.XYXY:
+        return _from_xyxy(bounding_box, new_format)
+    return _from_xyxy(_to_xyxy(bounding_box, old_format), new_format)
+
+
+def convert_format_bounding_box(
+    inpt: torch.Tensor,
+    old_format: BoundingBoxFormat | str | None = None,
+    new_format: BoundingBoxFormat | str | None = None,
+) -> torch.Tensor:
+    """Convert boxes to ``new_format``.
+
+    A ``BoundingBox`` knows its format (``old_format`` must then be None) and comes back with the new
+    format in its metadata; a plain tensor needs ``old_format``.
+    """
+    if new_format is None:
+        raise ValueError("new_format must be given")
+    if isinstance(inpt, BoundingBox):
+        if old_format is not None:
+            raise ValueError("old_format must be None for a BoundingBox: it carries its own format")
+        output = convert_format_bounding_box_tensor(inpt.as_subclass(torch.Tensor), inpt.format, new_format)
+        return BoundingBox.wrap_like(inpt, output, format=BoundingBoxFormat.parse(new_format, "new_format"))
+    if isinstance(inpt, torch.Tensor) and not isinstance(inpt, Datapoint):
+        if old_format is None:
+            raise ValueError("old_format must be given for a plain tensor")
+        return convert_format_bounding_box_tensor(inpt, old_format, new_format)
+    raise TypeError(f"convert_format_bounding_box() supports BoundingBox and torch.Tensor, got {type(inpt).__name__}")
+
+
+def clamp_bounding_box_tensor(
+    bounding_box: torch.Tensor, format: BoundingBoxFormat | str, spatial_size: Sequence[int]
+) -> torch.Tensor:
+    """Clamp boxes ``[..., 4]`` to the image ``spatial_size`` ``(H, W)``; returns a new tensor."""
+    format = BoundingBoxFormat.parse(format)
+    height, width = parse_spatial_size(spatial_size)
+    xyxy = _to_xyxy(bounding_box, format)
+    xyxy[..., 0::2].clamp_(min=0, max=width)
+    xyxy[..., 1::2].clamp_(min=0, max=height)
+    return _from_xyxy(xyxy, format) if format != BoundingBoxFormat.XYXY else xyxy
+
+
+def clamp_bounding_box(
+    inpt: torch.Tensor,
+    format: BoundingBoxFormat | str | None = None,
+    spatial_size: Sequence[int] | None = None,
+) -> torch.Tensor:
+    """Clamp boxes to their image. A ``BoundingBox`` uses its metadata (``format`` and
+    ``spatial_size`` must then be None); a plain tensor needs both."""
+    if isinstance(inpt, BoundingBox):
+        if format is not None or spatial_size is not None:
+            raise ValueError("format and spatial_size must be None for a BoundingBox: it carries its own")
+        output = clamp_bounding_box_tensor(inpt.as_subclass(torch.Tensor), inpt.format, inpt.spatial_size)
+        return BoundingBox.wrap_like(inpt, output)
+    if isinstance(inpt, torch.Tensor) and not isinstance(inpt, Datapoint):
+        if format is None or spatial_size is None:
+            raise ValueError("format and spatial_size must be given for a plain tensor")
+        return clamp_bounding_box_tensor(inpt, format, spatial_size)
+    raise TypeError(f"clamp_bounding_box() supports BoundingBox and torch.Tensor, got {type(inpt).__name__}")

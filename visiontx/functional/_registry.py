@@ -1,0 +1,162 @@
+"""The kernel registry: one dispatcher per op, one kernel per (op, input type).
+
+Dispatchers call :func:`get_kernel` with the input's type. Kernels are plain functions of plain
+tensors (or PIL images) and explicit metadata; the registry wraps them so a datapoint is unwrapped
+before the kernel and re-wrapped (with updated metadata) after it.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import PIL.Image
+import torch
+
+from ..datapoints import BoundingBox, Datapoint, Image, Mask, Video
+
+_REGISTRY: dict[Callable, dict[type, Callable]] = {}
+_BUILTIN_TYPES = (torch.Tensor, PIL.Image.Image, Datapoint, Image, Video, Mask, BoundingBox)
+
+
+def _wrap_datapoint_kernel(kernel: Callable, datapoint_cls: type[Datapoint]) -> Callable:
+    """Adapter for image / video / mask kernels: unwrap, call, re-wrap like the input."""
+
+    @functools.wraps(kernel)
+    def adapter(inpt: Datapoint, *args: Any, **kwargs: Any) -> Any:
+        output = kernel(inpt.as_subclass(torch.Tensor), *args, **kwargs)
+        return _rewrap(inpt, output)
+
+    return adapter
+
+
+def _rewrap(inpt: Datapoint, output: Any) -> Any:
+    if isinstance(output, torch.Tensor):
+        return type(inpt).wrap_like(inpt, output)
+    if isinstance(output, (list, tuple)):  # five_crop and friends
+        return type(output)(_rewrap(inpt, o) for o in output)
+    return output
+
+
+def _wrap_bounding_box_kernel(kernel: Callable) -> Callable:
+    """Adapter for box kernels: pass ``format`` / ``spatial_size`` from the metadata where the kernel
+    takes them, and re-wrap; a kernel returning ``(boxes, spatial_size)`` updates the spatial size."""
+    params = inspect.signature(kernel).parameters
+    takes_format, takes_size = "format" in params, "spatial_size" in params
+
+    @functools.wraps(kernel)
+    def adapter(inpt: BoundingBox, *args: Any, **kwargs: Any) -> Any:
+        if takes_format:
+            kwargs["format"] = inpt.format
+        if takes_size:
+            kwargs["spatial_size"] = inpt.spatial_size
+        output = kernel(inpt.as_subclass(torch.Tensor), *args, **kwargs)
+        if isinstance(output, tuple):
+            boxes, spatial_size = output
+            return BoundingBox.wrap_like(inpt, boxes, spatial_size=spatial_size)
+        return BoundingBox.wrap_like(inpt, output)
+
+    return adapter
+
+
+def _adapt(kernel: Callable, input_type: type, wrap: bool) -> Callable:
+    if not wrap or not issubclass(input_type, Datapoint):
+        return kernel
+    if issubclass(input_type, BoundingBox):
+        return _wrap_bounding_box_kernel(kernel)
+    return _wrap_datapoint_kernel(kernel, input_type)
+
+
+def _register(functional: Callable, input_type: type, kernel: Callable, wrap: bool) -> None:
+    registry = _REGISTRY.setdefault(functional, {})
+    if input_type in registry:
+        raise ValueError(f"a kernel for {input_type.__name__} is already registered for {functional.__name__}")
+    registry[input_type] = _adapt(kernel, input_type, wrap)
+
+
+def register_kernels(
+    functional: Callable, input_types: type | Sequence[type], *, wrap: bool = True
+) -> Callable[[Callable], Callable]:
+    """Internal decorator: register one kernel for one or several input types.
+
+    With ``wrap=True`` (the default), datapoint inputs are unwrapped before the kernel and re-wrapped
+    after it; ``wrap=False`` registers the function as it is (it then receives the datapoint).
+    """
+    types = (input_types,) if isinstance(input_types, type) else tuple(input_types)
+
+    def decorator(kernel: Callable) -> Callable:
+        for input_type in types:
+            _register(functional, input_type, kernel, wrap)
+        return kernel
+
+    return decorator
+
+
+def _resolve_functional(functional: Callable | str) -> Callable:
+    if isinstance(functional, str):
+        from .. import functional as F
+
+        if not hasattr(F, functional):
+            raise ValueError(f"functional must name a visiontx.functional op, got {functional!r}")
+        functional = getattr(F, functional)
+    if functional not in _REGISTRY:
+        raise ValueError(f"functional must be a visiontx.functional op with kernels, got {functional!r}")
+    return functional
+
+
+def register_kernel(functional: Callable | str, datapoint_cls: type[Datapoint]) -> Callable[[Callable], Callable]:
+    """Decorator registering a kernel of ``functional`` for a user-defined datapoint class.
+
+    The kernel receives the datapoint itself (no unwrapping) plus the functional's arguments, and
+    returns the result. Built-in types and double registration are refused.
+
+    Example:
+        >>> @register_kernel(F.horizontal_flip, MyDatapoint)
+        ... def flip_my_datapoint(inpt): ...
+    """
+    functional = _resolve_functional(functional)
+    if not (isinstance(datapoint_cls, type) and issubclass(datapoint_cls, Datapoint)):
+        raise TypeError(f"datapoint_cls must be a subclass of visiontx.datapoints.Datapoint, got {datapoint_cls!r}")
+    if datapoint_cls in _BUILTIN_TYPES:
+        raise ValueError(f"datapoint_cls must be a user-defined class, {datapoint_cls.__name__} is built in")
+    return register_kernels(functional, datapoint_cls, wrap=False)
+
+
+def _find_kernel(functional: Callable, input_type: type) -> Callable | None:
+    registry = _REGISTRY.get(functional, {})
+    for cls in input_type.__mro__:
+        if cls in registry:
+            return registry[cls]
+        if cls is Datapoint:  # a datapoint never falls back to the plain-tensor kernel
+            return None
+    return None
+
+
+def get_kernel(functional: Callable, input_type: type) -> Callable:
+    """The kernel registered for ``input_type`` (walking its MRO up to ``Datapoint``).
+
+    Raises ``TypeError`` naming the supported types when there is none.
+    """
+    kernel = _find_kernel(functional, input_type)
+    if kernel is None:
+        supported = ", ".join(sorted(_type_name(t) for t in _REGISTRY.get(functional, {})))
+        raise TypeError(
+            f"{functional.__name__}() supports inputs of type {supported}, got {input_type.__name__}"
+        )
+    return kernel
+
+
+def _type_name(cls: type) -> str:
+    return "PIL.Image.Image" if cls is PIL.Image.Image else cls.__name__
+
+
+def has_kernel(functional: Callable, input_type: type) -> bool:
+    """Whether ``functional`` has a kernel for ``input_type``."""
+    return _find_kernel(functional, input_type) is not None
+
+
+def registered_types(functional: Callable) -> tuple[type, ...]:
+    """The input types ``functional`` has kernels for."""
+    return tuple(_REGISTRY.get(functional, {}))

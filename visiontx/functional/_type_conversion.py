@@ -1,0 +1,69 @@
+"""Conversions between PIL images, numpy arrays, plain tensors and ``Image``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import PIL.Image
+import torch
+
+from ..datapoints import Image
+from ..datapoints._image import _pil_to_tensor
+
+__all__ = ["pil_to_tensor", "to_image_pil", "to_image_tensor", "to_pil_image"]
+
+_MODES_BY_CHANNELS = {1: "L", 2: "LA", 3: "RGB", 4: "RGBA"}
+
+
+def pil_to_tensor(image: PIL.Image.Image) -> torch.Tensor:
+    """PIL image -> plain ``C x H x W`` tensor with the image's own dtype (uint8 for 8-bit modes)."""
+    if not isinstance(image, PIL.Image.Image):
+        raise TypeError(f"image must be a PIL image, got {type(image).__name__}")
+    return _pil_to_tensor(image)
+
+
+def to_image_tensor(inpt: PIL.Image.Image | np.ndarray | torch.Tensor) -> Image:
+    """PIL image, numpy ``H x W x C`` (or ``H x W``) array or tensor ``[..., C, H, W]`` -> ``Image``."""
+    if isinstance(inpt, PIL.Image.Image):
+        return Image(_pil_to_tensor(inpt))
+    if isinstance(inpt, np.ndarray):
+        array = inpt[:, :, None] if inpt.ndim == 2 else inpt
+        if array.ndim != 3:
+            raise ValueError(f"inpt as a numpy array must be H x W or H x W x C, got shape {inpt.shape}")
+        return Image(torch.from_numpy(np.ascontiguousarray(array)).permute(2, 0, 1))
+    if isinstance(inpt, torch.Tensor):
+        return Image(inpt.as_subclass(torch.Tensor))
+    raise TypeError(f"inpt must be a PIL image, numpy array or tensor, got {type(inpt).__name__}")
+
+
+def to_image_pil(inpt: Any, mode: str | None = None) -> PIL.Image.Image:
+    """Tensor / ``Image`` ``C x H x W`` (uint8, or float in [0, 1]) or numpy ``H x W x C`` -> PIL image.
+
+    ``mode`` picks the PIL mode; by default it follows the number of channels (L, LA, RGB, RGBA).
+    """
+    if isinstance(inpt, PIL.Image.Image):
+        return inpt if mode is None else inpt.convert(mode)
+    if isinstance(inpt, torch.Tensor):
+        tensor = inpt.as_subclass(torch.Tensor).detach()
+        if tensor.ndim == 2:
+            tensor = tensor.unsqueeze(0)
+        if tensor.ndim != 3:
+            raise ValueError(f"inpt must be a single image C x H x W, got shape {tuple(inpt.shape)}")
+        if tensor.is_floating_point():
+            tensor = tensor.mul(255).round_().clamp_(0, 255)
+        array = tensor.to(torch.uint8).permute(1, 2, 0).cpu().numpy()
+    elif isinstance(inpt, np.ndarray):
+        array = inpt[:, :, None] if inpt.ndim == 2 else inpt
+        if array.ndim != 3:
+            raise ValueError(f"inpt as a numpy array must be H x W or H x W x C, got shape {inpt.shape}")
+    else:
+        raise TypeError(f"inpt must be a tensor, numpy array or PIL image, got {type(inpt).__name__}")
+    channels = array.shape[-1]
+    if channels not in _MODES_BY_CHANNELS:
+        raise ValueError(f"inpt must have 1 to 4 channels to become a PIL image, got {channels}")
+    image = PIL.Image.fromarray(np.ascontiguousarray(array[..., 0] if channels == 1 else array))
+    return image if mode is None else image.convert(mode)
+
+
+to_pil_image = to_image_pil

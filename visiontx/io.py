@@ -1,0 +1,3 @@
+"""Reading and writing images (Pillow underneath)."""
+
+__all__: list[str] = []

@@ -1,0 +1,3 @@
+"""_augment transforms (filled in by their issue)."""
+
+__all__: list[str] = []

@@ -1,0 +1,3 @@
+"""_auto_augment transforms (filled in by their issue)."""
+
+__all__: list[str] = []

@@ -1,0 +1,3 @@
+"""_color transforms (filled in by their issue)."""
+
+__all__: list[str] = []

@@ -1,0 +1,89 @@
+"""Transforms that combine other transforms: Compose, RandomApply, RandomChoice, RandomOrder."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import torch
+
+from ._transform import Transform
+
+
+def _check_transforms(transforms: Any) -> list[Callable]:
+    if not isinstance(transforms, Sequence) or isinstance(transforms, str):
+        raise TypeError(f"transforms must be a sequence of callables, got {type(transforms).__name__}")
+    for t in transforms:
+        if not callable(t):
+            raise TypeError(f"transforms must contain only callables, got {t!r}")
+    return list(transforms)
+
+
+class _Container(Transform):
+    def __init__(self, transforms: Sequence[Callable]) -> None:
+        super().__init__()
+        self.transforms = _check_transforms(transforms)
+
+    @staticmethod
+    def _run(transforms: Sequence[Callable], inputs: tuple[Any, ...]) -> Any:
+        sample = inputs if len(inputs) > 1 else inputs[0]
+        for transform in transforms:
+            sample = transform(sample)
+        return sample
+
+    def extra_repr(self) -> str:
+        rest = super().extra_repr().replace(f"transforms={self.transforms!r}", "").strip(", ")
+        lines = [f"  {t!r}".replace("\n", "\n  ") for t in self.transforms]
+        return "\n".join(lines + ([rest] if rest else []))
+
+
+class Compose(_Container):
+    """Apply ``transforms`` one after the other to the whole sample.
+
+    Example:
+        >>> Compose([RandomHorizontalFlip(), ToDtype(torch.float32, scale=True)])(image, boxes)
+    """
+
+    def forward(self, *inputs: Any) -> Any:
+        return self._run(self.transforms, inputs)
+
+
+class RandomApply(_Container):
+    """Apply all of ``transforms`` (in order) with probability ``p``, else none of them."""
+
+    def __init__(self, transforms: Sequence[Callable], p: float = 0.5) -> None:
+        super().__init__(transforms)
+        if not isinstance(p, (int, float)) or isinstance(p, bool) or not 0.0 <= p <= 1.0:
+            raise ValueError(f"p must be a probability in [0, 1], got {p!r}")
+        self.p = float(p)
+
+    def forward(self, *inputs: Any) -> Any:
+        if torch.rand(()) >= self.p:
+            return inputs if len(inputs) > 1 else inputs[0]
+        return self._run(self.transforms, inputs)
+
+
+class RandomChoice(_Container):
+    """Apply one of ``transforms``, picked with probabilities proportional to ``p`` (uniform if None)."""
+
+    def __init__(self, transforms: Sequence[Callable], p: Sequence[float] | None = None) -> None:
+        super().__init__(transforms)
+        if p is None:
+            p = [1.0] * len(self.transforms)
+        if not isinstance(p, Sequence) or len(p) != len(self.transforms):
+            raise ValueError(f"p must have one weight per transform ({len(self.transforms)}), got {p!r}")
+        if not self.transforms or any(w < 0 for w in p) or sum(p) <= 0:
+            raise ValueError(f"p must hold non-negative weights with a positive sum, got {p!r}")
+        self.p = [w / sum(p) for w in p]
+
+    def forward(self, *inputs: Any) -> Any:
+        index = int(torch.multinomial(torch.tensor(self.p), 1))
+        return self._run([self.transforms[index]], inputs)
+
+
+class RandomOrder(_Container):
+    """Apply all of ``transforms`` in a random order."""
+
+    def forward(self, *inputs: Any) -> Any:
+        order = torch.randperm(len(self.transforms)).tolist()
+        return self._run([self.transforms[i] for i in order], inputs)

@@ -1,0 +1,126 @@
+"""The ``Transform`` base class: flatten a sample, draw parameters once, transform each leaf."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import PIL.Image
+import torch
+from torch import nn
+from torch.utils._pytree import tree_flatten, tree_unflatten
+
+from ..datapoints import BoundingBox, Datapoint, Image, Mask, Video
+from ..functional._meta import get_spatial_size
+from ..functional._registry import _find_kernel, get_kernel
+
+
+def _is_pure_tensor(obj: Any) -> bool:
+    return isinstance(obj, torch.Tensor) and not isinstance(obj, Datapoint)
+
+
+class Transform(nn.Module):
+    """Base class of every transform.
+
+    A call flattens the sample (any nesting of tuples, lists and dicts), picks the leaves to
+    transform, calls :meth:`make_params` once and :meth:`transform` on each picked leaf, and
+    rebuilds the caller's structure. Leaves that are not tensors or PIL images come back as the same
+    objects. A plain tensor is the image only when the sample holds no ``Image``, ``Video`` or PIL
+    image, and then only the first one.
+
+    Subclasses override:
+        check_inputs(flat_inputs): validate the whole flattened sample (optional).
+        make_params(flat_inputs) -> dict: draw random parameters, from torch's RNG (optional).
+        transform(inpt, params): transform one leaf, usually one call of ``self.call_kernel``.
+    """
+
+    # Types of leaves this transform looks at; plain tensors also follow the plain-tensor rule.
+    _transformed_types: tuple[type, ...] = (torch.Tensor, PIL.Image.Image)
+
+    def check_inputs(self, flat_inputs: list[Any]) -> None:
+        """Validate the flattened sample; raise ``TypeError`` / ``ValueError`` on bad input."""
+
+    def make_params(self, flat_inputs: list[Any]) -> dict[str, Any]:
+        """Draw the random parameters for one call; ``flat_inputs`` are the leaves to transform."""
+        return {}
+
+    def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
+        """Transform one leaf with the parameters of this call."""
+        raise TypeError(f"{type(self).__name__} must override transform(inpt, params)")
+
+    def call_kernel(self, functional: Callable, inpt: Any, *args: Any, **kwargs: Any) -> Any:
+        """Call ``functional``'s kernel for ``inpt``; datapoints it has no kernel for pass through."""
+        kernel = _find_kernel(functional, type(inpt))
+        if kernel is None:
+            if isinstance(inpt, Datapoint):
+                return inpt
+            kernel = get_kernel(functional, type(inpt))  # raises a TypeError naming what is supported
+        return kernel(inpt, *args, **kwargs)
+
+    def _skip(self) -> bool:
+        """Whether this call leaves the sample untouched (the coin flip of ``p``-transforms)."""
+        return False
+
+    def forward(self, *inputs: Any) -> Any:
+        sample = inputs if len(inputs) > 1 else inputs[0]
+        flat_inputs, spec = tree_flatten(sample)
+        self.check_inputs(flat_inputs)
+        if self._skip():
+            return sample
+        needs = self._needs_transform_list(flat_inputs)
+        selected = [inpt for inpt, need in zip(flat_inputs, needs) if need]
+        check_spatial_sizes_agree(selected)
+        params = self.make_params(selected)
+        flat_outputs = [self.transform(inpt, params) if need else inpt for inpt, need in zip(flat_inputs, needs)]
+        return tree_unflatten(flat_outputs, spec)
+
+    def _needs_transform_list(self, flat_inputs: list[Any]) -> list[bool]:
+        has_image = any(isinstance(inpt, (Image, Video, PIL.Image.Image)) for inpt in flat_inputs)
+        needs, take_pure_tensor = [], not has_image
+        for inpt in flat_inputs:
+            need = isinstance(inpt, self._transformed_types)
+            if need and _is_pure_tensor(inpt):
+                need, take_pure_tensor = take_pure_tensor, False
+            needs.append(need)
+        return needs
+
+    def extra_repr(self) -> str:
+        return ", ".join(
+            f"{name}={value!r}" for name, value in vars(self).items() if not name.startswith("_") and name != "training"
+        )
+
+
+class RandomApplyTransform(Transform):
+    """Base of transforms applied with probability ``p`` (one coin flip per call, for the whole sample)."""
+
+    def __init__(self, p: float = 0.5) -> None:
+        super().__init__()
+        if not isinstance(p, (int, float)) or isinstance(p, bool) or not 0.0 <= p <= 1.0:
+            raise ValueError(f"p must be a probability in [0, 1], got {p!r}")
+        self.p = float(p)
+
+    def _skip(self) -> bool:
+        return bool(torch.rand(()) >= self.p)
+
+
+def _spatial_size_of(inpt: Any) -> tuple[int, ...] | None:
+    if isinstance(inpt, BoundingBox):
+        return tuple(inpt.spatial_size)
+    if isinstance(inpt, PIL.Image.Image):
+        return (inpt.height, inpt.width)
+    if isinstance(inpt, (Image, Video, Mask)) or _is_pure_tensor(inpt):
+        return tuple(inpt.shape[-2:]) if inpt.ndim >= 2 else None
+    if isinstance(inpt, Datapoint) and _find_kernel(get_spatial_size, type(inpt)) is not None:
+        return tuple(get_spatial_size(inpt))
+    return None
+
+
+def check_spatial_sizes_agree(flat_inputs: list[Any]) -> tuple[int, int] | None:
+    """The common ``(H, W)`` of the images, videos, masks and boxes in a sample (None if none).
+
+    Raises ``ValueError`` when they disagree.
+    """
+    sizes = {size for size in map(_spatial_size_of, flat_inputs) if size is not None}
+    if len(sizes) > 1:
+        raise ValueError(f"all images, videos, masks and boxes of a sample must have the same H x W, got {sorted(sizes)}")
+    return next(iter(sizes), None)

@@ -1,0 +1,111 @@
+"""Helpers for transform authors: querying a sample and setting up ``fill``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Union
+
+import PIL.Image
+import torch
+
+from ..datapoints import BoundingBox, Datapoint, Image, Mask, Video
+from ..functional import get_dimensions
+from ._transform import _is_pure_tensor, check_spatial_sizes_agree
+
+FillValue = Union[int, float, Sequence[Union[int, float]], None]
+FillSpec = Union[FillValue, Mapping[Union[type, str], FillValue]]
+
+__all__ = [
+    "get_bounding_boxes",
+    "get_fill",
+    "has_all",
+    "has_any",
+    "is_pure_tensor",
+    "query_chw",
+    "query_size",
+    "setup_fill_arg",
+]
+
+is_pure_tensor = _is_pure_tensor
+
+
+def _matches(inpt: Any, type_or_check: type | Callable[[Any], bool]) -> bool:
+    if isinstance(type_or_check, type):
+        return isinstance(inpt, type_or_check)
+    return bool(type_or_check(inpt))
+
+
+def has_any(flat_inputs: list[Any], *types_or_checks: type | Callable[[Any], bool]) -> bool:
+    """Whether any leaf matches any of the given types or predicates."""
+    return any(_matches(inpt, tc) for inpt in flat_inputs for tc in types_or_checks)
+
+
+def has_all(flat_inputs: list[Any], *types_or_checks: type | Callable[[Any], bool]) -> bool:
+    """Whether every given type or predicate matches at least one leaf."""
+    return all(any(_matches(inpt, tc) for inpt in flat_inputs) for tc in types_or_checks)
+
+
+def query_size(flat_inputs: list[Any]) -> tuple[int, int]:
+    """The common ``(H, W)`` of the sample's images, videos, masks and boxes.
+
+    Raises ``TypeError`` if there is none and ``ValueError`` if they disagree.
+    """
+    size = check_spatial_sizes_agree(flat_inputs)
+    if size is None:
+        raise TypeError("the sample must contain an image, video, mask or bounding box to know its size")
+    return size  # type: ignore[return-value]
+
+
+def _is_image_like(inpt: Any) -> bool:
+    return isinstance(inpt, (Image, Video, PIL.Image.Image)) or _is_pure_tensor(inpt)
+
+
+def query_chw(flat_inputs: list[Any]) -> tuple[int, int, int]:
+    """The common ``(C, H, W)`` of the sample's images and videos (plain tensors count as images)."""
+    dims = {tuple(get_dimensions(inpt)) for inpt in flat_inputs if _is_image_like(inpt)}
+    if not dims:
+        raise TypeError("the sample must contain an image or a video")
+    if len(dims) > 1:
+        raise ValueError(f"the images and videos of a sample must agree on C x H x W, got {sorted(dims)}")
+    return dims.pop()  # type: ignore[return-value]
+
+
+def get_bounding_boxes(flat_inputs: list[Any]) -> BoundingBox:
+    """The sample's (single) ``BoundingBox``; ``ValueError`` if there is none."""
+    for inpt in flat_inputs:
+        if isinstance(inpt, BoundingBox):
+            return inpt
+    raise ValueError("the sample must contain a BoundingBox")
+
+
+def _check_fill_value(fill: Any) -> FillValue:
+    if fill is None or (isinstance(fill, (int, float)) and not isinstance(fill, bool)):
+        return fill
+    if isinstance(fill, Sequence) and not isinstance(fill, str):
+        if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in fill):
+            return [float(v) for v in fill] if any(isinstance(v, float) for v in fill) else list(fill)
+    raise TypeError(f"fill must be a number, a sequence of numbers per channel, or None, got {fill!r}")
+
+
+def setup_fill_arg(fill: FillSpec) -> dict[type | str, FillValue]:
+    """Normalise ``fill`` to ``{datapoint type or "others": value}``.
+
+    ``fill`` is a number, a per-channel sequence, None, or a dict by type with an optional "others".
+    """
+    if isinstance(fill, Mapping):
+        result: dict[type | str, FillValue] = {}
+        for key, value in fill.items():
+            if not (key == "others" or (isinstance(key, type) and issubclass(key, (Datapoint, torch.Tensor, PIL.Image.Image)))):
+                raise TypeError(f"fill keys must be datapoint types or 'others', got {key!r}")
+            result[key] = _check_fill_value(value)
+        result.setdefault("others", 0)
+        return result
+    return {"others": _check_fill_value(fill)}
+
+
+def get_fill(fill: dict[type | str, FillValue], inpt_type: type) -> FillValue:
+    """The fill for an input type: its own entry, else the nearest base class's, else "others"."""
+    for cls in inpt_type.__mro__:
+        if cls in fill:
+            return fill[cls]
+    return fill["others"]
