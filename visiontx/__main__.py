@@ -13,10 +13,17 @@ def main(argv: list[str] | None = None) -> int:
     demo.add_argument("--out", default="visiontx_demo.png", help="where to write the picture")
     demo.add_argument("--n", type=int, default=8, help="number of augmented samples")
     demo.add_argument("--seed", type=int, default=0, help="random seed")
-    commands.add_parser("bench", help="throughput per transform, beside torchvision and albumentations")
+    bench = commands.add_parser("bench", help="throughput per transform, beside torchvision and albumentations")
+    bench.add_argument("--quick", action="store_true", help="fewer repetitions (a smoke run)")
+    bench.add_argument("--out", default=None, help="write the markdown results to this file")
     args = parser.parse_args(argv)
-    print(f"`{args.command}` is not built yet in this version of visiontx.", file=sys.stderr)
-    return 1
+    if args.command == "demo":
+        from ._demo import run_demo
+
+        return run_demo(out=args.out, n=args.n, seed=args.seed)
+    from ._bench import run_bench
+
+    return run_bench(quick=args.quick, out=args.out)
 
 
 if __name__ == "__main__":

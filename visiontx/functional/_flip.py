@@ -9,7 +9,7 @@ import PIL.Image
 import torch
 
 from ..datapoints import BoundingBox, BoundingBoxFormat, Image, Mask, Video
-from ._meta import _from_xyxy, _to_xyxy
+from ._geometry._matrix import transform_boxes
 from ._registry import get_kernel, register_kernels
 
 __all__ = [
@@ -49,21 +49,12 @@ def horizontal_flip_image_pil(image: PIL.Image.Image) -> PIL.Image.Image:
     return image.transpose(PIL.Image.Transpose.FLIP_LEFT_RIGHT)
 
 
-def _flip_boxes(boxes: torch.Tensor, format: BoundingBoxFormat | str, extent: int, axis: int) -> torch.Tensor:
-    format = BoundingBoxFormat.parse(format)
-    xyxy = _to_xyxy(boxes, format)
-    flipped = xyxy.clone()
-    flipped[..., axis] = extent - xyxy[..., axis + 2]
-    flipped[..., axis + 2] = extent - xyxy[..., axis]
-    return _from_xyxy(flipped, format) if format != BoundingBoxFormat.XYXY else flipped
-
-
 @register_kernels(horizontal_flip, BoundingBox)
 def horizontal_flip_bounding_box(
     bounding_box: torch.Tensor, format: BoundingBoxFormat | str, spatial_size: Sequence[int]
 ) -> torch.Tensor:
     """Mirror boxes ``[..., 4]`` left-right inside an image of ``spatial_size`` ``(H, W)``."""
-    return _flip_boxes(bounding_box, format, spatial_size[1], axis=0)
+    return transform_boxes(bounding_box, format, [[-1, 0, spatial_size[1]], [0, 1, 0]])
 
 
 def vertical_flip(inpt: Any) -> Any:
@@ -92,4 +83,4 @@ def vertical_flip_bounding_box(
     bounding_box: torch.Tensor, format: BoundingBoxFormat | str, spatial_size: Sequence[int]
 ) -> torch.Tensor:
     """Mirror boxes ``[..., 4]`` top-bottom inside an image of ``spatial_size`` ``(H, W)``."""
-    return _flip_boxes(bounding_box, format, spatial_size[0], axis=1)
+    return transform_boxes(bounding_box, format, [[1, 0, 0], [0, -1, spatial_size[0]]])

@@ -8,6 +8,12 @@ from ._auto_augment import __all__ as _auto_augment_all
 from ._color import *  # noqa: F401,F403
 from ._color import __all__ as _color_all
 from ._container import Compose, RandomApply, RandomChoice, RandomOrder
+from ._crop import *  # noqa: F401,F403
+from ._crop import __all__ as _crop_all
+from ._resize import *  # noqa: F401,F403
+from ._resize import __all__ as _resize_all
+from ._warp import *  # noqa: F401,F403
+from ._warp import __all__ as _warp_all
 from ._geometry import *  # noqa: F401,F403
 from ._geometry import __all__ as _geometry_all
 from ._meta import *  # noqa: F401,F403
@@ -31,6 +37,9 @@ __all__ = sorted(
         *_auto_augment_all,
         *_color_all,
         *_geometry_all,
+        *_warp_all,
+        *_resize_all,
+        *_crop_all,
         *_meta_all,
         *_misc_all,
         *_type_conversion_all,

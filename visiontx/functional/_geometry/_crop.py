@@ -1,0 +1,5 @@
+"""_crop ops (geometry issue)."""
+
+from __future__ import annotations
+
+__all__: list[str] = []

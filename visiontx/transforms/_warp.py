@@ -1,0 +1,5 @@
+"""_warp transforms (geometry issue)."""
+
+from __future__ import annotations
+
+__all__: list[str] = []
