@@ -1,5 +1,214 @@
-"""_resize ops (geometry issue)."""
+"""Resize for every input type.
+
+Output size rules (as torchvision): an int ``size`` (or ``[s]``) is the shorter edge, the longer edge
+keeps the aspect ratio (truncated) and is capped by ``max_size``; ``(h, w)`` is the exact output;
+``size=None`` with ``max_size`` scales the longer edge to ``max_size``. A resize to the input's own
+size returns the input itself.
+"""
 
 from __future__ import annotations
 
-__all__: list[str] = []
+from collections.abc import Sequence
+from typing import Any, Union
+
+import PIL.Image
+import torch
+from torch.nn.functional import interpolate
+
+from ...datapoints import BoundingBox, BoundingBoxFormat, Image, Mask, Video
+from .._interpolation import InterpolationMode
+from .._registry import get_kernel, register_kernels
+from ._matrix import scale_matrix, transform_boxes
+
+__all__ = [
+    "resize",
+    "resize_bounding_box",
+    "resize_image_pil",
+    "resize_image_tensor",
+    "resize_mask",
+    "resize_video",
+]
+
+SizeArg = Union[int, Sequence[int], None]
+_NEAREST = (InterpolationMode.NEAREST, InterpolationMode.NEAREST_EXACT)
+_SMOOTH = (InterpolationMode.BILINEAR, InterpolationMode.BICUBIC, InterpolationMode.LANCZOS)
+
+
+def _check_positive_int(value: Any, name: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(f"{name} must be an int, got {value!r}")
+    if value <= 0:
+        raise ValueError(f"{name} must be positive, got {value}")
+    return value
+
+
+def _parse_size(size: SizeArg, max_size: int | None) -> list[int] | None:
+    if isinstance(size, int) and not isinstance(size, bool):
+        size = [size]
+    elif size is None:
+        if max_size is None:
+            raise ValueError("size must be given unless max_size is")
+        return None
+    elif not (isinstance(size, Sequence) and not isinstance(size, str) and len(size) in (1, 2)):
+        raise TypeError(f"size must be an int, a sequence of 1 or 2 ints, or None, got {size!r}")
+    size = [_check_positive_int(s, "size") for s in size]
+    if max_size is not None and len(size) == 2:
+        raise ValueError("max_size is only allowed when size is an int, a 1-sequence or None")
+    return size
+
+
+def compute_resized_size(spatial_size: Sequence[int], size: SizeArg, max_size: int | None = None) -> tuple[int, int]:
+    """The ``(H, W)`` a resize of an image of ``spatial_size`` to ``size`` produces."""
+    parsed = _parse_size(size, max_size)
+    if max_size is not None:
+        _check_positive_int(max_size, "max_size")
+    height, width = spatial_size
+    if parsed is not None and len(parsed) == 2:
+        return parsed[0], parsed[1]
+    short, long = min(height, width), max(height, width)
+    if parsed is None:
+        new_short, new_long = int(max_size * short / long), max_size  # type: ignore[operator]
+    else:
+        new_short, new_long = parsed[0], int(parsed[0] * long / short)
+        if max_size is not None:
+            if max_size <= new_short:
+                raise ValueError(f"max_size ({max_size}) must be larger than the shorter edge size ({new_short})")
+            if new_long > max_size:
+                new_short, new_long = int(max_size * new_short / new_long), max_size
+    return (new_long, new_short) if width <= height else (new_short, new_long)
+
+
+def resize(
+    inpt: Any,
+    size: SizeArg,
+    interpolation: InterpolationMode | str | int = InterpolationMode.BILINEAR,
+    max_size: int | None = None,
+    antialias: bool | None = True,
+) -> Any:
+    """Resize to ``size`` (int: shorter edge; ``(h, w)``: exact). Supports image tensors, PIL images,
+    videos, masks (always nearest) and boxes (their ``spatial_size`` follows).
+
+    Example:
+        >>> F.resize(image, [224, 224])
+    """
+    kernel = get_kernel(resize, type(inpt))
+    return kernel(inpt, size, interpolation=interpolation, max_size=max_size, antialias=antialias)
+
+
+def _check_tensor_mode(interpolation: InterpolationMode, antialias: bool) -> None:
+    if interpolation not in (*_NEAREST, *_SMOOTH):
+        raise ValueError(f"interpolation {interpolation.value!r} is not supported for tensors, use PIL images")
+    if interpolation == InterpolationMode.LANCZOS and not antialias:
+        raise ValueError("interpolation 'lanczos' requires antialias=True")
+
+
+def _interpolate(image: torch.Tensor, size: tuple[int, int], mode: InterpolationMode, antialias: bool) -> torch.Tensor:
+    """``interpolate`` on ``[N, C, H, W]``; uint8 stays uint8 natively where torch supports it."""
+    smooth = mode in _SMOOTH
+    native = image.is_floating_point() or mode in _NEAREST or (image.dtype == torch.uint8 and image.device.type == "cpu")
+    work = image if native else image.float()
+    out = interpolate(
+        work, size=size, mode=mode.value, align_corners=False if smooth else None, antialias=antialias and smooth
+    )
+    if native:
+        return out
+    return out.round_().clamp_(0, 255).to(image.dtype) if image.dtype == torch.uint8 else out.round_().to(image.dtype)
+
+
+@register_kernels(resize, (torch.Tensor, Image, Video))
+def resize_image_tensor(
+    image: torch.Tensor,
+    size: SizeArg,
+    interpolation: InterpolationMode | str | int = InterpolationMode.BILINEAR,
+    max_size: int | None = None,
+    antialias: bool | None = True,
+) -> torch.Tensor:
+    """Resize a tensor ``[..., C, H, W]``; uint8 stays uint8, the same size returns the input."""
+    interpolation = InterpolationMode.parse(interpolation)
+    antialias = bool(antialias)
+    _check_tensor_mode(interpolation, antialias)
+    shape = image.shape
+    new_size = compute_resized_size(shape[-2:], size, max_size)
+    if new_size == tuple(shape[-2:]):
+        return image
+    out_shape = (*shape[:-2], *new_size)
+    if image.numel() == 0:
+        return image.new_empty(out_shape)
+    channels = shape[-3] if image.ndim >= 3 else 1
+    flat = image.reshape(-1, channels, *shape[-2:])
+    return _interpolate(flat, new_size, interpolation, antialias).reshape(out_shape)
+
+
+resize_video = resize_image_tensor
+
+
+@register_kernels(resize, PIL.Image.Image)
+def resize_image_pil(
+    image: PIL.Image.Image,
+    size: SizeArg,
+    interpolation: InterpolationMode | str | int = InterpolationMode.BILINEAR,
+    max_size: int | None = None,
+    antialias: bool | None = True,
+) -> PIL.Image.Image:
+    """Resize a PIL image (PIL always antialiases; ``antialias`` is accepted for symmetry)."""
+    interpolation = InterpolationMode.parse(interpolation)
+    new_size = compute_resized_size((image.height, image.width), size, max_size)
+    if new_size == (image.height, image.width):
+        return image
+    return image.resize((new_size[1], new_size[0]), resample=interpolation.pil)
+
+
+def resize_mask(
+    mask: torch.Tensor,
+    size: SizeArg,
+    max_size: int | None = None,
+    interpolation: InterpolationMode | str | int = InterpolationMode.NEAREST,
+) -> torch.Tensor:
+    """Resize a mask ``[..., H, W]`` with nearest neighbours (``nearest-exact`` is honoured, any other
+    interpolation falls back to ``nearest``, as torchvision)."""
+    mode = InterpolationMode.parse(interpolation)
+    mode = mode if mode == InterpolationMode.NEAREST_EXACT else InterpolationMode.NEAREST
+    return resize_image_tensor(mask.unsqueeze(-3), size, mode, max_size=max_size).squeeze(-3)
+
+
+@register_kernels(resize, Mask)
+def _resize_mask_dispatch(
+    mask: torch.Tensor,
+    size: SizeArg,
+    interpolation: InterpolationMode | str | int = InterpolationMode.NEAREST,
+    max_size: int | None = None,
+    antialias: bool | None = True,
+) -> torch.Tensor:
+    return resize_mask(mask, size, max_size=max_size, interpolation=interpolation)
+
+
+def resize_bounding_box(
+    bounding_box: torch.Tensor,
+    spatial_size: Sequence[int],
+    size: SizeArg,
+    max_size: int | None = None,
+    format: BoundingBoxFormat | str = BoundingBoxFormat.XYXY,
+) -> tuple[torch.Tensor, tuple[int, int]]:
+    """Scale boxes ``[..., 4]`` in ``format`` from an image of ``spatial_size`` to the resized image.
+
+    Returns ``(boxes, new_spatial_size)``; boxes are not clamped (as torchvision).
+    """
+    old_height, old_width = spatial_size
+    new_height, new_width = compute_resized_size(spatial_size, size, max_size)
+    if (new_height, new_width) == (old_height, old_width):
+        return bounding_box, (old_height, old_width)
+    matrix = scale_matrix(new_width / old_width, new_height / old_height)
+    return transform_boxes(bounding_box, format, matrix), (new_height, new_width)
+
+
+@register_kernels(resize, BoundingBox)
+def _resize_bounding_box_dispatch(
+    bounding_box: torch.Tensor,
+    size: SizeArg,
+    format: BoundingBoxFormat | str,
+    spatial_size: Sequence[int],
+    interpolation: InterpolationMode | str | int = InterpolationMode.BILINEAR,
+    max_size: int | None = None,
+    antialias: bool | None = True,
+) -> tuple[torch.Tensor, tuple[int, int]]:
+    return resize_bounding_box(bounding_box, spatial_size, size, max_size=max_size, format=format)
