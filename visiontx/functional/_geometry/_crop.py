@@ -66,7 +66,7 @@ def crop(inpt: Any, top: int, left: int, height: int, width: int) -> Any:
     Example:
         >>> F.crop(image, top=10, left=20, height=100, width=200)
     """
-    return get_kernel(crop, type(inpt))(inpt, top, left, height, width)
+    return get_kernel(crop, type(inpt))(inpt, top=top, left=left, height=height, width=width)
 
 
 def _valid_span(start: int, length: int, size: int) -> tuple[int, int]:
@@ -146,7 +146,7 @@ def center_crop(inpt: Any, output_size: CropSize) -> Any:
     Example:
         >>> F.center_crop(image, 224)
     """
-    return get_kernel(center_crop, type(inpt))(inpt, output_size)
+    return get_kernel(center_crop, type(inpt))(inpt, output_size=output_size)
 
 
 @register_kernels(center_crop, (torch.Tensor, Image, Video, Mask))
@@ -190,7 +190,9 @@ def resized_crop(
         >>> F.resized_crop(image, 10, 20, 100, 200, size=[64, 64])
     """
     kernel = get_kernel(resized_crop, type(inpt))
-    return kernel(inpt, top, left, height, width, size, interpolation=interpolation, antialias=antialias)
+    return kernel(
+        inpt, top=top, left=left, height=height, width=width, size=size, interpolation=interpolation, antialias=antialias
+    )
 
 
 @register_kernels(resized_crop, (torch.Tensor, Image, Video))
@@ -277,7 +279,7 @@ def five_crop(inpt: Any, size: CropSize) -> tuple[Any, ...]:
     Example:
         >>> tl, tr, bl, br, center = F.five_crop(image, 64)
     """
-    return get_kernel(five_crop, type(inpt))(inpt, size)
+    return get_kernel(five_crop, type(inpt))(inpt, size=size)
 
 
 def _five_crop_params(spatial_size: Sequence[int], size: CropSize) -> list[tuple[int, int, int, int]]:
@@ -312,7 +314,7 @@ def ten_crop(inpt: Any, size: CropSize, vertical_flip: bool = False) -> tuple[An
     Example:
         >>> crops = F.ten_crop(image, 64)
     """
-    return get_kernel(ten_crop, type(inpt))(inpt, size, vertical_flip=vertical_flip)
+    return get_kernel(ten_crop, type(inpt))(inpt, size=size, vertical_flip=vertical_flip)
 
 
 @register_kernels(ten_crop, (torch.Tensor, Image, Video))

@@ -62,7 +62,7 @@ def pad(inpt: Any, padding: PaddingArg, fill: FillArg = 0, padding_mode: str = "
     Example:
         >>> F.pad(image, [2, 4], fill=[255, 0, 0])  # 2 left/right, 4 top/bottom, red
     """
-    return get_kernel(pad, type(inpt))(inpt, padding, fill=fill, padding_mode=padding_mode)
+    return get_kernel(pad, type(inpt))(inpt, padding=padding, fill=fill, padding_mode=padding_mode)
 
 
 def _fill_values(fill: FillArg) -> list[float]:

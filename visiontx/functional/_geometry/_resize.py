@@ -92,7 +92,7 @@ def resize(
         >>> F.resize(image, [224, 224])
     """
     kernel = get_kernel(resize, type(inpt))
-    return kernel(inpt, size, interpolation=interpolation, max_size=max_size, antialias=antialias)
+    return kernel(inpt, size=size, interpolation=interpolation, max_size=max_size, antialias=antialias)
 
 
 def _check_tensor_mode(interpolation: InterpolationMode, antialias: bool) -> None:
