@@ -138,6 +138,11 @@ def assert_equal(actual: Any, expected: Any, **kwargs: Any) -> None:
 
 
 # ------------------------------------------------------------------------------------ checkers
+def _is_multi(output: Any) -> bool:
+    """A list, or a tuple of tensors (five_crop style), of several outputs."""
+    return isinstance(output, list) or (isinstance(output, tuple) and all(isinstance(o, torch.Tensor) for o in output))
+
+
 def _first_tensor(output: Any) -> Any:
     return output[0] if isinstance(output, tuple) and len(output) == 2 and not isinstance(output[1], torch.Tensor) else output
 
@@ -161,7 +166,7 @@ def check_kernel(
     before = inpt.clone()
     output = kernel(inpt, *args, **kwargs)
     assert_equal(inpt, before)  # never mutate the input
-    tensors = output if isinstance(output, list) else [_first_tensor(output)]
+    tensors = list(output) if _is_multi(output) else [_first_tensor(output)]
     for tensor in tensors:
         assert type(tensor) is torch.Tensor, f"kernel must return a plain tensor, got {type(tensor)}"
         assert tensor.device == inpt.device
@@ -188,7 +193,7 @@ def _check_batched(kernel: Callable, inpt: torch.Tensor, args: tuple, kwargs: di
     batch = torch.stack([inpt, other])
     batched = kernel(batch, *args, **kwargs)
     per_item = [kernel(item, *args, **kwargs) for item in (inpt, other)]
-    if isinstance(batched, list):  # five_crop / ten_crop style outputs
+    if _is_multi(batched):  # five_crop / ten_crop style outputs
         for i, item in enumerate(per_item):
             assert_equal([b[i] for b in batched], item, atol=atol, rtol=rtol)
     else:
@@ -197,7 +202,7 @@ def _check_batched(kernel: Callable, inpt: torch.Tensor, args: tuple, kwargs: di
     # degenerate batches: no items at all, in one and in two leading dims
     for shape in [(0, *inpt.shape), (2, 0, *inpt.shape)]:
         empty = kernel(inpt.new_zeros(shape), *args, **kwargs)
-        for tensor in empty if isinstance(empty, list) else [_first_tensor(empty)]:
+        for tensor in empty if _is_multi(empty) else [_first_tensor(empty)]:
             assert tensor.shape[: len(shape) - inpt.ndim] == shape[: len(shape) - inpt.ndim]
             assert tensor.numel() == 0
 
