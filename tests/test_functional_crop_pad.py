@@ -25,6 +25,7 @@ from .common import (
 )
 
 IMAGE_TYPES = (torch.Tensor, Image, PIL.Image.Image, Video)
+NO_BOXES = (*IMAGE_TYPES, Mask)
 
 FUNCTIONAL_CASES = {
     F.crop: [
@@ -42,10 +43,10 @@ FUNCTIONAL_CASES = {
         dict(padding=[1, 2], fill=7),
         dict(padding=[1, 2, 3, 4], fill=0.5),
         Case(dict(padding=[0, 2, 5, 1], fill=None)),
-        Case(dict(padding=[2, 3, 30, 1], padding_mode="edge"), types=(torch.Tensor, Image, PIL.Image.Image, Video, Mask)),
-        Case(dict(padding=[2, 3, 4, 1], padding_mode="reflect"), types=(torch.Tensor, Image, PIL.Image.Image, Video, Mask)),
-        Case(dict(padding=[2, 3, 4, 1], padding_mode="symmetric"), types=(torch.Tensor, Image, PIL.Image.Image, Video, Mask)),
-        Case(dict(padding=[2, 3], fill=[10, 20, 30]), types=(torch.Tensor, Image, PIL.Image.Image, Video), channels=(3,)),
+        Case(dict(padding=[2, 3, 30, 1], padding_mode="edge"), types=NO_BOXES),
+        Case(dict(padding=[2, 3, 4, 1], padding_mode="reflect"), types=NO_BOXES),
+        Case(dict(padding=[2, 3, 4, 1], padding_mode="symmetric"), types=NO_BOXES),
+        Case(dict(padding=[2, 3], fill=[10, 20, 30]), types=IMAGE_TYPES, channels=(3,)),
     ],
     F.five_crop: [dict(size=[9, 12]), dict(size=5)],
     F.ten_crop: [dict(size=[9, 12]), dict(size=5, vertical_flip=True)],

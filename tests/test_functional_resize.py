@@ -92,8 +92,9 @@ def test_resize_bounding_box_matches_torchvision(size, max_size, format) -> None
     actual, new_size = F.resize_bounding_box(
         boxes.as_subclass(torch.Tensor), boxes.spatial_size, size, max_size=max_size, format=format
     )
+    raw = boxes.as_subclass(torch.Tensor)
     expected, tv_size = tv_f.resize_bounding_boxes(
-        boxes.as_subclass(torch.Tensor), canvas_size=boxes.spatial_size, size=size, max_size=max_size, format=format.value
+        raw, canvas_size=boxes.spatial_size, size=size, max_size=max_size, format=format.value
     )
     assert new_size == tuple(tv_size)
     assert_equal(actual, expected, atol=1e-4, rtol=1e-6)

@@ -125,7 +125,10 @@ def test_five_ten_crop_refuse_masks_and_boxes(cls, make) -> None:
 def test_random_resized_crop_fallback_is_a_center_crop() -> None:
     tv_t = _tv_transforms()
     image = make_image((41, 41))
-    cases = [((2.0, 3.0), dict(top=10, left=0, height=20, width=41)), ((0.25, 0.5), dict(top=0, left=10, height=41, width=20))]
+    cases = [
+        ((2.0, 3.0), dict(top=10, left=0, height=20, width=41)),
+        ((0.25, 0.5), dict(top=0, left=10, height=41, width=20)),
+    ]
     for ratio, expected in cases:
         transform = T.RandomResizedCrop(8, scale=(1.0, 1.0), ratio=ratio)
         params = transform.make_params([image])

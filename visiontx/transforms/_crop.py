@@ -12,7 +12,7 @@ import torch
 from .. import functional as F
 from ..datapoints import BoundingBox, BoundingBoxFormat, Image, Mask
 from ..functional._geometry._crop import CropSize, parse_crop_size
-from ..functional._geometry._pad import FillArg, PaddingArg, check_padding_mode, parse_padding
+from ..functional._geometry._pad import PaddingArg, check_padding_mode, parse_padding
 from ..functional._interpolation import InterpolationMode
 from ._resize import Interpolation, _check_range
 from ._transform import RandomApplyTransform, Transform
@@ -55,8 +55,9 @@ class _FillMixin:
         self.fill = fill
         self._fill = setup_fill_arg(fill)
 
-    def _fill_for(self, inpt: Any) -> FillArg:
-        return get_fill(self._fill, type(inpt))
+    def _pad(self, inpt: Any, padding: PaddingArg, padding_mode: str = "constant") -> Any:
+        fill = get_fill(self._fill, type(inpt))
+        return self.call_kernel(F.pad, inpt, padding=padding, fill=fill, padding_mode=padding_mode)
 
 
 class Pad(_FillMixin, Transform):
@@ -71,7 +72,7 @@ class Pad(_FillMixin, Transform):
         self.padding_mode = check_padding_mode(padding_mode)
 
     def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
-        return self.call_kernel(F.pad, inpt, padding=self.padding, fill=self._fill_for(inpt), padding_mode=self.padding_mode)
+        return self._pad(inpt, self.padding, self.padding_mode)
 
 
 class RandomCrop(_FillMixin, Transform):
@@ -112,8 +113,9 @@ class RandomCrop(_FillMixin, Transform):
 
     def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
         if any(params["padding"]):
-            inpt = self.call_kernel(F.pad, inpt, padding=params["padding"], fill=self._fill_for(inpt), padding_mode=self.padding_mode)
-        return self.call_kernel(F.crop, inpt, top=params["top"], left=params["left"], height=self.size[0], width=self.size[1])
+            inpt = self._pad(inpt, params["padding"], self.padding_mode)
+        height, width = self.size
+        return self.call_kernel(F.crop, inpt, top=params["top"], left=params["left"], height=height, width=width)
 
 
 class RandomResizedCrop(Transform):
@@ -215,7 +217,7 @@ class RandomZoomOut(_FillMixin, RandomApplyTransform):
         return dict(padding=[left, top, canvas_width - left - width, canvas_height - top - height])
 
     def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
-        return self.call_kernel(F.pad, inpt, padding=params["padding"], fill=self._fill_for(inpt))
+        return self._pad(inpt, params["padding"])
 
 
 def _box_iou(boxes: torch.Tensor, region: torch.Tensor) -> torch.Tensor:

@@ -190,9 +190,8 @@ def resized_crop(
         >>> F.resized_crop(image, 10, 20, 100, 200, size=[64, 64])
     """
     kernel = get_kernel(resized_crop, type(inpt))
-    return kernel(
-        inpt, top=top, left=left, height=height, width=width, size=size, interpolation=interpolation, antialias=antialias
-    )
+    crop_args = dict(top=top, left=left, height=height, width=width)
+    return kernel(inpt, **crop_args, size=size, interpolation=interpolation, antialias=antialias)
 
 
 @register_kernels(resized_crop, (torch.Tensor, Image, Video))
@@ -249,7 +248,13 @@ def _resized_crop_mask_dispatch(
 
 
 def resized_crop_bounding_box(
-    bounding_box: torch.Tensor, format: BoundingBoxFormat | str, top: int, left: int, height: int, width: int, size: SizeArg
+    bounding_box: torch.Tensor,
+    format: BoundingBoxFormat | str,
+    top: int,
+    left: int,
+    height: int,
+    width: int,
+    size: SizeArg,
 ) -> tuple[torch.Tensor, tuple[int, int]]:
     """Boxes ``[..., 4]`` after a crop (clamped to it) and a resize to ``size``."""
     boxes, spatial_size = crop_bounding_box(bounding_box, format, top, left, height, width)
@@ -328,7 +333,9 @@ ten_crop_video = ten_crop_image_tensor
 
 
 @register_kernels(ten_crop, PIL.Image.Image)
-def ten_crop_image_pil(image: PIL.Image.Image, size: CropSize, vertical_flip: bool = False) -> tuple[PIL.Image.Image, ...]:
+def ten_crop_image_pil(
+    image: PIL.Image.Image, size: CropSize, vertical_flip: bool = False
+) -> tuple[PIL.Image.Image, ...]:
     """Ten crops of a PIL image."""
     transpose = PIL.Image.Transpose.FLIP_TOP_BOTTOM if vertical_flip else PIL.Image.Transpose.FLIP_LEFT_RIGHT
     flipped = image.transpose(transpose)

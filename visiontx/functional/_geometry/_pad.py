@@ -124,7 +124,9 @@ pad_video = pad_image_tensor
 
 
 @register_kernels(pad, Mask)
-def pad_mask(mask: torch.Tensor, padding: PaddingArg, fill: FillArg = 0, padding_mode: str = "constant") -> torch.Tensor:
+def pad_mask(
+    mask: torch.Tensor, padding: PaddingArg, fill: FillArg = 0, padding_mode: str = "constant"
+) -> torch.Tensor:
     """Pad a mask ``[..., H, W]``; ``fill`` must be a single number."""
     if len(_fill_values(fill)) != 1:
         raise ValueError(f"fill for masks must be a single number, got {fill!r}")

@@ -105,7 +105,8 @@ def _check_tensor_mode(interpolation: InterpolationMode, antialias: bool) -> Non
 def _interpolate(image: torch.Tensor, size: tuple[int, int], mode: InterpolationMode, antialias: bool) -> torch.Tensor:
     """``interpolate`` on ``[N, C, H, W]``; uint8 stays uint8 natively where torch supports it."""
     smooth = mode in _SMOOTH
-    native = image.is_floating_point() or mode in _NEAREST or (image.dtype == torch.uint8 and image.device.type == "cpu")
+    native_uint8 = image.dtype == torch.uint8 and image.device.type == "cpu"
+    native = image.is_floating_point() or mode in _NEAREST or native_uint8
     work = image if native else image.float()
     out = interpolate(
         work, size=size, mode=mode.value, align_corners=False if smooth else None, antialias=antialias and smooth
