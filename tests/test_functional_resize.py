@@ -102,6 +102,13 @@ def test_resize_bounding_box_matches_torchvision(size, max_size, format) -> None
     assert isinstance(out, BoundingBox) and out.spatial_size == new_size and out.format == format
 
 
+def test_resize_bool_mask() -> None:
+    mask = Mask(make_mask(num_objects=3).bool())
+    out = F.resize(mask, [30, 11])
+    assert out.dtype == torch.bool
+    assert_equal(out, F.resize(mask.to(torch.uint8), [30, 11]).bool())
+
+
 def test_resize_bounding_box_loop_reference() -> None:
     boxes = torch.tensor([[1.0, 2.0, 5.0, 9.0], [0.0, 0.0, 20.0, 10.0]])
     out, size = F.resize_bounding_box(boxes, (10, 20), [30, 10])

@@ -90,6 +90,16 @@ def _reflect_index(length: int, before: int, after: int, mode: str, device: torc
     return torch.where(index < length, index, mirror)
 
 
+def _pad_axis(image: torch.Tensor, before: int, after: int, mode: str, dim: int) -> torch.Tensor:
+    """Pad one axis by gathering only the border strips and concatenating (a copy, no full gather)."""
+    if before == 0 and after == 0:
+        return image
+    length = image.shape[dim]
+    index = _reflect_index(length, before, after, mode, image.device)
+    strips = [image.index_select(dim, index[:before]), image, image.index_select(dim, index[before + length :])]
+    return torch.cat(strips, dim)
+
+
 def _pad_constant(image: torch.Tensor, padding: tuple[int, int, int, int], fill: list[float]) -> torch.Tensor:
     left, top, right, bottom = padding
     if len(fill) == 1:
@@ -115,9 +125,7 @@ def pad_image_tensor(
     if padding_mode == "constant":
         return image if not any(padding) else _pad_constant(image, padding, fill_values)
     left, top, right, bottom = padding
-    rows = _reflect_index(image.shape[-2], top, bottom, padding_mode, image.device)
-    cols = _reflect_index(image.shape[-1], left, right, padding_mode, image.device)
-    return image.index_select(-2, rows).index_select(-1, cols)
+    return _pad_axis(_pad_axis(image, top, bottom, padding_mode, -2), left, right, padding_mode, -1)
 
 
 pad_video = pad_image_tensor

@@ -169,7 +169,9 @@ def resize_mask(
     interpolation falls back to ``nearest``, as torchvision)."""
     mode = InterpolationMode.parse(interpolation)
     mode = mode if mode == InterpolationMode.NEAREST_EXACT else InterpolationMode.NEAREST
-    return resize_image_tensor(mask.unsqueeze(-3), size, mode, max_size=max_size).squeeze(-3)
+    work = mask.view(torch.uint8) if mask.dtype == torch.bool else mask  # torch has no bool interpolation
+    out = resize_image_tensor(work.unsqueeze(-3), size, mode, max_size=max_size).squeeze(-3)
+    return out.view(torch.bool) if mask.dtype == torch.bool else out
 
 
 @register_kernels(resize, Mask)
