@@ -338,6 +338,8 @@ def test_integer_boxes_keep_dtype() -> None:
         (lambda: F.pad(make_mask(), 1, fill=[1, 2]), ValueError, "fill"),
         (lambda: F.pad(make_bounding_box(), 1, padding_mode="reflect"), ValueError, "padding_mode"),
         (lambda: F.crop(make_image_tensor(), 0, 0, -1, 4), ValueError, "height"),
+        (lambda: F.crop(make_bounding_box(), 0, 0, 0, 4), ValueError, "height"),
+        (lambda: F.center_crop(make_bounding_box(), [5, 0]), ValueError, "height"),
         (lambda: F.center_crop(make_image_tensor(), [1, 2, 3]), TypeError, "output_size"),
         (lambda: F.center_crop(make_image_tensor(), -2), ValueError, "output_size"),
         (lambda: F.five_crop(make_image_tensor(), [18, 5]), ValueError, "size"),

@@ -180,6 +180,13 @@ def test_random_iou_crop_leaves_input_when_option_is_one() -> None:
     assert out[0] is image and out[1] is boxes and out[2] is masks
 
 
+def test_random_iou_crop_with_zero_boxes_leaves_sample() -> None:
+    image = make_image((40, 60))
+    boxes = BoundingBox(torch.zeros(0, 4), format="XYXY", spatial_size=(40, 60))
+    out_image, out_boxes = T.RandomIoUCrop(sampler_options=[0.5])(image, boxes)
+    assert out_image is image and out_boxes is boxes
+
+
 def test_fill_per_type_and_per_channel() -> None:
     image, boxes, masks = _sample((6, 8))
     video = Video(torch.zeros(2, 3, 6, 8, dtype=torch.uint8))

@@ -235,7 +235,7 @@ class RandomIoUCrop(Transform):
     to ``trials`` crops of scale ``[min_scale, max_scale]`` and aspect ratio within the bounds, until one
     holds a box centre and overlaps some box by at least that IoU. Boxes whose centre falls outside the
     crop are set to zero, to be removed by ``SanitizeBoundingBox``. The sample must hold boxes and an
-    image.
+    image; a sample with zero boxes comes back unchanged.
     """
 
     def __init__(
@@ -269,6 +269,8 @@ class RandomIoUCrop(Transform):
         boxes = get_bounding_boxes(flat_inputs)
         xyxy = F.convert_format_bounding_box(boxes, new_format=BoundingBoxFormat.XYXY).as_subclass(torch.Tensor)
         xyxy = xyxy.reshape(-1, 4).float()
+        if xyxy.numel() == 0:  # no box can satisfy the IoU criterion: leave the sample as it is
+            return {}
         while True:
             min_iou = self.sampler_options[int(torch.randint(low=0, high=len(self.sampler_options), size=(1,)))]
             if min_iou >= 1.0:

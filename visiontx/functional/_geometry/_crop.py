@@ -104,8 +104,10 @@ def crop_image_pil(image: PIL.Image.Image, top: int, left: int, height: int, wid
 def crop_bounding_box(
     bounding_box: torch.Tensor, format: BoundingBoxFormat | str, top: int, left: int, height: int, width: int
 ) -> tuple[torch.Tensor, tuple[int, int]]:
-    """Shift boxes ``[..., 4]`` into the crop and clamp them to it; returns ``(boxes, (height, width))``."""
-    _check_crop_size(height, width)
+    """Shift boxes ``[..., 4]`` into the crop and clamp them to it; returns ``(boxes, (height, width))``.
+    Boxes need a non-empty crop (their spatial size must be positive)."""
+    if height <= 0 or width <= 0:
+        raise ValueError(f"height and width must be positive for boxes, got height={height}, width={width}")
     boxes = transform_boxes(bounding_box, format, translation_matrix(-left, -top))
     return clamp_bounding_box_tensor(boxes, format, (height, width)), (height, width)
 
