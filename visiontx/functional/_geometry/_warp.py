@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import PIL.Image
 import torch
+from torch.nn.functional import conv2d, pad
 
 from ...datapoints import BoundingBox, BoundingBoxFormat, Image, Mask, Video
 from .._interpolation import InterpolationMode
@@ -66,7 +67,7 @@ def _solve_coefficients(startpoints: Points, endpoints: Points) -> list[float]:
     return solution.tolist()
 
 
-def perspective_coefficients(
+def _perspective_coefficients(
     startpoints: Points | None, endpoints: Points | None, coefficients: Sequence[float] | None = None
 ) -> list[float]:
     """The 8 coefficients of a perspective warp, from ``coefficients`` or from the 4 ``startpoints``
@@ -131,7 +132,7 @@ def perspective_image_tensor(
     coefficients: Sequence[float] | None = None,
 ) -> torch.Tensor:
     """Perspective warp of a tensor ``[..., C, H, W]`` (nearest or bilinear)."""
-    values = perspective_coefficients(startpoints, endpoints, coefficients)
+    values = _perspective_coefficients(startpoints, endpoints, coefficients)
     mode, fill_values = parse_mode(interpolation), parse_fill(fill)
     if values == _IDENTITY:
         return image
@@ -152,7 +153,7 @@ def perspective_image_pil(
     coefficients: Sequence[float] | None = None,
 ) -> PIL.Image.Image:
     """Perspective warp of a PIL image (nearest, bilinear or bicubic)."""
-    values = perspective_coefficients(startpoints, endpoints, coefficients)
+    values = _perspective_coefficients(startpoints, endpoints, coefficients)
     mode, color = parse_mode(interpolation, pil=True), pil_fill(image, fill)
     return image.transform(image.size, PIL.Image.Transform.PERSPECTIVE, values, resample=mode.pil, fillcolor=color)
 
@@ -190,7 +191,7 @@ def perspective_bounding_box(
 ) -> torch.Tensor:
     """Boxes ``[..., 4]`` through a perspective warp: the enclosing box of the mapped corners,
     clamped to ``spatial_size`` ``(H, W)``."""
-    values = perspective_coefficients(startpoints, endpoints, coefficients)
+    values = _perspective_coefficients(startpoints, endpoints, coefficients)
     forward = invert(_coefficient_matrix(values))  # the coefficients map output -> input
     return transform_boxes(bounding_box, format, forward, clamp_to=spatial_size)
 
@@ -225,6 +226,35 @@ def _identity_grid(size: Sequence[int], dtype: torch.dtype, device: torch.device
     xs = torch.arange(width, dtype=dtype, device=device).mul_(2.0 / width).add_(1.0 / width - 1.0)
     ys = torch.arange(height, dtype=dtype, device=device).mul_(2.0 / height).add_(1.0 / height - 1.0)
     return torch.stack([xs.expand(height, width), ys[:, None].expand(height, width)], dim=-1)
+
+
+def _gaussian_kernel(radius: int, sigma: float) -> torch.Tensor:
+    x = torch.arange(-radius, radius + 1, dtype=torch.float32)
+    weights = torch.exp(-0.5 * (x / sigma) ** 2)
+    return weights / weights.sum()
+
+
+def _blur(noise: torch.Tensor, kernel_size: int, sigma: Sequence[float]) -> torch.Tensor:
+    """Separable Gaussian blur of ``1 x 1 x H x W`` noise with reflect padding; the kernel radius
+    is capped at the image size minus one (so tiny images work too)."""
+    radius_x = min(kernel_size // 2, noise.shape[-1] - 1)
+    radius_y = min(kernel_size // 2, noise.shape[-2] - 1)
+    noise = conv2d(pad(noise, [radius_x, radius_x, 0, 0], mode="reflect"), _gaussian_kernel(radius_x, sigma[0]).view(1, 1, 1, -1))
+    return conv2d(pad(noise, [0, 0, radius_y, radius_y], mode="reflect"), _gaussian_kernel(radius_y, sigma[1]).view(1, 1, -1, 1))
+
+
+def _random_displacement(size: Sequence[int], alpha: Sequence[float], sigma: Sequence[float]) -> torch.Tensor:
+    """A random ``1 x H x W x 2`` displacement (torch's RNG): uniform noise in ``[-1, 1]`` smoothed
+    by a Gaussian of ``sigma`` (kernel ``8 sigma + 1``) and scaled by ``alpha`` pixels, per axis."""
+    height, width = size
+    components = []
+    for axis, extent in ((0, width), (1, height)):
+        noise = torch.rand(1, 1, height, width) * 2 - 1
+        if sigma[axis] > 0:
+            kernel_size = int(8 * sigma[axis] + 1) | 1
+            noise = _blur(noise, kernel_size, sigma)
+        components.append(noise * alpha[axis] / extent)
+    return torch.cat(components, dim=1).permute(0, 2, 3, 1)
 
 
 def elastic(
