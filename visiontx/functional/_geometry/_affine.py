@@ -199,7 +199,7 @@ def affine_image_tensor(
     """Affine warp of a tensor ``[..., C, H, W]`` (nearest or bilinear); identity parameters return
     the input itself."""
     matrix = _affine_geometry(image.shape[-2:], angle, translate, scale, shear, center)
-    mode, fill_values = parse_mode(interpolation), parse_fill(fill)
+    mode, fill_values = parse_mode(interpolation), parse_fill(fill, image)
     if _is_identity(angle, translate, scale, shear):
         return image
     return _warp_tensor(image, matrix, image.shape[-2:], mode, fill_values)
@@ -328,7 +328,7 @@ def rotate_image_tensor(
     """Rotate a tensor ``[..., C, H, W]`` (nearest or bilinear). Angle 0 returns the input itself;
     quarter turns about the image center are exact ``rot90``s."""
     matrix, out_size = _rotate_geometry(image.shape[-2:], angle, expand, center)
-    mode, fill_values = parse_mode(interpolation), parse_fill(fill)
+    mode, fill_values = parse_mode(interpolation), parse_fill(fill, image)
     turns = _quarter_turns(float(angle), image.shape[-2:], expand, center)
     if turns == 0:
         return image

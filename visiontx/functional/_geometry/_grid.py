@@ -23,14 +23,18 @@ _TENSOR_MODES = (InterpolationMode.NEAREST, InterpolationMode.BILINEAR)
 _PIL_MODES = (InterpolationMode.NEAREST, InterpolationMode.BILINEAR, InterpolationMode.BICUBIC)
 
 
-def parse_fill(fill: FillArg) -> list[float] | None:
-    """``fill`` as a list of per-channel values (one value broadcasts), or None."""
+def parse_fill(fill: FillArg, image: torch.Tensor | None = None) -> list[float] | None:
+    """``fill`` as a list of per-channel values (one value broadcasts), or None. With ``image``
+    ``[..., C, H, W]``, a sequence must have 1 or ``C`` values."""
     if fill is None:
         return None
     if isinstance(fill, (int, float)) and not isinstance(fill, bool):
         return [float(fill)]
     if isinstance(fill, Sequence) and not isinstance(fill, str) and len(fill) > 0:
         if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in fill):
+            if image is not None and len(fill) > 1 and (image.ndim < 3 or len(fill) != image.shape[-3]):
+                channels = image.shape[-3] if image.ndim >= 3 else 1
+                raise ValueError(f"fill must have 1 value or one per channel ({channels}), got {len(fill)}")
             return [float(v) for v in fill]
     raise TypeError(f"fill must be None, a number or a non-empty sequence of numbers, got {fill!r}")
 
@@ -46,9 +50,6 @@ def parse_mode(interpolation: InterpolationMode | str | int, pil: bool = False) 
 
 def _fill_tensor(fill: list[float], image: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
     """The fill as a tensor broadcasting over ``[..., C, H, W]`` (a scalar when one value)."""
-    if len(fill) > 1 and (image.ndim < 3 or len(fill) != image.shape[-3]):
-        channels = image.shape[-3] if image.ndim >= 3 else 1
-        raise ValueError(f"fill must have 1 value or one per channel ({channels}), got {len(fill)}")
     values = torch.tensor(fill, dtype=torch.float64, device=image.device)
     if not dtype.is_floating_point and dtype != torch.bool:
         info = torch.iinfo(dtype)

@@ -133,7 +133,7 @@ def perspective_image_tensor(
 ) -> torch.Tensor:
     """Perspective warp of a tensor ``[..., C, H, W]`` (nearest or bilinear)."""
     values = _perspective_coefficients(startpoints, endpoints, coefficients)
-    mode, fill_values = parse_mode(interpolation), parse_fill(fill)
+    mode, fill_values = parse_mode(interpolation), parse_fill(fill, image)
     if values == _IDENTITY:
         return image
     grid = _perspective_grid(values, image.shape[-2:], work_dtype(image.dtype), image.device)
@@ -284,7 +284,7 @@ def elastic_image_tensor(
 ) -> torch.Tensor:
     """Elastic warp of a tensor ``[..., C, H, W]`` (nearest or bilinear)."""
     displacement = _check_displacement(displacement, image.shape[-2:])
-    mode, fill_values = parse_mode(interpolation), parse_fill(fill)
+    mode, fill_values = parse_mode(interpolation), parse_fill(fill, image)
     dtype = work_dtype(image.dtype)
     grid = _identity_grid(image.shape[-2:], dtype, image.device).add_(displacement[0].to(dtype=dtype, device=image.device))
     return sample(image, grid, mode, fill_values)
