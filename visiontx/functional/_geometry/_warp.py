@@ -55,8 +55,11 @@ def _check_points(points: Any, name: str) -> list[list[float]]:
 
 def _solve_coefficients(startpoints: Points, endpoints: Points) -> list[float]:
     """Coefficients mapping each end point (output) onto its start point (input)."""
+    start, end = _check_points(startpoints, "startpoints"), _check_points(endpoints, "endpoints")
+    if start == end:
+        return list(_IDENTITY)
     rows, rhs = [], []
-    for (sx, sy), (ex, ey) in zip(_check_points(startpoints, "startpoints"), _check_points(endpoints, "endpoints")):
+    for (sx, sy), (ex, ey) in zip(start, end):
         rows.append([ex, ey, 1.0, 0.0, 0.0, 0.0, -sx * ex, -sx * ey])
         rows.append([0.0, 0.0, 0.0, ex, ey, 1.0, -sy * ex, -sy * ey])
         rhs += [sx, sy]
