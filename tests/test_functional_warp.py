@@ -82,7 +82,8 @@ def test_perspective_pil_matches_tensor() -> None:
 def test_perspective_bounding_box_matches_torchvision(format) -> None:
     tv_f = pytest.importorskip("torchvision.transforms.v2.functional")
     boxes = make_bounding_box(format=format, num_boxes=6)
-    for kwargs in (dict(startpoints=STARTPOINTS, endpoints=ENDPOINTS), dict(startpoints=None, endpoints=None, coefficients=COEFFICIENTS)):
+    by_coefficients = dict(startpoints=None, endpoints=None, coefficients=COEFFICIENTS)
+    for kwargs in (dict(startpoints=STARTPOINTS, endpoints=ENDPOINTS), by_coefficients):
         actual = F.perspective(boxes, **kwargs)
         expected = tv_f.perspective(_tv_boxes(boxes), **kwargs)
         torch.testing.assert_close(_plain(actual), _plain(expected), atol=1e-3, rtol=0)

@@ -27,7 +27,10 @@ def _torchvision_pairs():
     bilinear = v2.InterpolationMode.BILINEAR
     return [
         (T.RandomRotation(30), v2.RandomRotation(30)),
-        (T.RandomRotation((10, 50), interpolation="bilinear", fill=3), v2.RandomRotation((10, 50), interpolation=bilinear, fill=3)),
+        (
+            T.RandomRotation((10, 50), interpolation="bilinear", fill=3),
+            v2.RandomRotation((10, 50), interpolation=bilinear, fill=3),
+        ),
         (
             T.RandomAffine(20, translate=(0.1, 0.2), scale=(0.8, 1.2), shear=(1, 5, 2, 8)),
             v2.RandomAffine(20, translate=(0.1, 0.2), scale=(0.8, 1.2), shear=(1, 5, 2, 8)),
@@ -52,7 +55,8 @@ def test_same_seed_matches_torchvision(index) -> None:
     exp_image, exp_boxes = theirs(tv_tensors.Image(image.as_subclass(torch.Tensor)), tv_boxes)
     diff = (out_image.int() - exp_image.as_subclass(torch.Tensor).int()).abs()
     assert diff.max() <= 1 and (diff > 0).float().mean() < 0.01
-    torch.testing.assert_close(out_boxes.as_subclass(torch.Tensor), exp_boxes.as_subclass(torch.Tensor), atol=1e-3, rtol=0)
+    expected_boxes = exp_boxes.as_subclass(torch.Tensor)
+    torch.testing.assert_close(out_boxes.as_subclass(torch.Tensor), expected_boxes, atol=1e-3, rtol=0)
 
 
 @pytest.mark.parametrize(

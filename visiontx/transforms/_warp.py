@@ -220,6 +220,5 @@ class ElasticTransform(_WarpArgs, Transform):
         return dict(displacement=_random_displacement(query_size(flat_inputs), self.alpha, self.sigma))
 
     def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
-        return self.call_kernel(
-            F.elastic, inpt, displacement=params["displacement"], interpolation=self.interpolation, fill=self._fill_for(inpt)
-        )
+        fill = self._fill_for(inpt)
+        return self.call_kernel(F.elastic, inpt, params["displacement"], interpolation=self.interpolation, fill=fill)

@@ -181,7 +181,14 @@ def affine(
     """
     kernel = get_kernel(affine, type(inpt))
     return kernel(
-        inpt, angle=angle, translate=translate, scale=scale, shear=shear, interpolation=interpolation, fill=fill, center=center
+        inpt,
+        angle=angle,
+        translate=translate,
+        scale=scale,
+        shear=shear,
+        interpolation=interpolation,
+        fill=fill,
+        center=center,
     )
 
 

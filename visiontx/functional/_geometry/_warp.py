@@ -92,7 +92,9 @@ def _coefficient_matrix(coefficients: list[float]) -> list[list[float]]:
     return [[a, b, c], [d, e, f], [g, h, 1.0]]
 
 
-def _perspective_grid(coefficients: list[float], size: Sequence[int], dtype: torch.dtype, device: torch.device) -> torch.Tensor:
+def _perspective_grid(
+    coefficients: list[float], size: Sequence[int], dtype: torch.dtype, device: torch.device
+) -> torch.Tensor:
     a, b, c, d, e, f, g, h = coefficients
     height, width = size
     xs = torch.arange(width, dtype=dtype, device=device).add_(0.5)[None, :]
@@ -121,7 +123,12 @@ def perspective(
     """
     kernel = get_kernel(perspective, type(inpt))
     return kernel(
-        inpt, startpoints=startpoints, endpoints=endpoints, interpolation=interpolation, fill=fill, coefficients=coefficients
+        inpt,
+        startpoints=startpoints,
+        endpoints=endpoints,
+        interpolation=interpolation,
+        fill=fill,
+        coefficients=coefficients,
     )
 
 
@@ -242,8 +249,10 @@ def _blur(noise: torch.Tensor, kernel_size: int, sigma: Sequence[float]) -> torc
     is capped at the image size minus one (so tiny images work too)."""
     radius_x = min(kernel_size // 2, noise.shape[-1] - 1)
     radius_y = min(kernel_size // 2, noise.shape[-2] - 1)
-    noise = conv2d(pad(noise, [radius_x, radius_x, 0, 0], mode="reflect"), _gaussian_kernel(radius_x, sigma[0]).view(1, 1, 1, -1))
-    return conv2d(pad(noise, [0, 0, radius_y, radius_y], mode="reflect"), _gaussian_kernel(radius_y, sigma[1]).view(1, 1, -1, 1))
+    kernel_x = _gaussian_kernel(radius_x, sigma[0]).view(1, 1, 1, -1)
+    kernel_y = _gaussian_kernel(radius_y, sigma[1]).view(1, 1, -1, 1)
+    noise = conv2d(pad(noise, [radius_x, radius_x, 0, 0], mode="reflect"), kernel_x)
+    return conv2d(pad(noise, [0, 0, radius_y, radius_y], mode="reflect"), kernel_y)
 
 
 def _random_displacement(size: Sequence[int], alpha: Sequence[float], sigma: Sequence[float]) -> torch.Tensor:
@@ -289,7 +298,8 @@ def elastic_image_tensor(
     displacement = _check_displacement(displacement, image.shape[-2:])
     mode, fill_values = parse_mode(interpolation), parse_fill(fill, image)
     dtype = work_dtype(image.dtype)
-    grid = _identity_grid(image.shape[-2:], dtype, image.device).add_(displacement[0].to(dtype=dtype, device=image.device))
+    grid = _identity_grid(image.shape[-2:], dtype, image.device)
+    grid = grid.add_(displacement[0].to(dtype=dtype, device=image.device))
     return sample(image, grid, mode, fill_values)
 
 
