@@ -79,8 +79,8 @@ def _sample_nearest(image: torch.Tensor, grid: torch.Tensor, fill: list[float] |
     y = ((grid[..., 1] + 1) * (height / 2) - 0.5).round_()
     valid = (x >= 0) & (x <= width - 1) & (y >= 0) & (y <= height - 1)
     index = (y.clamp_(0, height - 1) * width + x.clamp_(0, width - 1)).long().flatten()
-    flat = image.reshape(*image.shape[:-2], height * width)
-    out = flat.index_select(-1, index).reshape(*image.shape[:-2], out_height, out_width)
+    flat = image.reshape(-1, height * width)
+    out = flat.gather(1, index.expand(flat.shape[0], -1)).reshape(*image.shape[:-2], out_height, out_width)
     if fill is None:
         return out.masked_fill_(~valid, 0)
     return torch.where(valid, out, _fill_tensor(fill, image, image.dtype))
