@@ -8,6 +8,8 @@ import numpy as np
 import PIL.Image
 import pytest
 import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import visiontx.functional as F
 from visiontx.datapoints import BoundingBox, BoundingBoxFormat, Image, Mask, Video
@@ -320,3 +322,22 @@ def test_rotate_errors() -> None:
         F.rotate(make_image(), 0, fill=[1, 2])  # validated even on the identity shortcut
     with pytest.raises(ValueError, match="fill"):
         F.rotate(make_image_pil(), 10, fill=[1, 2])
+
+
+# ------------------------------------------------------------------------------------ property
+@settings(max_examples=25, deadline=None)
+@given(
+    angle=st.floats(-360, 360),
+    translate=st.tuples(st.floats(-5, 5), st.floats(-5, 5)),
+    scale=st.floats(0.5, 2.0),
+    shear=st.tuples(st.floats(-30, 30), st.floats(-30, 30)),
+    format=st.sampled_from(list(BoundingBoxFormat)),
+)
+def test_affine_boxes_match_loop_reference_property(angle, translate, scale, shear, format) -> None:
+    boxes = make_bounding_box(format=format, num_boxes=3, dtype=torch.float64)
+    xyxy = F.convert_format_bounding_box(boxes, new_format="XYXY")
+    params = dict(angle=angle, translate=list(translate), scale=scale, shear=list(shear))
+    actual = F.convert_format_bounding_box(F.affine(boxes, **params), new_format="XYXY")
+    center = [boxes.spatial_size[1] / 2, boxes.spatial_size[0] / 2]
+    expected = _reference_boxes(xyxy, boxes.spatial_size, center=center, **params)
+    torch.testing.assert_close(_plain(actual), expected, atol=1e-6, rtol=0)
