@@ -316,7 +316,7 @@ def rotate(
 def _quarter_turns(angle: float, spatial_size: Sequence[int], expand: bool, center: Any) -> int | None:
     """The number of exact quarter turns this rotation is (None if it is not one)."""
     turns = {0.0: 0, 90.0: 1, 180.0: 2, 270.0: 3}.get(angle % 360.0)
-    if turns is None or center is not None and turns != 0:
+    if turns is None or (center is not None and turns != 0):
         return None
     if turns % 2 == 1 and not expand and spatial_size[0] != spatial_size[1]:
         return None
