@@ -124,11 +124,13 @@ def matrix_grid(
     (continuous coordinates: pixel ``(i, j)`` covers ``[j, j + 1] x [i, i + 1]``)."""
     (a, b, c), (d, e, f) = inverse[:2]
     sx, sy = 2.0 / in_size[1], 2.0 / in_size[0]
-    xs = torch.arange(out_size[1], dtype=dtype, device=device).add_(0.5)[None, :]
-    ys = torch.arange(out_size[0], dtype=dtype, device=device).add_(0.5)[:, None]
-    gx = xs * (a * sx) + (ys * (b * sx) + (c * sx - 1.0))
-    gy = xs * (d * sy) + (ys * (e * sy) + (f * sy - 1.0))
-    return torch.stack([gx, gy], dim=-1)
+    xs = torch.arange(out_size[1], dtype=dtype, device=device).add_(0.5)
+    ys = torch.arange(out_size[0], dtype=dtype, device=device).add_(0.5)
+    grid = torch.empty((*out_size, 2), dtype=dtype, device=device)
+    # separable: each coordinate is a row term plus a column term, written in place
+    torch.add((xs * (a * sx))[None, :], (ys * (b * sx) + (c * sx - 1.0))[:, None], out=grid[..., 0])
+    torch.add((xs * (d * sy))[None, :], (ys * (e * sy) + (f * sy - 1.0))[:, None], out=grid[..., 1])
+    return grid
 
 
 def pil_fill(image: PIL.Image.Image, fill: FillArg) -> int | float | tuple | None:

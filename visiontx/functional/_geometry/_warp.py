@@ -100,9 +100,10 @@ def _perspective_grid(
     xs = torch.arange(width, dtype=dtype, device=device).add_(0.5)[None, :]
     ys = torch.arange(height, dtype=dtype, device=device).add_(0.5)[:, None]
     denominator = xs * g + (ys * h + 1.0)
-    gx = (xs * a + (ys * b + c)).div_(denominator).mul_(2.0 / width).sub_(1.0)
-    gy = (xs * d + (ys * e + f)).div_(denominator).mul_(2.0 / height).sub_(1.0)
-    return torch.stack([gx, gy], dim=-1)
+    grid = torch.empty((height, width, 2), dtype=dtype, device=device)
+    torch.div(xs * (a * 2.0 / width) + (ys * (b * 2.0 / width) + c * 2.0 / width), denominator, out=grid[..., 0])
+    torch.div(xs * (d * 2.0 / height) + (ys * (e * 2.0 / height) + f * 2.0 / height), denominator, out=grid[..., 1])
+    return grid.sub_(1.0)
 
 
 def perspective(
@@ -233,9 +234,10 @@ def _check_displacement(displacement: Any, size: Sequence[int]) -> torch.Tensor:
 def _identity_grid(size: Sequence[int], dtype: torch.dtype, device: torch.device) -> torch.Tensor:
     """``(H, W, 2)`` normalised coordinates of the pixel centers."""
     height, width = size
-    xs = torch.arange(width, dtype=dtype, device=device).mul_(2.0 / width).add_(1.0 / width - 1.0)
-    ys = torch.arange(height, dtype=dtype, device=device).mul_(2.0 / height).add_(1.0 / height - 1.0)
-    return torch.stack([xs.expand(height, width), ys[:, None].expand(height, width)], dim=-1)
+    grid = torch.empty((height, width, 2), dtype=dtype, device=device)
+    grid[..., 0] = torch.arange(width, dtype=dtype, device=device).mul_(2.0 / width).add_(1.0 / width - 1.0)
+    grid[..., 1] = torch.arange(height, dtype=dtype, device=device).mul_(2.0 / height).add_(1.0 / height - 1.0)[:, None]
+    return grid
 
 
 def _gaussian_kernel(radius: int, sigma: float) -> torch.Tensor:
