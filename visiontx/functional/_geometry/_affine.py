@@ -1,5 +1,412 @@
-"""_affine ops (geometry issue)."""
+"""Affine warps and rotations for every input type, with torchvision v2's signatures and conventions.
+
+Every op builds one 3 x 3 matrix mapping input pixel coordinates to output ones (continuous
+coordinates: pixel ``(i, j)`` covers ``[j, j + 1] x [i, i + 1]``). Boxes go through it with
+:func:`transform_boxes`; images sample the input through its inverse. Positive angles turn
+``affine`` clockwise and ``rotate`` counter-clockwise, as torchvision.
+"""
 
 from __future__ import annotations
 
-__all__: list[str] = []
+import math
+import numbers
+from collections.abc import Sequence
+from typing import Any
+
+import PIL.Image
+import torch
+
+from ...datapoints import BoundingBox, BoundingBoxFormat, Image, Mask, Video
+from .._interpolation import InterpolationMode
+from .._registry import get_kernel, register_kernels
+from ._grid import FillArg, matrix_grid, parse_fill, parse_mode, pil_fill, sample, work_dtype
+from ._matrix import compose, invert, transform_boxes, translation_matrix
+
+__all__ = [
+    "affine",
+    "affine_bounding_box",
+    "affine_image_pil",
+    "affine_image_tensor",
+    "affine_mask",
+    "affine_video",
+    "rotate",
+    "rotate_bounding_box",
+    "rotate_image_pil",
+    "rotate_image_tensor",
+    "rotate_mask",
+    "rotate_video",
+]
+
+Matrix = list[list[float]]
+_EXACT_COS_SIN = {0.0: (1.0, 0.0), 90.0: (0.0, 1.0), 180.0: (-1.0, 0.0), 270.0: (0.0, -1.0)}
+
+
+# ------------------------------------------------------------------------------------- matrices
+def _number(value: Any, name: str) -> float:
+    if not isinstance(value, numbers.Real) or isinstance(value, bool):
+        raise TypeError(f"{name} must be a number, got {value!r}")
+    return float(value)
+
+
+def _pair(value: Any, name: str) -> list[float]:
+    if not isinstance(value, Sequence) or isinstance(value, str) or len(value) != 2:
+        raise ValueError(f"{name} must be a sequence of 2 numbers, got {value!r}")
+    return [_number(v, name) for v in value]
+
+
+def _parse_shear(shear: Any) -> list[float]:
+    if isinstance(shear, numbers.Real) and not isinstance(shear, bool):
+        return [float(shear), 0.0]
+    if isinstance(shear, Sequence) and not isinstance(shear, str) and len(shear) == 1:
+        return [_number(shear[0], "shear")] * 2
+    if isinstance(shear, Sequence) and not isinstance(shear, str) and len(shear) == 2:
+        return _pair(shear, "shear")
+    raise ValueError(f"shear must be a number or a sequence of 1 or 2 numbers, got {shear!r}")
+
+
+def _parse_affine(angle: Any, translate: Any, scale: Any, shear: Any) -> tuple[float, list[float], float, list[float]]:
+    scale = _number(scale, "scale")
+    if scale <= 0:
+        raise ValueError(f"scale must be positive, got {scale}")
+    return _number(angle, "angle"), _pair(translate, "translate"), scale, _parse_shear(shear)
+
+
+def _cos_sin(degrees: float) -> tuple[float, float]:
+    """cos and sin, exact for multiples of 90 degrees (so quarter turns map pixels exactly)."""
+    exact = _EXACT_COS_SIN.get(degrees % 360.0)
+    if exact is not None:
+        return exact
+    radians = math.radians(degrees)
+    return math.cos(radians), math.sin(radians)
+
+
+def _affine_matrix(
+    angle: float, translate: Sequence[float], scale: float, shear: Sequence[float], center: Sequence[float]
+) -> Matrix:
+    """Input -> output matrix: about ``center``, rotate by ``angle`` (clockwise on screen), scale and
+    shear (``shear[0]`` along x, ``shear[1]`` along y, degrees), then translate."""
+    cos, sin = _cos_sin(angle)
+    tan_x, tan_y = math.tan(math.radians(shear[0])), math.tan(math.radians(shear[1]))
+    rotate = [[cos * scale, -sin * scale, 0.0], [sin * scale, cos * scale, 0.0], [0.0, 0.0, 1.0]]
+    shear_y = [[1.0, 0.0, 0.0], [-tan_y, 1.0, 0.0], [0.0, 0.0, 1.0]]
+    shear_x = [[1.0, -tan_x, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
+    cx, cy = center
+    return compose(
+        translation_matrix(cx + translate[0], cy + translate[1]), rotate, shear_y, shear_x, translation_matrix(-cx, -cy)
+    )
+
+
+def _center(center: Sequence[float] | None, spatial_size: Sequence[int]) -> list[float]:
+    if center is None:
+        return [spatial_size[1] * 0.5, spatial_size[0] * 0.5]
+    return _pair(center, "center")
+
+
+def _affine_geometry(
+    spatial_size: Sequence[int], angle: Any, translate: Any, scale: Any, shear: Any, center: Any
+) -> Matrix:
+    angle, translate, scale, shear = _parse_affine(angle, translate, scale, shear)
+    return _affine_matrix(angle, translate, scale, shear, _center(center, spatial_size))
+
+
+def _is_identity(angle: Any, translate: Any, scale: Any, shear: Any) -> bool:
+    angle, translate, scale, shear = _parse_affine(angle, translate, scale, shear)
+    return angle % 360.0 == 0 and translate == [0.0, 0.0] and scale == 1.0 and shear == [0.0, 0.0]
+
+
+def _expanded_size(matrix: Matrix, spatial_size: Sequence[int]) -> tuple[int, int]:
+    """``(H, W)`` holding the whole rotated image (its corners through the inverse map, as PIL and
+    torchvision), with a 1e-4 tolerance so float noise never adds a pixel."""
+    height, width = spatial_size
+    (a, b, c), (d, e, f), _ = invert(matrix)
+    corners = [(0.0, 0.0), (width, 0.0), (width, height), (0.0, height)]
+    xs = [a * x + b * y + c for x, y in corners]
+    ys = [d * x + e * y + f for x, y in corners]
+
+    def extent(values: list[float]) -> int:
+        return math.ceil(math.trunc(max(values) * 1e4) / 1e4) - math.floor(math.trunc(min(values) * 1e4) / 1e4)
+
+    return extent(ys), extent(xs)
+
+
+def _rotate_geometry(
+    spatial_size: Sequence[int], angle: Any, expand: bool, center: Any
+) -> tuple[Matrix, tuple[int, int]]:
+    """Input -> output matrix and output ``(H, W)`` of a counter-clockwise rotation. With ``expand``,
+    the output grows to hold the whole image and the input's center lands on the output's center."""
+    matrix = _affine_matrix(-_number(angle, "angle"), [0.0, 0.0], 1.0, [0.0, 0.0], _center(center, spatial_size))
+    if not expand:
+        return matrix, (spatial_size[0], spatial_size[1])
+    out_size = _expanded_size(matrix, spatial_size)
+    shift = translation_matrix((out_size[1] - spatial_size[1]) / 2, (out_size[0] - spatial_size[0]) / 2)
+    return compose(shift, matrix), out_size
+
+
+def _warp_tensor(
+    image: torch.Tensor, matrix: Matrix, out_size: Sequence[int], mode: InterpolationMode, fill: list[float] | None
+) -> torch.Tensor:
+    grid = matrix_grid(invert(matrix), out_size, image.shape[-2:], work_dtype(image.dtype), image.device)
+    return sample(image, grid, mode, fill)
+
+
+def _warp_pil(
+    image: PIL.Image.Image, matrix: Matrix, out_size: Sequence[int], interpolation: Any, fill: FillArg
+) -> PIL.Image.Image:
+    mode, color = parse_mode(interpolation, pil=True), pil_fill(image, fill)
+    (a, b, c), (d, e, f), _ = invert(matrix)
+    size = (out_size[1], out_size[0])
+    return image.transform(size, PIL.Image.Transform.AFFINE, (a, b, c, d, e, f), resample=mode.pil, fillcolor=color)
+
+
+# ---------------------------------------------------------------------------------------- affine
+def affine(
+    inpt: Any,
+    angle: float,
+    translate: Sequence[float],
+    scale: float,
+    shear: float | Sequence[float],
+    interpolation: InterpolationMode | str | int = InterpolationMode.NEAREST,
+    fill: FillArg = None,
+    center: Sequence[float] | None = None,
+) -> Any:
+    """Affine warp about ``center`` (default: the image center): rotate by ``angle`` degrees
+    clockwise, ``scale``, ``shear`` (degrees; a number shears along x, a pair along x and y), then
+    ``translate`` by ``(dx, dy)`` pixels. Output size is unchanged; uncovered pixels get ``fill``.
+
+    Supports image tensors, PIL images, videos, masks (always nearest) and boxes (enclosing box of
+    the mapped corners, clamped to the image).
+
+    Example:
+        >>> F.affine(image, angle=30, translate=[5, 0], scale=1.2, shear=[10, 0])
+    """
+    kernel = get_kernel(affine, type(inpt))
+    return kernel(
+        inpt,
+        angle=angle,
+        translate=translate,
+        scale=scale,
+        shear=shear,
+        interpolation=interpolation,
+        fill=fill,
+        center=center,
+    )
+
+
+@register_kernels(affine, (torch.Tensor, Image, Video))
+def affine_image_tensor(
+    image: torch.Tensor,
+    angle: float,
+    translate: Sequence[float],
+    scale: float,
+    shear: float | Sequence[float],
+    interpolation: InterpolationMode | str | int = InterpolationMode.NEAREST,
+    fill: FillArg = None,
+    center: Sequence[float] | None = None,
+) -> torch.Tensor:
+    """Affine warp of a tensor ``[..., C, H, W]`` (nearest or bilinear); identity parameters return
+    the input itself."""
+    matrix = _affine_geometry(image.shape[-2:], angle, translate, scale, shear, center)
+    mode, fill_values = parse_mode(interpolation), parse_fill(fill, image)
+    if _is_identity(angle, translate, scale, shear):
+        return image
+    return _warp_tensor(image, matrix, image.shape[-2:], mode, fill_values)
+
+
+affine_video = affine_image_tensor
+
+
+@register_kernels(affine, PIL.Image.Image)
+def affine_image_pil(
+    image: PIL.Image.Image,
+    angle: float,
+    translate: Sequence[float],
+    scale: float,
+    shear: float | Sequence[float],
+    interpolation: InterpolationMode | str | int = InterpolationMode.NEAREST,
+    fill: FillArg = None,
+    center: Sequence[float] | None = None,
+) -> PIL.Image.Image:
+    """Affine warp of a PIL image (nearest, bilinear or bicubic)."""
+    size = (image.height, image.width)
+    matrix = _affine_geometry(size, angle, translate, scale, shear, center)
+    return _warp_pil(image, matrix, size, interpolation, fill)
+
+
+def affine_mask(
+    mask: torch.Tensor,
+    angle: float,
+    translate: Sequence[float],
+    scale: float,
+    shear: float | Sequence[float],
+    fill: FillArg = None,
+    center: Sequence[float] | None = None,
+) -> torch.Tensor:
+    """Affine warp of a mask ``[..., H, W]`` with nearest neighbours."""
+    return affine_image_tensor(mask, angle, translate, scale, shear, InterpolationMode.NEAREST, fill, center)
+
+
+@register_kernels(affine, Mask)
+def _affine_mask_dispatch(
+    mask: torch.Tensor,
+    angle: float,
+    translate: Sequence[float],
+    scale: float,
+    shear: float | Sequence[float],
+    interpolation: InterpolationMode | str | int = InterpolationMode.NEAREST,
+    fill: FillArg = None,
+    center: Sequence[float] | None = None,
+) -> torch.Tensor:
+    return affine_mask(mask, angle, translate, scale, shear, fill=fill, center=center)
+
+
+def affine_bounding_box(
+    bounding_box: torch.Tensor,
+    format: BoundingBoxFormat | str,
+    spatial_size: Sequence[int],
+    angle: float,
+    translate: Sequence[float],
+    scale: float,
+    shear: float | Sequence[float],
+    center: Sequence[float] | None = None,
+) -> torch.Tensor:
+    """Boxes ``[..., 4]`` through an affine warp: the enclosing box of the mapped corners, clamped
+    to ``spatial_size`` ``(H, W)`` (as torchvision)."""
+    matrix = _affine_geometry(spatial_size, angle, translate, scale, shear, center)
+    return transform_boxes(bounding_box, format, matrix, clamp_to=spatial_size)
+
+
+@register_kernels(affine, BoundingBox)
+def _affine_bounding_box_dispatch(
+    bounding_box: torch.Tensor,
+    angle: float,
+    translate: Sequence[float],
+    scale: float,
+    shear: float | Sequence[float],
+    format: BoundingBoxFormat | str,
+    spatial_size: Sequence[int],
+    interpolation: InterpolationMode | str | int = InterpolationMode.NEAREST,
+    fill: FillArg = None,
+    center: Sequence[float] | None = None,
+) -> torch.Tensor:
+    return affine_bounding_box(bounding_box, format, spatial_size, angle, translate, scale, shear, center=center)
+
+
+# ---------------------------------------------------------------------------------------- rotate
+def rotate(
+    inpt: Any,
+    angle: float,
+    interpolation: InterpolationMode | str | int = InterpolationMode.NEAREST,
+    expand: bool = False,
+    center: Sequence[float] | None = None,
+    fill: FillArg = None,
+) -> Any:
+    """Rotate by ``angle`` degrees counter-clockwise about ``center`` (default: the image center).
+    ``expand=True`` grows the output to hold the whole rotated image (boxes then get the new
+    spatial size). Uncovered pixels get ``fill``.
+
+    Supports image tensors, PIL images, videos, masks (always nearest) and boxes.
+
+    Example:
+        >>> F.rotate(image, 30, interpolation="bilinear", expand=True)
+    """
+    kernel = get_kernel(rotate, type(inpt))
+    return kernel(inpt, angle=angle, interpolation=interpolation, expand=expand, center=center, fill=fill)
+
+
+def _quarter_turns(angle: float, spatial_size: Sequence[int], expand: bool, center: Any) -> int | None:
+    """The number of exact quarter turns this rotation is (None if it is not one)."""
+    turns = {0.0: 0, 90.0: 1, 180.0: 2, 270.0: 3}.get(angle % 360.0)
+    if turns is None or (center is not None and turns != 0):
+        return None
+    if turns % 2 == 1 and not expand and spatial_size[0] != spatial_size[1]:
+        return None
+    return turns
+
+
+@register_kernels(rotate, (torch.Tensor, Image, Video))
+def rotate_image_tensor(
+    image: torch.Tensor,
+    angle: float,
+    interpolation: InterpolationMode | str | int = InterpolationMode.NEAREST,
+    expand: bool = False,
+    center: Sequence[float] | None = None,
+    fill: FillArg = None,
+) -> torch.Tensor:
+    """Rotate a tensor ``[..., C, H, W]`` (nearest or bilinear). Angle 0 returns the input itself;
+    quarter turns about the image center are exact ``rot90``s."""
+    matrix, out_size = _rotate_geometry(image.shape[-2:], angle, expand, center)
+    mode, fill_values = parse_mode(interpolation), parse_fill(fill, image)
+    turns = _quarter_turns(float(angle), image.shape[-2:], expand, center)
+    if turns == 0:
+        return image
+    if turns is not None:
+        return torch.rot90(image, k=turns, dims=(-2, -1))
+    return _warp_tensor(image, matrix, out_size, mode, fill_values)
+
+
+rotate_video = rotate_image_tensor
+
+
+@register_kernels(rotate, PIL.Image.Image)
+def rotate_image_pil(
+    image: PIL.Image.Image,
+    angle: float,
+    interpolation: InterpolationMode | str | int = InterpolationMode.NEAREST,
+    expand: bool = False,
+    center: Sequence[float] | None = None,
+    fill: FillArg = None,
+) -> PIL.Image.Image:
+    """Rotate a PIL image (nearest, bilinear or bicubic)."""
+    matrix, out_size = _rotate_geometry((image.height, image.width), angle, expand, center)
+    return _warp_pil(image, matrix, out_size, interpolation, fill)
+
+
+def rotate_mask(
+    mask: torch.Tensor,
+    angle: float,
+    expand: bool = False,
+    center: Sequence[float] | None = None,
+    fill: FillArg = None,
+) -> torch.Tensor:
+    """Rotate a mask ``[..., H, W]`` with nearest neighbours."""
+    return rotate_image_tensor(mask, angle, InterpolationMode.NEAREST, expand=expand, center=center, fill=fill)
+
+
+@register_kernels(rotate, Mask)
+def _rotate_mask_dispatch(
+    mask: torch.Tensor,
+    angle: float,
+    interpolation: InterpolationMode | str | int = InterpolationMode.NEAREST,
+    expand: bool = False,
+    center: Sequence[float] | None = None,
+    fill: FillArg = None,
+) -> torch.Tensor:
+    return rotate_mask(mask, angle, expand=expand, center=center, fill=fill)
+
+
+def rotate_bounding_box(
+    bounding_box: torch.Tensor,
+    format: BoundingBoxFormat | str,
+    spatial_size: Sequence[int],
+    angle: float,
+    expand: bool = False,
+    center: Sequence[float] | None = None,
+) -> tuple[torch.Tensor, tuple[int, int]]:
+    """Boxes ``[..., 4]`` through a rotation: the enclosing box of the rotated corners, clamped to
+    the output image. Returns ``(boxes, new_spatial_size)``."""
+    matrix, out_size = _rotate_geometry(spatial_size, angle, expand, center)
+    return transform_boxes(bounding_box, format, matrix, clamp_to=out_size), out_size
+
+
+@register_kernels(rotate, BoundingBox)
+def _rotate_bounding_box_dispatch(
+    bounding_box: torch.Tensor,
+    angle: float,
+    format: BoundingBoxFormat | str,
+    spatial_size: Sequence[int],
+    interpolation: InterpolationMode | str | int = InterpolationMode.NEAREST,
+    expand: bool = False,
+    center: Sequence[float] | None = None,
+    fill: FillArg = None,
+) -> tuple[torch.Tensor, tuple[int, int]]:
+    return rotate_bounding_box(bounding_box, format, spatial_size, angle, expand=expand, center=center)

@@ -2,10 +2,13 @@
 
 An op describes itself as a 3 x 3 matrix mapping input pixel coordinates to output coordinates;
 boxes are converted to XYXY, their four corners mapped, and the enclosing box taken. Axis-aligned
-matrices (scale and translate only) skip the corner step: the mapped box is already exact.
+matrices (scale and translate only) skip the corner step: the mapped box is already exact. A matrix
+whose last row is not ``[0, 0, 1]`` is projective (perspective): mapped corners are divided by it.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 import torch
 
@@ -21,31 +24,70 @@ def scale_matrix(sx: float, sy: float) -> list[list[float]]:
     return [[sx, 0.0, 0.0], [0.0, sy, 0.0], [0.0, 0.0, 1.0]]
 
 
+def compose(*matrices: list[list[float]]) -> list[list[float]]:
+    """The 3 x 3 product ``matrices[0] @ matrices[1] @ ...`` (apply the last one first)."""
+    result = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
+    for m in matrices:
+        result = [[sum(result[i][k] * m[k][j] for k in range(3)) for j in range(3)] for i in range(3)]
+    return result
+
+
+def invert(matrix: list[list[float]]) -> list[list[float]]:
+    """The inverse of a 3 x 3 matrix; ``ValueError`` when it is singular."""
+    (a, b, c), (d, e, f), (g, h, i) = matrix
+    cofactors = [
+        [e * i - f * h, c * h - b * i, b * f - c * e],
+        [f * g - d * i, a * i - c * g, c * d - a * f],
+        [d * h - e * g, b * g - a * h, a * e - b * d],
+    ]
+    det = a * cofactors[0][0] + b * cofactors[1][0] + c * cofactors[2][0]
+    if det == 0:
+        raise ValueError(f"the transform matrix {matrix} is singular and cannot be inverted")
+    return [[v / det for v in row] for row in cofactors]
+
+
+def _map_corners(xyxy: torch.Tensor, m: list[list[float]]) -> torch.Tensor:
+    (a, b, c), (d, e, f), (g, h, i) = m
+    x1, y1, x2, y2 = xyxy.unbind(-1)
+    xs = torch.stack([x1, x2, x2, x1], dim=-1)
+    ys = torch.stack([y1, y1, y2, y2], dim=-1)
+    mx = xs * a + ys * b + c
+    my = xs * d + ys * e + f
+    if (g, h, i) != (0.0, 0.0, 1.0):  # projective
+        w = xs * g + ys * h + i
+        mx, my = mx / w, my / w
+    return torch.stack([mx.amin(-1), my.amin(-1), mx.amax(-1), my.amax(-1)], dim=-1)
+
+
 def transform_boxes(
-    boxes: torch.Tensor, format: BoundingBoxFormat | str, matrix: torch.Tensor | list[list[float]]
+    boxes: torch.Tensor,
+    format: BoundingBoxFormat | str,
+    matrix: torch.Tensor | list[list[float]],
+    *,
+    clamp_to: Sequence[int] | None = None,
 ) -> torch.Tensor:
     """Map boxes ``[..., 4]`` in ``format`` through ``matrix`` (3 x 3 or 2 x 3, input -> output
     coordinates) and return the enclosing axis-aligned boxes in the same format and dtype.
 
+    ``clamp_to`` ``(H, W)``: clamp the result to an image of that size (before rounding).
     Float boxes are computed in their own precision (float64 stays float64); integer boxes are
     computed in float32 and rounded back.
     """
     format = BoundingBoxFormat.parse(format)
     dtype = boxes.dtype
     work_dtype = dtype if dtype.is_floating_point else torch.float32
-    m = torch.as_tensor(matrix, dtype=torch.float64)[:2].tolist()
+    m = torch.as_tensor(matrix, dtype=torch.float64).tolist()
+    m = m if len(m) == 3 else [*m, [0.0, 0.0, 1.0]]
     xyxy = _to_xyxy(boxes.to(work_dtype), format)
-    (a, b, c), (d, e, f) = m
-    if b == 0 and d == 0:  # axis-aligned: map the two corners and reorder
+    (a, b, c), (d, e, f), last = m
+    if b == 0 and d == 0 and last == [0.0, 0.0, 1.0]:  # axis-aligned: map the two corners and reorder
         x = xyxy[..., 0::2] * a + c
         y = xyxy[..., 1::2] * e + f
         out = torch.stack([x.amin(-1), y.amin(-1), x.amax(-1), y.amax(-1)], dim=-1)
     else:
-        x1, y1, x2, y2 = xyxy.unbind(-1)
-        xs = torch.stack([x1, x2, x2, x1], dim=-1)
-        ys = torch.stack([y1, y1, y2, y2], dim=-1)
-        mx = xs * a + ys * b + c
-        my = xs * d + ys * e + f
-        out = torch.stack([mx.amin(-1), my.amin(-1), mx.amax(-1), my.amax(-1)], dim=-1)
+        out = _map_corners(xyxy, m)
+    if clamp_to is not None:
+        out[..., 0::2] = out[..., 0::2].clamp(0, clamp_to[1])
+        out[..., 1::2] = out[..., 1::2].clamp(0, clamp_to[0])
     out = _from_xyxy(out, format) if format != BoundingBoxFormat.XYXY else out
     return out if dtype.is_floating_point else out.round_().to(dtype)

@@ -1,5 +1,378 @@
-"""_warp ops (geometry issue)."""
+"""Perspective and elastic warps for every input type, with torchvision v2's signatures.
+
+Perspective ``coefficients`` ``[a, b, c, d, e, f, g, h]`` map an output point ``(x, y)`` to the input
+point ``((a x + b y + c) / (g x + h y + 1), (d x + e y + f) / (g x + h y + 1))`` (PIL's convention,
+continuous pixel coordinates). Elastic ``displacement`` ``1 x H x W x 2`` is added to the identity
+sampling grid, in ``grid_sample``'s normalised ``[-1, 1]`` units (torchvision's convention).
+"""
 
 from __future__ import annotations
 
-__all__: list[str] = []
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import PIL.Image
+import torch
+from torch.nn.functional import conv2d, pad
+
+from ...datapoints import BoundingBox, BoundingBoxFormat, Image, Mask, Video
+from .._interpolation import InterpolationMode
+from .._meta import _from_xyxy, _to_xyxy
+from .._registry import get_kernel, register_kernels
+from ._grid import FillArg, parse_fill, parse_mode, pil_fill, sample, work_dtype
+from ._matrix import invert, transform_boxes
+
+__all__ = [
+    "elastic",
+    "elastic_bounding_box",
+    "elastic_image_pil",
+    "elastic_image_tensor",
+    "elastic_mask",
+    "elastic_video",
+    "perspective",
+    "perspective_bounding_box",
+    "perspective_image_pil",
+    "perspective_image_tensor",
+    "perspective_mask",
+    "perspective_video",
+]
+
+Points = Sequence[Sequence[float]]
+_IDENTITY = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0]
+
+
+# ----------------------------------------------------------------------------------- perspective
+def _check_points(points: Any, name: str) -> list[list[float]]:
+    try:
+        values = [[float(v) for v in point] for point in points]
+    except (TypeError, ValueError):
+        values = []
+    if len(values) != 4 or any(len(point) != 2 for point in values):
+        raise ValueError(f"{name} must be 4 points of 2 coordinates, got {points!r}")
+    return values
+
+
+def _solve_coefficients(startpoints: Points, endpoints: Points) -> list[float]:
+    """Coefficients mapping each end point (output) onto its start point (input)."""
+    start, end = _check_points(startpoints, "startpoints"), _check_points(endpoints, "endpoints")
+    if start == end:
+        return list(_IDENTITY)
+    rows, rhs = [], []
+    for (sx, sy), (ex, ey) in zip(start, end):
+        rows.append([ex, ey, 1.0, 0.0, 0.0, 0.0, -sx * ex, -sx * ey])
+        rows.append([0.0, 0.0, 0.0, ex, ey, 1.0, -sy * ex, -sy * ey])
+        rhs += [sx, sy]
+    a, b = torch.tensor(rows, dtype=torch.float64), torch.tensor(rhs, dtype=torch.float64)
+    solution = torch.linalg.lstsq(a, b[:, None]).solution[:, 0]
+    if not torch.isfinite(solution).all() or torch.linalg.matrix_rank(a) < 8:
+        raise ValueError("startpoints and endpoints must each be 4 points in general position")
+    return solution.tolist()
+
+
+def _perspective_coefficients(
+    startpoints: Points | None, endpoints: Points | None, coefficients: Sequence[float] | None = None
+) -> list[float]:
+    """The 8 coefficients of a perspective warp, from ``coefficients`` or from the 4 ``startpoints``
+    (input corners) that move to ``endpoints`` (output corners)."""
+    if coefficients is not None:
+        if startpoints is not None or endpoints is not None:
+            raise ValueError("give either startpoints and endpoints or coefficients, not both")
+        values = [float(c) for c in coefficients] if isinstance(coefficients, Sequence) else []
+        if len(values) != 8:
+            raise ValueError(f"coefficients must be 8 numbers, got {coefficients!r}")
+        return values
+    if startpoints is None or endpoints is None:
+        raise ValueError("startpoints and endpoints (or coefficients) must be given")
+    return _solve_coefficients(startpoints, endpoints)
+
+
+def _coefficient_matrix(coefficients: list[float]) -> list[list[float]]:
+    a, b, c, d, e, f, g, h = coefficients
+    return [[a, b, c], [d, e, f], [g, h, 1.0]]
+
+
+def _perspective_grid(
+    coefficients: list[float], size: Sequence[int], dtype: torch.dtype, device: torch.device
+) -> torch.Tensor:
+    a, b, c, d, e, f, g, h = coefficients
+    height, width = size
+    xs = torch.arange(width, dtype=dtype, device=device).add_(0.5)[None, :]
+    ys = torch.arange(height, dtype=dtype, device=device).add_(0.5)[:, None]
+    denominator = xs * g + (ys * h + 1.0)
+    grid = torch.empty((height, width, 2), dtype=dtype, device=device)
+    torch.div(xs * (a * 2.0 / width) + (ys * (b * 2.0 / width) + c * 2.0 / width), denominator, out=grid[..., 0])
+    torch.div(xs * (d * 2.0 / height) + (ys * (e * 2.0 / height) + f * 2.0 / height), denominator, out=grid[..., 1])
+    return grid.sub_(1.0)
+
+
+def perspective(
+    inpt: Any,
+    startpoints: Points | None,
+    endpoints: Points | None,
+    interpolation: InterpolationMode | str | int = InterpolationMode.BILINEAR,
+    fill: FillArg = None,
+    coefficients: Sequence[float] | None = None,
+) -> Any:
+    """Perspective warp moving the 4 ``startpoints`` to ``endpoints`` (``[x, y]`` each: top-left,
+    top-right, bottom-right, bottom-left), or given by 8 ``coefficients``. Output size is unchanged;
+    uncovered pixels get ``fill``. Supports image tensors, PIL images, videos, masks (nearest) and
+    boxes (enclosing box of the mapped corners, clamped).
+
+    Example:
+        >>> F.perspective(image, [[0, 0], [99, 0], [99, 99], [0, 99]], [[5, 3], [90, 0], [99, 99], [0, 95]])
+    """
+    kernel = get_kernel(perspective, type(inpt))
+    return kernel(
+        inpt,
+        startpoints=startpoints,
+        endpoints=endpoints,
+        interpolation=interpolation,
+        fill=fill,
+        coefficients=coefficients,
+    )
+
+
+@register_kernels(perspective, (torch.Tensor, Image, Video))
+def perspective_image_tensor(
+    image: torch.Tensor,
+    startpoints: Points | None,
+    endpoints: Points | None,
+    interpolation: InterpolationMode | str | int = InterpolationMode.BILINEAR,
+    fill: FillArg = None,
+    coefficients: Sequence[float] | None = None,
+) -> torch.Tensor:
+    """Perspective warp of a tensor ``[..., C, H, W]`` (nearest or bilinear)."""
+    values = _perspective_coefficients(startpoints, endpoints, coefficients)
+    mode, fill_values = parse_mode(interpolation), parse_fill(fill, image)
+    if values == _IDENTITY:
+        return image
+    grid = _perspective_grid(values, image.shape[-2:], work_dtype(image.dtype), image.device)
+    return sample(image, grid, mode, fill_values)
+
+
+perspective_video = perspective_image_tensor
+
+
+@register_kernels(perspective, PIL.Image.Image)
+def perspective_image_pil(
+    image: PIL.Image.Image,
+    startpoints: Points | None,
+    endpoints: Points | None,
+    interpolation: InterpolationMode | str | int = InterpolationMode.BILINEAR,
+    fill: FillArg = None,
+    coefficients: Sequence[float] | None = None,
+) -> PIL.Image.Image:
+    """Perspective warp of a PIL image (nearest, bilinear or bicubic)."""
+    values = _perspective_coefficients(startpoints, endpoints, coefficients)
+    mode, color = parse_mode(interpolation, pil=True), pil_fill(image, fill)
+    return image.transform(image.size, PIL.Image.Transform.PERSPECTIVE, values, resample=mode.pil, fillcolor=color)
+
+
+def perspective_mask(
+    mask: torch.Tensor,
+    startpoints: Points | None,
+    endpoints: Points | None,
+    fill: FillArg = None,
+    coefficients: Sequence[float] | None = None,
+) -> torch.Tensor:
+    """Perspective warp of a mask ``[..., H, W]`` with nearest neighbours."""
+    return perspective_image_tensor(mask, startpoints, endpoints, InterpolationMode.NEAREST, fill, coefficients)
+
+
+@register_kernels(perspective, Mask)
+def _perspective_mask_dispatch(
+    mask: torch.Tensor,
+    startpoints: Points | None,
+    endpoints: Points | None,
+    interpolation: InterpolationMode | str | int = InterpolationMode.BILINEAR,
+    fill: FillArg = None,
+    coefficients: Sequence[float] | None = None,
+) -> torch.Tensor:
+    return perspective_mask(mask, startpoints, endpoints, fill=fill, coefficients=coefficients)
+
+
+def perspective_bounding_box(
+    bounding_box: torch.Tensor,
+    format: BoundingBoxFormat | str,
+    spatial_size: Sequence[int],
+    startpoints: Points | None,
+    endpoints: Points | None,
+    coefficients: Sequence[float] | None = None,
+) -> torch.Tensor:
+    """Boxes ``[..., 4]`` through a perspective warp: the enclosing box of the mapped corners,
+    clamped to ``spatial_size`` ``(H, W)``."""
+    values = _perspective_coefficients(startpoints, endpoints, coefficients)
+    forward = invert(_coefficient_matrix(values))  # the coefficients map output -> input
+    return transform_boxes(bounding_box, format, forward, clamp_to=spatial_size)
+
+
+@register_kernels(perspective, BoundingBox)
+def _perspective_bounding_box_dispatch(
+    bounding_box: torch.Tensor,
+    startpoints: Points | None,
+    endpoints: Points | None,
+    format: BoundingBoxFormat | str,
+    spatial_size: Sequence[int],
+    interpolation: InterpolationMode | str | int = InterpolationMode.BILINEAR,
+    fill: FillArg = None,
+    coefficients: Sequence[float] | None = None,
+) -> torch.Tensor:
+    return perspective_bounding_box(bounding_box, format, spatial_size, startpoints, endpoints, coefficients)
+
+
+# --------------------------------------------------------------------------------------- elastic
+def _check_displacement(displacement: Any, size: Sequence[int]) -> torch.Tensor:
+    if not isinstance(displacement, torch.Tensor):
+        raise TypeError(f"displacement must be a tensor, got {type(displacement).__name__}")
+    expected = (1, size[0], size[1], 2)
+    if tuple(displacement.shape) != expected:
+        raise ValueError(f"displacement must have shape {expected}, got {tuple(displacement.shape)}")
+    return displacement
+
+
+def _identity_grid(size: Sequence[int], dtype: torch.dtype, device: torch.device) -> torch.Tensor:
+    """``(H, W, 2)`` normalised coordinates of the pixel centers."""
+    height, width = size
+    grid = torch.empty((height, width, 2), dtype=dtype, device=device)
+    grid[..., 0] = torch.arange(width, dtype=dtype, device=device).mul_(2.0 / width).add_(1.0 / width - 1.0)
+    grid[..., 1] = torch.arange(height, dtype=dtype, device=device).mul_(2.0 / height).add_(1.0 / height - 1.0)[:, None]
+    return grid
+
+
+def _gaussian_kernel(radius: int, sigma: float) -> torch.Tensor:
+    x = torch.arange(-radius, radius + 1, dtype=torch.float32)
+    weights = torch.exp(-0.5 * (x / sigma) ** 2)
+    return weights / weights.sum()
+
+
+def _blur(noise: torch.Tensor, kernel_size: int, sigma: Sequence[float]) -> torch.Tensor:
+    """Separable Gaussian blur of ``1 x 1 x H x W`` noise with reflect padding; the kernel radius
+    is capped at the image size minus one (so tiny images work too)."""
+    radius_x = min(kernel_size // 2, noise.shape[-1] - 1)
+    radius_y = min(kernel_size // 2, noise.shape[-2] - 1)
+    kernel_x = _gaussian_kernel(radius_x, sigma[0]).view(1, 1, 1, -1)
+    kernel_y = _gaussian_kernel(radius_y, sigma[1]).view(1, 1, -1, 1)
+    noise = conv2d(pad(noise, [radius_x, radius_x, 0, 0], mode="reflect"), kernel_x)
+    return conv2d(pad(noise, [0, 0, radius_y, radius_y], mode="reflect"), kernel_y)
+
+
+def _random_displacement(size: Sequence[int], alpha: Sequence[float], sigma: Sequence[float]) -> torch.Tensor:
+    """A random ``1 x H x W x 2`` displacement (torch's RNG): uniform noise in ``[-1, 1]`` smoothed
+    by a Gaussian of ``sigma`` (kernel ``8 sigma + 1``) and scaled by ``alpha`` pixels, per axis."""
+    height, width = size
+    components = []
+    for axis, extent in ((0, width), (1, height)):
+        noise = torch.rand(1, 1, height, width) * 2 - 1
+        if sigma[axis] > 0:
+            kernel_size = int(8 * sigma[axis] + 1) | 1
+            noise = _blur(noise, kernel_size, sigma)
+        components.append(noise * alpha[axis] / extent)
+    return torch.cat(components, dim=1).permute(0, 2, 3, 1)
+
+
+def elastic(
+    inpt: Any,
+    displacement: torch.Tensor,
+    interpolation: InterpolationMode | str | int = InterpolationMode.BILINEAR,
+    fill: FillArg = None,
+) -> Any:
+    """Elastic warp: output pixel ``(i, j)`` samples the input at its own position plus
+    ``displacement[0, i, j]`` (``(dx, dy)`` in ``[-1, 1]``-normalised units). Supports image
+    tensors, PIL images, videos, masks (nearest) and boxes (corners moved by the approximate inverse
+    displacement, as torchvision; clamped).
+
+    Example:
+        >>> F.elastic(image, displacement=0.05 * torch.randn(1, H, W, 2))
+    """
+    kernel = get_kernel(elastic, type(inpt))
+    return kernel(inpt, displacement=displacement, interpolation=interpolation, fill=fill)
+
+
+@register_kernels(elastic, (torch.Tensor, Image, Video))
+def elastic_image_tensor(
+    image: torch.Tensor,
+    displacement: torch.Tensor,
+    interpolation: InterpolationMode | str | int = InterpolationMode.BILINEAR,
+    fill: FillArg = None,
+) -> torch.Tensor:
+    """Elastic warp of a tensor ``[..., C, H, W]`` (nearest or bilinear)."""
+    displacement = _check_displacement(displacement, image.shape[-2:])
+    mode, fill_values = parse_mode(interpolation), parse_fill(fill, image)
+    dtype = work_dtype(image.dtype)
+    grid = _identity_grid(image.shape[-2:], dtype, image.device)
+    grid = grid.add_(displacement[0].to(dtype=dtype, device=image.device))
+    return sample(image, grid, mode, fill_values)
+
+
+elastic_video = elastic_image_tensor
+
+
+@register_kernels(elastic, PIL.Image.Image)
+def elastic_image_pil(
+    image: PIL.Image.Image,
+    displacement: torch.Tensor,
+    interpolation: InterpolationMode | str | int = InterpolationMode.BILINEAR,
+    fill: FillArg = None,
+) -> PIL.Image.Image:
+    """Elastic warp of a PIL image (through the tensor kernel; nearest or bilinear)."""
+    array = np.asarray(image)
+    tensor = torch.from_numpy(array.copy())
+    tensor = tensor.permute(2, 0, 1) if tensor.ndim == 3 else tensor[None]
+    output = elastic_image_tensor(tensor, displacement, interpolation, fill)
+    output = output.permute(1, 2, 0) if array.ndim == 3 else output[0]
+    return PIL.Image.fromarray(output.numpy())
+
+
+def elastic_mask(mask: torch.Tensor, displacement: torch.Tensor, fill: FillArg = None) -> torch.Tensor:
+    """Elastic warp of a mask ``[..., H, W]`` with nearest neighbours."""
+    return elastic_image_tensor(mask, displacement, InterpolationMode.NEAREST, fill)
+
+
+@register_kernels(elastic, Mask)
+def _elastic_mask_dispatch(
+    mask: torch.Tensor,
+    displacement: torch.Tensor,
+    interpolation: InterpolationMode | str | int = InterpolationMode.BILINEAR,
+    fill: FillArg = None,
+) -> torch.Tensor:
+    return elastic_mask(mask, displacement, fill=fill)
+
+
+def elastic_bounding_box(
+    bounding_box: torch.Tensor,
+    format: BoundingBoxFormat | str,
+    spatial_size: Sequence[int],
+    displacement: torch.Tensor,
+) -> torch.Tensor:
+    """Boxes ``[..., 4]`` through an elastic warp, as torchvision: each corner (rounded up to a
+    pixel) moves by minus the displacement there; the enclosing box is clamped to the image."""
+    displacement = _check_displacement(displacement, spatial_size)
+    format = BoundingBoxFormat.parse(format)
+    dtype = bounding_box.dtype if bounding_box.is_floating_point() else torch.float32
+    height, width = spatial_size
+    xyxy = _to_xyxy(bounding_box.to(dtype), format)
+    x1, y1, x2, y2 = xyxy.ceil().long().unbind(-1)
+    xs = torch.stack([x1, x2, x2, x1], dim=-1).clamp_(0, width - 1)
+    ys = torch.stack([y1, y1, y2, y2], dim=-1).clamp_(0, height - 1)
+    inverse = _identity_grid(spatial_size, dtype, bounding_box.device)
+    inverse = inverse.sub_(displacement[0].to(dtype=dtype, device=bounding_box.device))
+    half_size = torch.tensor([width / 2, height / 2], dtype=dtype, device=bounding_box.device)
+    points = inverse[ys, xs].add_(1.0).mul_(half_size).sub_(0.5)
+    out = torch.cat([points.amin(-2), points.amax(-2)], dim=-1)
+    out[..., 0::2] = out[..., 0::2].clamp(0, width)
+    out[..., 1::2] = out[..., 1::2].clamp(0, height)
+    out = _from_xyxy(out, format) if format != BoundingBoxFormat.XYXY else out
+    return out if bounding_box.is_floating_point() else out.round_().to(bounding_box.dtype)
+
+
+@register_kernels(elastic, BoundingBox)
+def _elastic_bounding_box_dispatch(
+    bounding_box: torch.Tensor,
+    displacement: torch.Tensor,
+    format: BoundingBoxFormat | str,
+    spatial_size: Sequence[int],
+    interpolation: InterpolationMode | str | int = InterpolationMode.BILINEAR,
+    fill: FillArg = None,
+) -> torch.Tensor:
+    return elastic_bounding_box(bounding_box, format, spatial_size, displacement)

@@ -1,0 +1,212 @@
+"""perspective and elastic: generic cases, torchvision references, loop references, errors."""
+
+from __future__ import annotations
+
+import numpy as np
+import PIL.Image
+import pytest
+import torch
+
+import visiontx.functional as F
+from visiontx.datapoints import BoundingBox, BoundingBoxFormat, Image, Video
+
+from .common import DEFAULT_SIZE, Case, assert_equal, make_bounding_box, make_image_pil, make_image_tensor, make_mask
+from .test_functional_affine import _plain, _tv_boxes, assert_mostly_equal
+
+HEIGHT, WIDTH = DEFAULT_SIZE
+STARTPOINTS = [[0, 0], [WIDTH - 1, 0], [WIDTH - 1, HEIGHT - 1], [0, HEIGHT - 1]]
+ENDPOINTS = [[2, 1], [WIDTH - 3, 0], [WIDTH - 1, HEIGHT - 2], [1, HEIGHT - 3]]
+COEFFICIENTS = [1.1, 0.05, -2.0, 0.03, 1.2, -1.5, 0.004, 0.006]
+DISPLACEMENT = 0.1 * torch.randn(1, HEIGHT, WIDTH, 2, generator=torch.Generator().manual_seed(0))
+IMAGE_TYPES = (torch.Tensor, Image, Video, PIL.Image.Image)
+
+FUNCTIONAL_CASES = {
+    F.perspective: [
+        dict(startpoints=STARTPOINTS, endpoints=ENDPOINTS),
+        Case(dict(startpoints=None, endpoints=None, coefficients=COEFFICIENTS, interpolation="nearest", fill=3)),
+        Case(dict(startpoints=STARTPOINTS, endpoints=ENDPOINTS, fill=[1, 2, 3]), types=IMAGE_TYPES, channels=(3,)),
+    ],
+    F.elastic: [
+        dict(displacement=DISPLACEMENT),
+        Case(dict(displacement=DISPLACEMENT, interpolation="nearest", fill=5)),
+        Case(dict(displacement=DISPLACEMENT, fill=[1, 2, 3]), types=IMAGE_TYPES, channels=(3,)),
+    ],
+}
+COVERED = {"elastic_bounding_box", "elastic_mask", "perspective_bounding_box", "perspective_mask"}
+
+
+def _tolerance(dtype: torch.dtype) -> float:
+    return 1 if dtype == torch.uint8 else 1e-4
+
+
+# ----------------------------------------------------------------------------------- perspective
+@pytest.mark.parametrize("dtype", [torch.uint8, torch.float32])
+@pytest.mark.parametrize("channels", [1, 3])
+@pytest.mark.parametrize("interpolation", ["nearest", "bilinear"])
+@pytest.mark.parametrize("fill", [None, 1, [1, 2, 3]])
+def test_perspective_image_matches_torchvision(dtype, channels, interpolation, fill) -> None:
+    tv_f = pytest.importorskip("torchvision.transforms.v2.functional")
+    image = make_image_tensor(dtype=dtype, channels=channels, batch_dims=(2,))
+    fill = fill[:1] if isinstance(fill, list) and channels == 1 else fill
+    mode = tv_f.InterpolationMode(interpolation)
+    for points in (dict(startpoints=STARTPOINTS, endpoints=ENDPOINTS), dict(startpoints=None, endpoints=None)):
+        coefficients = None if points["startpoints"] else COEFFICIENTS
+        actual = F.perspective(image, **points, interpolation=interpolation, fill=fill, coefficients=coefficients)
+        expected = tv_f.perspective(image, **points, interpolation=mode, fill=fill, coefficients=coefficients)
+        assert_mostly_equal(actual, expected, atol=_tolerance(dtype), max_fraction=0.01)
+
+
+@pytest.mark.parametrize("interpolation", ["nearest", "bilinear", "bicubic"])
+@pytest.mark.parametrize("channels", [1, 3])
+def test_perspective_pil_matches_torchvision(interpolation, channels) -> None:
+    tv_f = pytest.importorskip("torchvision.transforms.v2.functional")
+    image = make_image_pil(channels=channels)
+    mode = tv_f.InterpolationMode(interpolation)
+    actual = F.perspective(image, None, None, interpolation=interpolation, fill=9, coefficients=COEFFICIENTS)
+    expected = tv_f.perspective(image, None, None, interpolation=mode, fill=9, coefficients=COEFFICIENTS)
+    assert_equal(actual, expected)
+    # torchvision rounds solved coefficients to float32: a few pixels on exact boundaries may differ
+    actual = F.perspective(image, STARTPOINTS, ENDPOINTS, interpolation=interpolation)
+    expected = tv_f.perspective(image, STARTPOINTS, ENDPOINTS, interpolation=mode)
+    assert_mostly_equal(actual, expected, atol=1, max_fraction=0.01)
+
+
+def test_perspective_pil_matches_tensor() -> None:
+    image = make_image_tensor()
+    actual = F.perspective(F.to_image_pil(image), STARTPOINTS, ENDPOINTS, interpolation="nearest")
+    expected = F.perspective(image, STARTPOINTS, ENDPOINTS, interpolation="nearest")
+    assert_mostly_equal(F.pil_to_tensor(actual), expected, atol=0, max_fraction=0.01)
+
+
+@pytest.mark.parametrize("format", list(BoundingBoxFormat))
+def test_perspective_bounding_box_matches_torchvision(format) -> None:
+    tv_f = pytest.importorskip("torchvision.transforms.v2.functional")
+    boxes = make_bounding_box(format=format, num_boxes=6)
+    by_coefficients = dict(startpoints=None, endpoints=None, coefficients=COEFFICIENTS)
+    for kwargs in (dict(startpoints=STARTPOINTS, endpoints=ENDPOINTS), by_coefficients):
+        actual = F.perspective(boxes, **kwargs)
+        expected = tv_f.perspective(_tv_boxes(boxes), **kwargs)
+        torch.testing.assert_close(_plain(actual), _plain(expected), atol=1e-3, rtol=0)
+
+
+def _solve_forward(x: float, y: float, coefficients: list[float]) -> tuple[float, float]:
+    """Reference forward map: the output point ``(u, v)`` that the coefficients (output -> input)
+    send to the input point ``(x, y)``, from the 2 x 2 linear system it satisfies."""
+    a, b, c, d, e, f, g, h = coefficients
+    # (a - g x) u + (b - h x) v = x - c ; (d - g y) u + (e - h y) v = y - f
+    m = np.array([[a - g * x, b - h * x], [d - g * y, e - h * y]])
+    return tuple(np.linalg.solve(m, [x - c, y - f]))
+
+
+def test_perspective_bounding_box_matches_loop_reference() -> None:
+    boxes = make_bounding_box(num_boxes=5, dtype=torch.float64)
+    out = F.perspective(boxes, None, None, coefficients=COEFFICIENTS)
+    expected = []
+    for x1, y1, x2, y2 in boxes.tolist():
+        points = [_solve_forward(x, y, COEFFICIENTS) for x, y in [(x1, y1), (x2, y1), (x2, y2), (x1, y2)]]
+        xs, ys = [p[0] for p in points], [p[1] for p in points]
+        expected.append([max(min(xs), 0), max(min(ys), 0), min(max(xs), WIDTH), min(max(ys), HEIGHT)])
+    torch.testing.assert_close(_plain(out), torch.tensor(expected, dtype=torch.float64))
+
+
+def test_perspective_identity_returns_input() -> None:
+    image = make_image_tensor()
+    assert F.perspective_image_tensor(image, STARTPOINTS, STARTPOINTS) is image
+    boxes = make_bounding_box()
+    assert_equal(F.perspective(boxes, STARTPOINTS, STARTPOINTS), boxes, atol=1e-4, rtol=0)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        (dict(startpoints=STARTPOINTS, endpoints=ENDPOINTS, coefficients=COEFFICIENTS), "not both"),
+        (dict(startpoints=None, endpoints=None), "startpoints"),
+        (dict(startpoints=None, endpoints=None, coefficients=[1, 2, 3]), "coefficients"),
+        (dict(startpoints=STARTPOINTS[:3], endpoints=ENDPOINTS), "startpoints"),
+        (dict(startpoints=STARTPOINTS, endpoints=[[0, 0]] * 4), "general position"),
+    ],
+)
+def test_perspective_errors(kwargs, match) -> None:
+    with pytest.raises(ValueError, match=match):
+        F.perspective(make_image_tensor(), **kwargs)
+
+
+# --------------------------------------------------------------------------------------- elastic
+@pytest.mark.parametrize("dtype", [torch.uint8, torch.float32])
+@pytest.mark.parametrize("channels", [1, 3])
+@pytest.mark.parametrize("interpolation", ["nearest", "bilinear"])
+@pytest.mark.parametrize("fill", [None, 2, [1, 2, 3]])
+def test_elastic_image_matches_torchvision(dtype, channels, interpolation, fill) -> None:
+    tv_f = pytest.importorskip("torchvision.transforms.v2.functional")
+    image = make_image_tensor(dtype=dtype, channels=channels, batch_dims=(2,))
+    fill = fill[:1] if isinstance(fill, list) and channels == 1 else fill
+    actual = F.elastic(image, DISPLACEMENT, interpolation=interpolation, fill=fill)
+    expected = tv_f.elastic(image, DISPLACEMENT, interpolation=tv_f.InterpolationMode(interpolation), fill=fill)
+    assert_mostly_equal(actual, expected, atol=_tolerance(dtype), max_fraction=0.01)
+
+
+@pytest.mark.parametrize("channels", [1, 3])
+def test_elastic_pil_matches_torchvision(channels) -> None:
+    tv_f = pytest.importorskip("torchvision.transforms.v2.functional")
+    image = make_image_pil(channels=channels)
+    actual = F.elastic(image, DISPLACEMENT, fill=4)
+    assert isinstance(actual, PIL.Image.Image) and actual.mode == image.mode
+    assert_mostly_equal(actual, tv_f.elastic(image, DISPLACEMENT, fill=4), atol=1)
+
+
+@pytest.mark.parametrize("format", list(BoundingBoxFormat))
+def test_elastic_bounding_box_matches_torchvision(format) -> None:
+    tv_f = pytest.importorskip("torchvision.transforms.v2.functional")
+    boxes = make_bounding_box(format=format, num_boxes=6)
+    actual = F.elastic(boxes, DISPLACEMENT)
+    torch.testing.assert_close(_plain(actual), _plain(tv_f.elastic(_tv_boxes(boxes), DISPLACEMENT)), atol=1e-4, rtol=0)
+
+
+def test_elastic_bounding_box_matches_loop_reference() -> None:
+    boxes = BoundingBox([[2.2, 3.0, 10.5, 12.0], [0, 0, 23, 17]], format="XYXY", spatial_size=DEFAULT_SIZE)
+    out = F.elastic(boxes, DISPLACEMENT)
+    expected = []
+    for x1, y1, x2, y2 in boxes.tolist():
+        points = []
+        for x, y in [(x1, y1), (x2, y1), (x2, y2), (x1, y2)]:
+            col, row = min(int(np.ceil(x)), WIDTH - 1), min(int(np.ceil(y)), HEIGHT - 1)
+            dx, dy = DISPLACEMENT[0, row, col].tolist()
+            points.append((col - dx * WIDTH / 2, row - dy * HEIGHT / 2))
+        xs, ys = [p[0] for p in points], [p[1] for p in points]
+        expected.append([max(min(xs), 0), max(min(ys), 0), min(max(xs), WIDTH), min(max(ys), HEIGHT)])
+    torch.testing.assert_close(_plain(out), torch.tensor(expected), atol=1e-4, rtol=0)
+
+
+def test_elastic_zero_displacement_is_identity() -> None:
+    zero = torch.zeros(1, HEIGHT, WIDTH, 2)
+    for interpolation in ("nearest", "bilinear"):
+        image = make_image_tensor()
+        assert_equal(F.elastic(image, zero, interpolation=interpolation), image)
+    mask = make_mask()
+    assert_equal(F.elastic(mask, zero), mask)
+
+
+def test_elastic_masks_use_nearest() -> None:
+    mask = make_mask(num_objects=None)
+    out = F.elastic(mask, DISPLACEMENT, interpolation="bilinear")
+    assert set(out.unique().tolist()) <= set(mask.unique().tolist()) | {0}
+    assert_equal(F.elastic_mask(mask.as_subclass(torch.Tensor), DISPLACEMENT), out)
+
+
+def test_elastic_errors() -> None:
+    image = make_image_tensor()
+    with pytest.raises(TypeError, match="displacement"):
+        F.elastic(image, DISPLACEMENT.numpy())
+    with pytest.raises(ValueError, match="displacement"):
+        F.elastic(image, torch.zeros(1, HEIGHT, WIDTH + 1, 2))
+    with pytest.raises(ValueError, match="displacement"):
+        F.elastic(make_bounding_box(), torch.zeros(HEIGHT, WIDTH, 2))
+    with pytest.raises(ValueError, match="interpolation"):
+        F.elastic(image, DISPLACEMENT, interpolation="bicubic")
+
+
+def test_empty_inputs() -> None:
+    boxes = BoundingBox(torch.zeros(0, 4), format="CXCYWH", spatial_size=DEFAULT_SIZE)
+    assert F.elastic(boxes, DISPLACEMENT).shape == (0, 4)
+    assert F.perspective(boxes, STARTPOINTS, ENDPOINTS).shape == (0, 4)
+    assert F.elastic(torch.zeros(0, 3, HEIGHT, WIDTH), DISPLACEMENT).shape == (0, 3, HEIGHT, WIDTH)

@@ -1,0 +1,148 @@
+"""The pixel engine of the warping ops: sample an image at a grid of source points, with a fill.
+
+Grids follow ``torch.nn.functional.grid_sample`` (``align_corners=False``): ``grid[i, j]`` holds the
+source point of output pixel ``(i, j)`` as ``(x, y)`` normalised to ``[-1, 1]`` over the input.
+Nearest sampling gathers pixels directly in the input dtype (uint8 stays uint8, masks of any dtype);
+bilinear sampling works in float and rounds back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Union
+
+import PIL.Image
+import torch
+from torch.nn.functional import grid_sample
+
+from .._interpolation import InterpolationMode
+
+FillArg = Union[int, float, Sequence[Union[int, float]], None]
+
+_TENSOR_MODES = (InterpolationMode.NEAREST, InterpolationMode.BILINEAR)
+_PIL_MODES = (InterpolationMode.NEAREST, InterpolationMode.BILINEAR, InterpolationMode.BICUBIC)
+
+
+def parse_fill(fill: FillArg, image: torch.Tensor | None = None) -> list[float] | None:
+    """``fill`` as a list of per-channel values (one value broadcasts), or None. With ``image``
+    ``[..., C, H, W]``, a sequence must have 1 or ``C`` values."""
+    if fill is None:
+        return None
+    if isinstance(fill, (int, float)) and not isinstance(fill, bool):
+        return [float(fill)]
+    if isinstance(fill, Sequence) and not isinstance(fill, str) and len(fill) > 0:
+        if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in fill):
+            if image is not None and len(fill) > 1 and (image.ndim < 3 or len(fill) != image.shape[-3]):
+                channels = image.shape[-3] if image.ndim >= 3 else 1
+                raise ValueError(f"fill must have 1 value or one per channel ({channels}), got {len(fill)}")
+            return [float(v) for v in fill]
+    raise TypeError(f"fill must be None, a number or a non-empty sequence of numbers, got {fill!r}")
+
+
+def parse_mode(interpolation: InterpolationMode | str | int, pil: bool = False) -> InterpolationMode:
+    """The interpolation mode; tensors support nearest and bilinear, PIL images also bicubic."""
+    mode = InterpolationMode.parse(interpolation)
+    supported = _PIL_MODES if pil else _TENSOR_MODES
+    if mode not in supported:
+        raise ValueError(f"interpolation must be one of {[m.value for m in supported]} here, got {mode.value!r}")
+    return mode
+
+
+def _fill_tensor(fill: list[float], image: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
+    """The fill as a tensor broadcasting over ``[..., C, H, W]`` (a scalar when one value)."""
+    values = torch.tensor(fill, dtype=torch.float64, device=image.device)
+    if not dtype.is_floating_point and dtype != torch.bool:
+        info = torch.iinfo(dtype)
+        values = values.round().clamp(info.min, info.max)
+    values = values.to(dtype)
+    return values.view(-1, 1, 1) if len(fill) > 1 else values.view(())
+
+
+def work_dtype(dtype: torch.dtype) -> torch.dtype:
+    """The float dtype the grid and bilinear maths use for an image dtype."""
+    return dtype if dtype in (torch.float32, torch.float64) else torch.float32
+
+
+def _cast_back(image: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
+    if dtype.is_floating_point:
+        return image.to(dtype)
+    if dtype == torch.bool:
+        return image >= 0.5
+    info = torch.iinfo(dtype)
+    return image.round_().clamp_(info.min, info.max).to(dtype)
+
+
+def _sample_nearest(image: torch.Tensor, grid: torch.Tensor, fill: list[float] | None) -> torch.Tensor:
+    height, width = image.shape[-2:]
+    out_height, out_width = grid.shape[:2]
+    x = ((grid[..., 0] + 1) * (width / 2) - 0.5).round_()
+    y = ((grid[..., 1] + 1) * (height / 2) - 0.5).round_()
+    valid = (x >= 0) & (x <= width - 1) & (y >= 0) & (y <= height - 1)
+    index = (y.clamp_(0, height - 1) * width + x.clamp_(0, width - 1)).long().flatten()
+    flat = image.reshape(-1, height * width)
+    out = flat.gather(1, index.expand(flat.shape[0], -1)).reshape(*image.shape[:-2], out_height, out_width)
+    if fill is None:
+        return out.masked_fill_(~valid, 0)
+    return torch.where(valid, out, _fill_tensor(fill, image, image.dtype))
+
+
+def _sample_bilinear(image: torch.Tensor, grid: torch.Tensor, fill: list[float] | None) -> torch.Tensor:
+    height, width = image.shape[-2:]
+    dtype = work_dtype(image.dtype)
+    grid = grid.to(dtype)[None]
+    flat = image.reshape(1, -1, height, width).to(dtype)  # batch and channels share one grid
+    out = grid_sample(flat, grid, mode="bilinear", padding_mode="zeros", align_corners=False)
+    out = out.reshape(*image.shape[:-2], *grid.shape[1:3])
+    if fill is not None:  # blend towards fill where the footprint leaves the image, as torchvision
+        ones = torch.ones((1, 1, height, width), dtype=dtype, device=image.device)
+        weight = grid_sample(ones, grid, mode="bilinear", padding_mode="zeros", align_corners=False)[0, 0]
+        fill_t = _fill_tensor(fill, image, dtype)
+        out = out.sub_(fill_t).mul_(weight).add_(fill_t)
+    return _cast_back(out, image.dtype)
+
+
+def sample(
+    image: torch.Tensor, grid: torch.Tensor, mode: InterpolationMode, fill: list[float] | None
+) -> torch.Tensor:
+    """Sample ``image`` ``[..., H, W]`` at ``grid`` ``(H_out, W_out, 2)``; points outside get ``fill``
+    (zeros when None). Returns ``[..., H_out, W_out]`` in the image's dtype."""
+    if image.numel() == 0:
+        return image.new_empty((*image.shape[:-2], *grid.shape[:2]))
+    if mode == InterpolationMode.NEAREST:
+        return _sample_nearest(image, grid, fill)
+    return _sample_bilinear(image, grid, fill)
+
+
+def matrix_grid(
+    inverse: list[list[float]],
+    out_size: Sequence[int],
+    in_size: Sequence[int],
+    dtype: torch.dtype,
+    device: torch.device,
+) -> torch.Tensor:
+    """The normalised grid of an affine map; ``inverse`` maps output pixel coordinates to input ones
+    (continuous coordinates: pixel ``(i, j)`` covers ``[j, j + 1] x [i, i + 1]``)."""
+    (a, b, c), (d, e, f) = inverse[:2]
+    sx, sy = 2.0 / in_size[1], 2.0 / in_size[0]
+    xs = torch.arange(out_size[1], dtype=dtype, device=device).add_(0.5)
+    ys = torch.arange(out_size[0], dtype=dtype, device=device).add_(0.5)
+    grid = torch.empty((*out_size, 2), dtype=dtype, device=device)
+    # separable: each coordinate is a row term plus a column term, written in place
+    torch.add((xs * (a * sx))[None, :], (ys * (b * sx) + (c * sx - 1.0))[:, None], out=grid[..., 0])
+    torch.add((xs * (d * sy))[None, :], (ys * (e * sy) + (f * sy - 1.0))[:, None], out=grid[..., 1])
+    return grid
+
+
+def pil_fill(image: PIL.Image.Image, fill: FillArg) -> int | float | tuple | None:
+    """``fill`` as a PIL colour for ``image``'s mode."""
+    values = parse_fill(fill)
+    if values is None:
+        return None
+    bands = len(image.getbands())
+    if len(values) == 1:
+        values = values * bands
+    elif len(values) != bands:
+        raise ValueError(f"fill must have 1 value or one per channel ({bands}), got {len(values)}")
+    cast = float if image.mode == "F" else lambda v: int(round(v))
+    color = tuple(cast(v) for v in values)
+    return color[0] if bands == 1 else color
