@@ -58,9 +58,14 @@ def test_matches_torchvision(cls, kwargs, dtype, seed) -> None:
     output = cls(**kwargs)(image)
     if dtype.is_floating_point:
         assert_equal(output, expected, atol=1e-5)
-    else:  # we round where torchvision truncates; chained ops (contrast after hue...) amplify that
-        diff = (output.int() - expected.int()).abs()
-        assert diff.max() <= 8 and diff.float().mean() < 0.5
+        return
+    # uint8: we round where torchvision truncates, and chained ops amplify either; both are compared
+    # with the same transform run in float (the same seed draws the same parameters)
+    torch.manual_seed(seed)
+    exact = cls(**kwargs)(image.float() / 255) * 255
+    ours, theirs = (output.float() - exact).abs(), (expected.float() - exact).abs()
+    assert ours.mean() <= theirs.mean() + 0.05
+    assert (output.int() - expected.int()).abs().max() <= 8
 
 
 def test_solarize_matches_torchvision() -> None:
