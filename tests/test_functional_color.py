@@ -290,3 +290,16 @@ def test_masks_and_boxes_are_refused(op, inpt) -> None:
     kwargs = dict(brightness_factor=0.5) if op is F.adjust_brightness else {}
     with pytest.raises(TypeError, match="supports"):
         op(inpt, **kwargs)
+
+
+@pytest.mark.parametrize(("op", "kwargs"), REFERENCE_KWARGS, ids=lambda v: getattr(v, "__name__", str(v)))
+@pytest.mark.parametrize("dtype", [torch.uint8, torch.float32])
+def test_non_contiguous_inputs(op, kwargs, dtype) -> None:
+    contiguous = make_image_tensor((20, 16), dtype=dtype, batch_dims=(2,))
+    strided = contiguous.transpose(-2, -1).contiguous().transpose(-2, -1)  # same values, other strides
+    channels_last = contiguous.contiguous(memory_format=torch.channels_last)
+    kwargs = _resolve(kwargs, contiguous)
+    expected = op(contiguous, **kwargs)
+    atol = 0 if dtype == torch.uint8 else 1e-6  # float means may sum in another order
+    assert_equal(op(strided, **kwargs), expected, atol=atol)
+    assert_equal(op(channels_last, **kwargs), expected, atol=atol)

@@ -151,7 +151,8 @@ def adjust_gamma_image_tensor(image: torch.Tensor, gamma: float, gain: float = 1
         return apply_lut(image, _gamma_lut(gamma, gain, image.device))
     if not image.is_floating_point():
         raise TypeError(f"adjust_gamma: image must be uint8 or floating point, got {image.dtype}")
-    return to_dtype_rounded(image.pow(gamma).mul_(gain), image.dtype)
+    output = image.pow(gamma)
+    return to_dtype_rounded(output if gain == 1.0 else output.mul_(gain), image.dtype)
 
 
 adjust_gamma_video = adjust_gamma_image_tensor

@@ -43,6 +43,8 @@ def _check_output_channels(num_output_channels: int) -> None:
 
 
 def _repeat_channels(image: torch.Tensor, times: int) -> torch.Tensor:
+    if times == 1:
+        return image
     return image.repeat(*([1] * (image.ndim - 3)), times, 1, 1)
 
 
@@ -59,7 +61,7 @@ def rgb_to_grayscale_image_tensor(image: torch.Tensor, num_output_channels: int 
     """Grayscale of ``[..., C, H, W]`` (C is 1 or 3); uint8 results are rounded."""
     _check_output_channels(num_output_channels)
     if check_channels(image, "rgb_to_grayscale") == 1:
-        return _repeat_channels(image, num_output_channels)
+        return image.clone() if num_output_channels == 1 else _repeat_channels(image, num_output_channels)
     gray = luma(image)
     gray = gray.to(image.dtype) if image.is_floating_point() else gray.round_().clamp_(0, 255).to(image.dtype)
     return _repeat_channels(gray, num_output_channels)

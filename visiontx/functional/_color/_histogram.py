@@ -71,26 +71,30 @@ def equalize(inpt: Any) -> Any:
     return get_kernel(equalize, type(inpt))(inpt)
 
 
-def _equalize_luts(rows: torch.Tensor) -> torch.Tensor:
-    """One 256-entry lookup table per row of ``rows [N, P]`` (uint8 values), as a flat ``[N * 256]`` tensor."""
-    num_rows, num_pixels = rows.shape
-    offsets = torch.arange(num_rows, device=rows.device, dtype=torch.int32).mul_(256).unsqueeze_(1)
-    hist = torch.bincount((rows.to(torch.int32) + offsets).reshape(-1), minlength=num_rows * 256)
-    hist = hist.view(num_rows, 256)
-    # PIL: step = (pixels not of the brightest present value) // 255; lut[i] = (step // 2 + cumsum[< i]) // step
-    last_count = hist.gather(1, (hist.flip(1) > 0).int().argmax(1, keepdim=True).neg_().add_(255))
-    step = (num_pixels - last_count).div_(255, rounding_mode="floor")
-    cum_before = torch.cat([hist.new_zeros(num_rows, 1), hist.cumsum(1)[:, :-1]], dim=1)
-    lut = cum_before.add_(step // 2).div_(step.clamp(min=1), rounding_mode="floor").clamp_(0, 255)
-    identity = torch.arange(256, device=rows.device).expand(num_rows, 256)
-    return torch.where(step == 0, identity, lut).to(torch.uint8).reshape(-1)
+def _equalize_luts(hist: torch.Tensor, num_pixels: int) -> torch.Tensor:
+    """PIL's equalization lookup tables ``[N, 256]`` (uint8) from histograms ``hist [N, 256]``.
+
+    ``step`` = (pixels not of the brightest present value) // 255 and ``lut[i] = (step // 2 +
+    count of values below i) // step``; an image with ``step == 0`` is kept as it is.
+    """
+    num_rows = hist.shape[0]
+    brightest = 255 - (hist.flip(1) > 0).int().argmax(1, keepdim=True)
+    step = (num_pixels - hist.gather(1, brightest)).div_(255, rounding_mode="floor")
+    below = torch.cat([hist.new_zeros(num_rows, 1), hist.cumsum(1)[:, :-1]], dim=1)
+    lut = below.add_(step // 2).div_(step.clamp(min=1), rounding_mode="floor").clamp_(0, 255)
+    identity = torch.arange(256, device=hist.device).expand(num_rows, 256)
+    return torch.where(step == 0, identity, lut).to(torch.uint8)
 
 
 def _equalize_uint8(image: torch.Tensor) -> torch.Tensor:
+    """Equalize every ``H x W`` plane of a uint8 image with one histogram pass and one table lookup."""
     rows = image.reshape(-1, image.shape[-2] * image.shape[-1])
-    luts = _equalize_luts(rows)
-    offsets = torch.arange(rows.shape[0], device=image.device, dtype=torch.int32).mul_(256).unsqueeze_(1)
-    index = (rows.to(torch.int32) + offsets).reshape(-1)
+    num_rows, num_pixels = rows.shape
+    # value + 256 * row: one bincount gives every plane's histogram; the same index reads its table
+    offsets = torch.arange(0, num_rows * 256, 256, device=image.device, dtype=torch.int32).unsqueeze_(1)
+    index = rows.to(torch.int32).add_(offsets).reshape(-1)
+    hist = torch.bincount(index, minlength=num_rows * 256).view(num_rows, 256)
+    luts = _equalize_luts(hist, num_pixels).view(-1)
     return luts.index_select(0, index).view(image.shape)
 
 

@@ -11,6 +11,7 @@ import torch
 from ...datapoints import Image, Video
 from .._dtype import max_value
 from .._registry import get_kernel, register_kernels
+from ._utils import apply_lut, make_lut
 
 __all__ = [
     "invert",
@@ -43,7 +44,7 @@ def invert_image_tensor(image: torch.Tensor) -> torch.Tensor:
         return image.bitwise_not()
     if image.dtype == torch.bool:
         return image.logical_not()
-    return torch.sub(max_value(image.dtype), image)
+    return torch.rsub(image, max_value(image.dtype))
 
 
 invert_video = invert_image_tensor
@@ -118,6 +119,8 @@ def solarize(inpt: Any, threshold: float) -> Any:
 def solarize_image_tensor(image: torch.Tensor, threshold: float) -> torch.Tensor:
     """Solarize ``[..., C, H, W]``."""
     threshold = _check_threshold(threshold, image.dtype)
+    if image.dtype == torch.uint8:
+        return apply_lut(image, make_lut(lambda v: torch.where(v >= threshold, 255 - v, v), image.device))
     return torch.where(image >= threshold, invert_image_tensor(image), image)
 
 
