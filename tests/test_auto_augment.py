@@ -15,8 +15,11 @@ from .common import Case, assert_equal, make_bounding_box, make_image, make_imag
 IMAGE_TYPES = (torch.Tensor, Image, PIL.Image.Image, Video)
 
 TRANSFORM_CASES = {
-    T.AutoAugment: [Case({}, types=IMAGE_TYPES), Case(dict(policy=T.AutoAugmentPolicy.CIFAR10, fill=7), types=IMAGE_TYPES),
-                    Case(dict(policy=T.AutoAugmentPolicy.SVHN, interpolation="bilinear"), types=IMAGE_TYPES)],
+    T.AutoAugment: [
+        Case({}, types=IMAGE_TYPES),
+        Case(dict(policy=T.AutoAugmentPolicy.CIFAR10, fill=7), types=IMAGE_TYPES),
+        Case(dict(policy=T.AutoAugmentPolicy.SVHN, interpolation="bilinear"), types=IMAGE_TYPES),
+    ],
     T.RandAugment: [Case({}, types=IMAGE_TYPES), Case(dict(num_ops=4, magnitude=30), types=IMAGE_TYPES)],
     T.TrivialAugmentWide: [Case({}, types=IMAGE_TYPES), Case(dict(num_magnitude_bins=5), types=IMAGE_TYPES)],
     T.AugMix: [Case({}, types=IMAGE_TYPES), Case(dict(chain_depth=2, all_ops=False, severity=10), types=IMAGE_TYPES)],

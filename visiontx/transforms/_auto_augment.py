@@ -17,6 +17,7 @@ import torch
 
 from .. import functional as F
 from ..datapoints import BoundingBox, Image, Mask, Video
+from ..functional._color._utils import is_number
 from ..functional._dtype import max_value
 from ..functional._interpolation import InterpolationMode
 from ._transform import Transform
@@ -301,7 +302,7 @@ class AugMix(_AutoAugmentBase):
         self.severity = _check_int(severity, "severity", 1, 10)
         self.mixture_width = _check_int(mixture_width, "mixture_width", 1)
         self.chain_depth = _check_int(chain_depth, "chain_depth", -(2**31))
-        if not isinstance(alpha, (int, float)) or isinstance(alpha, bool) or alpha <= 0:
+        if not is_number(alpha) or alpha <= 0:
             raise ValueError(f"alpha must be a positive number, got {alpha!r}")
         if not isinstance(all_ops, bool):
             raise TypeError(f"all_ops must be a bool, got {all_ops!r}")

@@ -11,6 +11,7 @@ from typing import Any
 import torch
 
 from .. import functional as F
+from ..functional._color._utils import is_number
 from ._transform import RandomApplyTransform, Transform
 from ._utils import query_chw
 
@@ -32,13 +33,9 @@ __all__ = [
 Range = tuple[float, float]
 
 
-def _is_number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
 def _check_range(value: Any, name: str, bound: Range) -> Range:
     """A ``(min, max)`` pair of numbers with ``bound[0] <= min <= max <= bound[1]``."""
-    if not (isinstance(value, Sequence) and len(value) == 2 and all(_is_number(v) for v in value)):
+    if not (isinstance(value, Sequence) and len(value) == 2 and all(is_number(v) for v in value)):
         raise TypeError(f"{name} must be a number or a (min, max) pair of numbers, got {value!r}")
     low, high = float(value[0]), float(value[1])
     if not bound[0] <= low <= high <= bound[1]:
@@ -50,7 +47,7 @@ def _jitter_range(value: Any, name: str, center: float, bound: Range) -> Range |
     """ColorJitter's argument: None, a spread around ``center`` or a ``(min, max)`` pair; None if neutral."""
     if value is None:
         return None
-    if _is_number(value):
+    if is_number(value):
         if value < 0:
             raise ValueError(f"{name} as a single number must be non-negative, got {value}")
         value = (max(center - value, bound[0]), center + value)
@@ -184,7 +181,7 @@ class RandomPhotometricDistort(Transform):
         self.contrast = _check_range(contrast, "contrast", unbounded)
         self.saturation = _check_range(saturation, "saturation", unbounded)
         self.hue = _check_range(hue, "hue", (-0.5, 0.5))
-        if not _is_number(p) or not 0.0 <= p <= 1.0:
+        if not is_number(p) or not 0.0 <= p <= 1.0:
             raise ValueError(f"p must be a probability in [0, 1], got {p!r}")
         self.p = float(p)
 
@@ -255,7 +252,7 @@ class RandomSolarize(RandomApplyTransform):
 
     def __init__(self, threshold: float, p: float = 0.5) -> None:
         super().__init__(p=p)
-        if not _is_number(threshold) or threshold < 0:
+        if not is_number(threshold) or threshold < 0:
             raise ValueError(f"threshold must be a non-negative number, got {threshold!r}")
         self.threshold = threshold
 
@@ -275,7 +272,7 @@ class RandomAdjustSharpness(RandomApplyTransform):
 
     def __init__(self, sharpness_factor: float, p: float = 0.5) -> None:
         super().__init__(p=p)
-        if not _is_number(sharpness_factor) or sharpness_factor < 0:
+        if not is_number(sharpness_factor) or sharpness_factor < 0:
             raise ValueError(f"sharpness_factor must be a non-negative number, got {sharpness_factor!r}")
         self.sharpness_factor = float(sharpness_factor)
 

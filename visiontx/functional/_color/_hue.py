@@ -10,13 +10,13 @@ import torch
 from ...datapoints import Image, Video
 from .._dtype import max_value
 from .._registry import get_kernel, register_kernels
-from ._utils import check_channels, to_dtype_rounded
+from ._utils import check_channels, is_number, to_dtype_rounded
 
 __all__ = ["adjust_hue", "adjust_hue_image_pil", "adjust_hue_image_tensor", "adjust_hue_video"]
 
 
 def _check_hue_factor(hue_factor: float) -> float:
-    if not isinstance(hue_factor, (int, float)) or isinstance(hue_factor, bool):
+    if not is_number(hue_factor):
         raise TypeError(f"hue_factor must be a number, got {hue_factor!r}")
     if not -0.5 <= hue_factor <= 0.5:
         raise ValueError(f"hue_factor must be in [-0.5, 0.5], got {hue_factor}")

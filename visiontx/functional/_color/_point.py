@@ -11,7 +11,7 @@ import torch
 from ...datapoints import Image, Video
 from .._dtype import max_value
 from .._registry import get_kernel, register_kernels
-from ._utils import apply_lut, make_lut
+from ._utils import apply_lut, is_number, make_lut
 
 __all__ = [
     "invert",
@@ -99,7 +99,7 @@ def posterize_image_pil(image: PIL.Image.Image, bits: int) -> PIL.Image.Image:
 
 
 def _check_threshold(threshold: float, dtype: torch.dtype) -> float:
-    if not isinstance(threshold, (int, float)) or isinstance(threshold, bool):
+    if not is_number(threshold):
         raise TypeError(f"threshold must be a number, got {threshold!r}")
     bound = max_value(dtype)
     if not 0 <= threshold <= bound:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Callable
+from typing import Any
 
 import PIL.Image
 import torch
@@ -10,9 +12,14 @@ import torch
 from .._dtype import max_value
 
 
+def is_number(value: Any) -> bool:
+    """A real number (Python or numpy), not a bool."""
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)
+
+
 def check_factor(name: str, value: float) -> float:
     """A non-negative number, as ``float``; ``TypeError`` / ``ValueError`` naming ``name`` otherwise."""
-    if not isinstance(value, (int, float)) or isinstance(value, bool):
+    if not is_number(value):
         raise TypeError(f"{name} must be a number, got {value!r}")
     if value < 0:
         raise ValueError(f"{name} must be non-negative, got {value}")
