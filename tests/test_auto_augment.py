@@ -133,11 +133,21 @@ def test_augmix_weights_form_a_convex_combination() -> None:
     assert_equal(total, torch.ones(3), atol=1e-5, rtol=0)
 
 
-def test_augmix_of_a_constant_image_with_color_ops_only_stays_close() -> None:
-    image = torch.full((3, 16, 16), 128, dtype=torch.uint8)
-    torch.manual_seed(1)
-    out = T.AugMix(all_ops=False, chain_depth=1, severity=1)(image)
-    assert out.shape == image.shape
+@pytest.mark.parametrize("make", [make_image, make_image_pil, make_video])
+def test_augmix_mixes_chains_with_their_weights(make) -> None:
+    inpt = make()
+    augmix = T.AugMix()
+    rows = 1  # one weight row: the images and the video here carry no batch dim
+
+    def params(original: float, op: str) -> dict:
+        return dict(original_weight=torch.full((rows,), original), chain_weights=torch.full((rows, 1), 1 - original),
+                    chains=[[(op, 0.0)]])
+
+    assert_equal(augmix.transform(inpt, params(0.3, "Identity")), inpt)
+    mixed = augmix.transform(inpt, params(0.5, "Invert"))
+    assert type(mixed) is type(inpt)
+    values = F.pil_to_tensor(mixed) if isinstance(mixed, PIL.Image.Image) else mixed
+    assert values.eq(128).all()  # (x + 255 - x) / 2, rounded
 
 
 def test_labels_and_other_leaves_pass_through() -> None:
