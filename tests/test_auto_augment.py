@@ -137,10 +137,9 @@ def test_augmix_weights_form_a_convex_combination() -> None:
 def test_augmix_mixes_chains_with_their_weights(make) -> None:
     inpt = make()
     augmix = T.AugMix()
-    rows = 1  # one weight row: the images and the video here carry no batch dim
 
-    def params(original: float, op: str) -> dict:
-        return dict(original_weight=torch.full((rows,), original), chain_weights=torch.full((rows, 1), 1 - original),
+    def params(original: float, op: str) -> dict:  # one weight row: these inputs carry no batch dim
+        return dict(original_weight=torch.tensor([original]), chain_weights=torch.tensor([[1 - original]]),
                     chains=[[(op, 0.0)]])
 
     assert_equal(augmix.transform(inpt, params(0.3, "Identity")), inpt)
