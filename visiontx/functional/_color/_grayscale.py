@@ -10,7 +10,7 @@ import torch
 
 from ...datapoints import Image, Video
 from .._registry import get_kernel, register_kernels
-from ._utils import check_channels, pil_bands
+from ._utils import check_channels, pil_bands, to_dtype_rounded
 
 __all__ = [
     "grayscale_to_rgb",
@@ -62,9 +62,7 @@ def rgb_to_grayscale_image_tensor(image: torch.Tensor, num_output_channels: int 
     _check_output_channels(num_output_channels)
     if check_channels(image, "rgb_to_grayscale") == 1:
         return image.clone() if num_output_channels == 1 else _repeat_channels(image, num_output_channels)
-    gray = luma(image)
-    gray = gray.to(image.dtype) if image.is_floating_point() else gray.round_().clamp_(0, 255).to(image.dtype)
-    return _repeat_channels(gray, num_output_channels)
+    return _repeat_channels(to_dtype_rounded(luma(image), image.dtype), num_output_channels)
 
 
 rgb_to_grayscale_video = rgb_to_grayscale_image_tensor

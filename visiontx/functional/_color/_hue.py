@@ -32,18 +32,20 @@ def adjust_hue(inpt: Any, hue_factor: float) -> Any:
 
 
 def _rgb_to_hsv(rgb: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    """Hue in [0, 1) (in turns), saturation and value of an RGB tensor in [0, 1]."""
+    """Hue in [0, 1) (in turns), saturation and value of an RGB tensor in [0, 1].
+
+    Written with element-wise arithmetic and masks: much faster on CPU than ``aminmax`` over the
+    channel dim and ``torch.where``.
+    """
     r, g, b = rgb.unbind(-3)
-    minc, maxc = torch.aminmax(rgb, dim=-3)
-    delta = maxc - minc
-    safe_delta = torch.where(delta == 0, torch.ones_like(delta), delta)
-    saturation = delta / torch.where(maxc == 0, torch.ones_like(maxc), maxc)
-    hue = torch.where(
-        maxc == r,
-        (g - b) / safe_delta,
-        torch.where(maxc == g, (b - r) / safe_delta + 2, (r - g) / safe_delta + 4),
-    )
-    return hue.div_(6).remainder_(1.0), saturation, maxc
+    maxc = torch.maximum(torch.maximum(r, g), b)
+    delta = maxc - torch.minimum(torch.minimum(r, g), b)
+    saturation = delta / (maxc + (maxc == 0))  # gray pixels (max == 0 or delta == 0) get 0
+    is_r = maxc == r
+    is_g = (maxc == g) & ~is_r
+    is_b = ~(is_r | is_g)
+    hue = (g - b).mul_(is_r) + (b - r + 2 * delta).mul_(is_g) + (r - g + 4 * delta).mul_(is_b)
+    return hue.div_((delta + (delta == 0)) * 6).remainder_(1.0), saturation, maxc
 
 
 def _hsv_to_rgb(hue: torch.Tensor, saturation: torch.Tensor, value: torch.Tensor) -> torch.Tensor:
