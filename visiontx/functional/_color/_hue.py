@@ -8,7 +8,6 @@ import PIL.Image
 import torch
 
 from ...datapoints import Image, Video
-from .._dtype import max_value
 from .._registry import get_kernel, register_kernels
 from ._utils import check_channels, is_number, to_dtype_rounded
 
@@ -31,31 +30,38 @@ def adjust_hue(inpt: Any, hue_factor: float) -> Any:
     return get_kernel(adjust_hue, type(inpt))(inpt, hue_factor=hue_factor)
 
 
-def _rgb_to_hsv(rgb: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    """Hue in [0, 1) (in turns), saturation and value of an RGB tensor in [0, 1].
+def _rgb_to_hcv(rgb: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Hue in [0, 1) (in turns), chroma (max - min) and value (max) of RGB in any value scale.
 
-    Written with element-wise arithmetic and masks: much faster on CPU than ``aminmax`` over the
-    channel dim and ``torch.where``.
+    HSV's saturation is chroma / value; keeping chroma avoids two divisions and the rescaling.
+    Written with element-wise arithmetic and float masks: much faster on CPU than ``aminmax`` over
+    the channel dim, ``torch.where`` or bool-mask products.
     """
     r, g, b = rgb.unbind(-3)
-    maxc = torch.maximum(torch.maximum(r, g), b)
-    delta = maxc - torch.minimum(torch.minimum(r, g), b)
-    saturation = delta / (maxc + (maxc == 0))  # gray pixels (max == 0 or delta == 0) get 0
-    is_r = maxc == r
-    is_g = (maxc == g) & ~is_r
+    value = torch.maximum(torch.maximum(r, g), b)
+    chroma = value - torch.minimum(torch.minimum(r, g), b)
+    is_r = value == r
+    is_g = (value == g) & ~is_r
     is_b = ~(is_r | is_g)
-    hue = (g - b).mul_(is_r) + (b - r + 2 * delta).mul_(is_g) + (r - g + 4 * delta).mul_(is_b)
-    return hue.div_((delta + (delta == 0)) * 6).remainder_(1.0), saturation, maxc
+    hue = (g - b).mul_(is_r.to(rgb.dtype))
+    hue.add_((b - r).add_(chroma, alpha=2).mul_(is_g.to(rgb.dtype)))
+    hue.add_((r - g).add_(chroma, alpha=4).mul_(is_b.to(rgb.dtype)))
+    return hue.div_(chroma.masked_fill(chroma == 0, 1.0).mul_(6)).remainder_(1.0), chroma, value
 
 
-def _hsv_to_rgb(hue: torch.Tensor, saturation: torch.Tensor, value: torch.Tensor) -> torch.Tensor:
-    """RGB in [0, 1] from hue (turns), saturation and value: ``v - v s clamp(min(k, 4 - k), 0, 1)``."""
-    chroma = value * saturation
+def _hcv_to_rgb(hue: torch.Tensor, chroma: torch.Tensor, value: torch.Tensor) -> torch.Tensor:
+    """RGB from hue (turns), chroma and value.
+
+    A channel is ``value - chroma * weight``: weight 0 within one sextant of the channel's own hue
+    (R 0, G 2, B 4 sextants), rising to 1 over the next sextant, 1 beyond. With ``d`` the distance
+    in sextants from the hue opposite the channel (``|d|`` up to 6, unwrapped),
+    ``weight = clamp(max(2 - |d|, |d| - 4), 0, 1)``.
+    """
     sextant = hue * 6
     channels = []
-    for n in (5.0, 3.0, 1.0):
-        k = (sextant + n).remainder_(6.0)
-        weight = torch.minimum(k, 4.0 - k).clamp_(0.0, 1.0)
+    for opposite in (3.0, 5.0, 1.0):  # opposite the hue of R, G, B
+        distance = (sextant - opposite).abs_()
+        weight = torch.maximum(2.0 - distance, distance - 4.0).clamp_(0.0, 1.0)
         channels.append(value - chroma * weight)
     return torch.stack(channels, dim=-3)
 
@@ -67,10 +73,8 @@ def adjust_hue_image_tensor(image: torch.Tensor, hue_factor: float) -> torch.Ten
     if check_channels(image, "adjust_hue") == 1 or image.numel() == 0:
         return image.clone()
     dtype = image.dtype if image.is_floating_point() else torch.float32
-    scale = float(max_value(image.dtype))
-    hue, saturation, value = _rgb_to_hsv(image.to(dtype).div(scale))
-    rgb = _hsv_to_rgb(hue.add_(factor).remainder_(1.0), saturation, value)
-    return to_dtype_rounded(rgb.mul_(scale), image.dtype)
+    hue, chroma, value = _rgb_to_hcv(image.to(dtype))  # in the image's own value scale
+    return to_dtype_rounded(_hcv_to_rgb(hue.add_(factor).remainder_(1.0), chroma, value), image.dtype)
 
 
 adjust_hue_video = adjust_hue_image_tensor
