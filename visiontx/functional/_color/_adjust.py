@@ -33,17 +33,20 @@ __all__ = [
 ]
 
 
-def _blend(image: torch.Tensor, other: torch.Tensor, factor: float) -> torch.Tensor:
-    """``factor * image + (1 - factor) * other`` clamped (and rounded) to ``image``'s dtype."""
-    dtype = image.dtype if image.is_floating_point() else torch.float32
-    output = image.to(dtype, copy=True).mul_(factor).add_(other.to(dtype), alpha=1.0 - factor)
-    return to_dtype_rounded(output, image.dtype)
+def _float_copy(image: torch.Tensor) -> torch.Tensor:
+    """A fresh floating-point copy to compute in (float32 for integer images)."""
+    return image.to(image.dtype if image.is_floating_point() else torch.float32, copy=True)
 
 
-def _degenerate_gray(image: torch.Tensor) -> torch.Tensor:
+def _blend_into(work: torch.Tensor, other: torch.Tensor, factor: float, dtype: torch.dtype) -> torch.Tensor:
+    """``factor * work + (1 - factor) * other`` (``work`` is overwritten), clamped and rounded to ``dtype``."""
+    return to_dtype_rounded(work.mul_(factor).add_(other, alpha=1.0 - factor), dtype)
+
+
+def _degenerate_gray(work: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
     """The gray image contrast / saturation blend with (floored for integer images, like torchvision)."""
-    gray = luma(image)
-    return gray if image.is_floating_point() else gray.floor_()
+    gray = luma(work)
+    return gray if dtype.is_floating_point else gray.floor_()
 
 
 def adjust_brightness(inpt: Any, brightness_factor: float) -> Any:
@@ -86,12 +89,11 @@ def adjust_contrast_image_tensor(image: torch.Tensor, contrast_factor: float) ->
     """Contrast of ``[..., C, H, W]`` (C is 1 or 3), one mean per image."""
     factor = check_factor("contrast_factor", contrast_factor)
     channels = check_channels(image, "adjust_contrast")
-    gray = _degenerate_gray(image) if channels == 3 else image
-    if gray.numel() == 0:
+    if image.numel() == 0:
         return image.clone()
-    dtype = image.dtype if image.is_floating_point() else torch.float32
-    mean = gray.to(dtype).mean(dim=(-3, -2, -1), keepdim=True)
-    return _blend(image, mean, factor)
+    work = _float_copy(image)
+    gray = _degenerate_gray(work, image.dtype) if channels == 3 else work
+    return _blend_into(work, gray.mean(dim=(-3, -2, -1), keepdim=True), factor, image.dtype)
 
 
 adjust_contrast_video = adjust_contrast_image_tensor
@@ -118,7 +120,8 @@ def adjust_saturation_image_tensor(image: torch.Tensor, saturation_factor: float
     factor = check_factor("saturation_factor", saturation_factor)
     if check_channels(image, "adjust_saturation") == 1:
         return image.clone()
-    return _blend(image, _degenerate_gray(image), factor)
+    work = _float_copy(image)
+    return _blend_into(work, _degenerate_gray(work, image.dtype), factor, image.dtype)
 
 
 adjust_saturation_video = adjust_saturation_image_tensor
