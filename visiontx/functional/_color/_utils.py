@@ -47,12 +47,12 @@ def to_dtype_rounded(output: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
 
 
 def apply_lut(image: torch.Tensor, lut: torch.Tensor) -> torch.Tensor:
-    """Map every value of a uint8 ``image`` through ``lut`` (256 entries, uint8)."""
+    """Map every value of a uint8 ``image`` through ``lut`` (256 uint8 entries on the same device)."""
     index = image.reshape(-1).to(torch.int32)
-    return lut.to(image.device).index_select(0, index).view(image.shape)
+    return lut.index_select(0, index).view(image.shape)
 
 
-def make_lut(fn: Callable[[torch.Tensor], torch.Tensor], device: torch.device) -> torch.Tensor:
+def make_lut(fn: Callable[[torch.Tensor], torch.Tensor], device: torch.device | None) -> torch.Tensor:
     """A uint8 lookup table from ``fn`` applied to the float values 0..255 (rounded and clamped)."""
     values = torch.arange(256, dtype=torch.float64, device=device)
     return fn(values).round_().clamp_(0, 255).to(torch.uint8)
