@@ -303,3 +303,13 @@ def test_non_contiguous_inputs(op, kwargs, dtype) -> None:
     atol = 0 if dtype == torch.uint8 else 1e-6  # float means may sum in another order
     assert_equal(op(strided, **kwargs), expected, atol=atol)
     assert_equal(op(channels_last, **kwargs), expected, atol=atol)
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**16), first=st.floats(-0.5, 0.5), second=st.floats(-0.5, 0.5))
+def test_hue_rotations_compose(seed, first, second) -> None:
+    image = make_image_tensor((6, 7), dtype=torch.float64, seed=seed)
+    total = (first + second + 0.5) % 1.0 - 0.5  # the same rotation, wrapped into [-0.5, 0.5)
+    twice = F.adjust_hue(F.adjust_hue(image, hue_factor=first), hue_factor=second)
+    assert_equal(twice, F.adjust_hue(image, hue_factor=total), atol=1e-9)
+

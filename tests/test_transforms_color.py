@@ -5,6 +5,8 @@ from __future__ import annotations
 import PIL.Image
 import pytest
 import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import visiontx.functional as F
 import visiontx.transforms as T
@@ -166,3 +168,17 @@ def test_constructor_validation(cls, kwargs, error) -> None:
 def test_solarize_threshold_must_fit_the_dtype() -> None:
     with pytest.raises(ValueError, match="threshold"):
         T.RandomSolarize(threshold=100, p=1.0)(make_image(dtype=torch.float32))
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**16), low=st.floats(0.0, 2.0), span=st.floats(0.0, 1.0))
+def test_color_jitter_draws_inside_its_ranges(seed, low, span) -> None:
+    jitter = T.ColorJitter(brightness=(low, low + span), hue=(-span / 2, span / 2))
+    torch.manual_seed(seed)
+    factors = jitter.make_params([make_image()])["factors"]
+    eps = 1e-6  # drawn in float32
+    if jitter.brightness is not None:
+        assert low - eps <= factors[0] <= low + span + eps
+    if jitter.hue is not None:
+        assert -span / 2 - eps <= factors[3] <= span / 2 + eps
+    assert factors[1] is None and factors[2] is None
