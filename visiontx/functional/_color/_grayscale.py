@@ -37,6 +37,14 @@ def luma(image: torch.Tensor) -> torch.Tensor:
     return r.mul(_LUMA[0]).add_(g, alpha=_LUMA[1]).add_(b, alpha=_LUMA[2]).unsqueeze(-3)
 
 
+def _luma_uint8(image: torch.Tensor) -> torch.Tensor:
+    """Rounded luma ``[..., 1, H, W]`` of a uint8 RGB image in 16-bit fixed point (int32 math)."""
+    r, g, b = image.to(torch.int32).unbind(-3)
+    weights = [round(w * 65536) for w in _LUMA]
+    gray = r.mul(weights[0]).add_(g, alpha=weights[1]).add_(b, alpha=weights[2]).add_(32768)
+    return gray.bitwise_right_shift_(16).to(torch.uint8).unsqueeze(-3)
+
+
 def _check_output_channels(num_output_channels: int) -> None:
     if num_output_channels not in (1, 3) or isinstance(num_output_channels, bool):
         raise ValueError(f"num_output_channels must be 1 or 3, got {num_output_channels!r}")
@@ -62,7 +70,8 @@ def rgb_to_grayscale_image_tensor(image: torch.Tensor, num_output_channels: int 
     _check_output_channels(num_output_channels)
     if check_channels(image, "rgb_to_grayscale") == 1:
         return image.clone() if num_output_channels == 1 else _repeat_channels(image, num_output_channels)
-    return _repeat_channels(to_dtype_rounded(luma(image), image.dtype), num_output_channels)
+    gray = _luma_uint8(image) if image.dtype == torch.uint8 else to_dtype_rounded(luma(image), image.dtype)
+    return _repeat_channels(gray, num_output_channels)
 
 
 rgb_to_grayscale_video = rgb_to_grayscale_image_tensor
