@@ -29,16 +29,15 @@ def adjust_sharpness(inpt: Any, sharpness_factor: float) -> Any:
     return get_kernel(adjust_sharpness, type(inpt))(inpt, sharpness_factor=sharpness_factor)
 
 
-def _smooth_interior(image: torch.Tensor) -> torch.Tensor:
-    """``(3x3 box sum + 4 * centre) / 13`` over the interior, via separable sums (rounded for ints)."""
-    dtype = image.dtype if image.is_floating_point() else torch.int32
-    x = image.to(dtype)
-    rows = x[..., :-2, :] + x[..., 1:-1, :] + x[..., 2:, :]
-    box = rows[..., :-2] + rows[..., 1:-1] + rows[..., 2:]
-    total = box.add_(x[..., 1:-1, 1:-1], alpha=4)
-    if image.is_floating_point():
-        return total.div_(13)
-    return total.mul_(2).add_(13).div_(26, rounding_mode="floor")  # round half up; exact ties cannot occur
+def _smooth_interior(work: torch.Tensor, rounded: bool) -> torch.Tensor:
+    """``(3x3 box sum + 4 * centre) / 13`` over the interior of float ``work``, via separable sums.
+
+    ``rounded`` rounds the result (for integer images; exact ties cannot occur with a divisor of 13).
+    """
+    rows = (work[..., :-2, :] + work[..., 1:-1, :]).add_(work[..., 2:, :])
+    total = (rows[..., :-2] + rows[..., 1:-1]).add_(rows[..., 2:]).add_(work[..., 1:-1, 1:-1], alpha=4)
+    smooth = total.div_(13)
+    return smooth.round_() if rounded else smooth
 
 
 @register_kernels(adjust_sharpness, (torch.Tensor, Image, Video))
@@ -49,10 +48,9 @@ def adjust_sharpness_image_tensor(image: torch.Tensor, sharpness_factor: float) 
         raise ValueError(f"adjust_sharpness: image must be [..., C, H, W], got shape {tuple(image.shape)}")
     if image.numel() == 0 or image.shape[-1] <= 2 or image.shape[-2] <= 2:
         return image.clone()
-    dtype = image.dtype if image.is_floating_point() else torch.float32
-    smooth = _smooth_interior(image).to(dtype)
-    centre = image[..., 1:-1, 1:-1].to(dtype)
-    interior = to_dtype_rounded(smooth.add_(centre.sub(smooth), alpha=factor), image.dtype)
+    work = image if image.is_floating_point() else image.to(torch.float32)
+    smooth = _smooth_interior(work, rounded=not image.is_floating_point())
+    interior = to_dtype_rounded(smooth.add_(work[..., 1:-1, 1:-1] - smooth, alpha=factor), image.dtype)
     output = image.clone()
     output[..., 1:-1, 1:-1] = interior
     return output
