@@ -30,6 +30,18 @@ def _check_image(image: torch.Tensor, op: str) -> None:
         raise ValueError(f"{op}: image must be [..., C, H, W], got shape {tuple(image.shape)}")
 
 
+def _planes(image: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """The ``H x W`` planes of a uint8 image as rows ``[N, H * W]``, and the flat index
+    ``value + 256 * row`` that reads each plane's entry of ``[N, 256]`` tables flattened."""
+    rows = image.reshape(-1, image.shape[-2] * image.shape[-1])
+    offsets = torch.arange(0, rows.shape[0] * 256, 256, device=image.device, dtype=torch.int32).unsqueeze_(1)
+    return rows, rows.to(torch.int32).add_(offsets).reshape(-1)
+
+
+def _apply_plane_luts(image: torch.Tensor, index: torch.Tensor, luts: torch.Tensor) -> torch.Tensor:
+    return luts.reshape(-1).index_select(0, index).view(image.shape)
+
+
 def autocontrast(inpt: Any) -> Any:
     """Stretch each channel so its darkest value becomes 0 and its brightest the dtype's maximum.
 
@@ -44,6 +56,8 @@ def autocontrast_image_tensor(image: torch.Tensor) -> torch.Tensor:
     _check_image(image, "autocontrast")
     if image.numel() == 0:
         return image.clone()
+    if image.dtype == torch.uint8:
+        return _autocontrast_uint8(image)
     bound = float(max_value(image.dtype))
     dtype = image.dtype if image.is_floating_point() else torch.float32
     low = image.amin(dim=(-2, -1), keepdim=True).to(dtype)
@@ -55,6 +69,17 @@ def autocontrast_image_tensor(image: torch.Tensor) -> torch.Tensor:
 
 
 autocontrast_video = autocontrast_image_tensor
+
+
+def _autocontrast_uint8(image: torch.Tensor) -> torch.Tensor:
+    """One lookup table per plane: ``round((v - low) * 255 / (high - low))``, identity if constant."""
+    rows, index = _planes(image)
+    low, high = (t.to(torch.float32) for t in (rows.amin(dim=1, keepdim=True), rows.amax(dim=1, keepdim=True)))
+    constant = high == low
+    scale = 255.0 / (high - low).masked_fill_(constant, 1.0)
+    values = torch.arange(256, device=image.device, dtype=torch.float32)
+    luts = (values - low.masked_fill_(constant, 0.0)).mul_(scale.masked_fill_(constant, 1.0))
+    return _apply_plane_luts(image, index, luts.round_().clamp_(0, 255).to(torch.uint8))
 
 
 @register_kernels(autocontrast, PIL.Image.Image)
@@ -88,14 +113,10 @@ def _equalize_luts(hist: torch.Tensor, num_pixels: int) -> torch.Tensor:
 
 def _equalize_uint8(image: torch.Tensor) -> torch.Tensor:
     """Equalize every ``H x W`` plane of a uint8 image with one histogram pass and one table lookup."""
-    rows = image.reshape(-1, image.shape[-2] * image.shape[-1])
+    rows, index = _planes(image)
     num_rows, num_pixels = rows.shape
-    # value + 256 * row: one bincount gives every plane's histogram; the same index reads its table
-    offsets = torch.arange(0, num_rows * 256, 256, device=image.device, dtype=torch.int32).unsqueeze_(1)
-    index = rows.to(torch.int32).add_(offsets).reshape(-1)
-    hist = torch.bincount(index, minlength=num_rows * 256).view(num_rows, 256)
-    luts = _equalize_luts(hist, num_pixels).view(-1)
-    return luts.index_select(0, index).view(image.shape)
+    hist = torch.bincount(index, minlength=num_rows * 256).view(num_rows, 256)  # all planes at once
+    return _apply_plane_luts(image, index, _equalize_luts(hist, num_pixels))
 
 
 @register_kernels(equalize, (torch.Tensor, Image, Video))
