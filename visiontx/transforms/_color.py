@@ -1,3 +1,280 @@
-"""_color transforms (filled in by their issue)."""
+"""Color transforms: jitter, grayscale, channel permutation and the random point / histogram ops.
 
-__all__: list[str] = []
+Masks and bounding boxes are not color data: they pass through untouched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import torch
+
+from .. import functional as F
+from ..functional._color._utils import is_number
+from ._transform import RandomApplyTransform, Transform
+from ._utils import query_chw
+
+__all__ = [
+    "RGB",
+    "ColorJitter",
+    "Grayscale",
+    "RandomAdjustSharpness",
+    "RandomAutocontrast",
+    "RandomChannelPermutation",
+    "RandomEqualize",
+    "RandomGrayscale",
+    "RandomInvert",
+    "RandomPhotometricDistort",
+    "RandomPosterize",
+    "RandomSolarize",
+]
+
+Range = tuple[float, float]
+
+
+def _check_range(value: Any, name: str, bound: Range) -> Range:
+    """A ``(min, max)`` pair of numbers with ``bound[0] <= min <= max <= bound[1]``."""
+    if not (isinstance(value, Sequence) and len(value) == 2 and all(is_number(v) for v in value)):
+        raise TypeError(f"{name} must be a number or a (min, max) pair of numbers, got {value!r}")
+    low, high = float(value[0]), float(value[1])
+    if not bound[0] <= low <= high <= bound[1]:
+        raise ValueError(f"{name} must satisfy {bound[0]} <= min <= max <= {bound[1]}, got {value!r}")
+    return low, high
+
+
+def _jitter_range(value: Any, name: str, center: float, bound: Range) -> Range | None:
+    """ColorJitter's argument: None, a spread around ``center`` or a ``(min, max)`` pair; None if neutral."""
+    if value is None:
+        return None
+    if is_number(value):
+        if value < 0:
+            raise ValueError(f"{name} as a single number must be non-negative, got {value}")
+        value = (max(center - value, bound[0]), center + value)
+    low, high = _check_range(value, name, bound)
+    return None if low == high == center else (low, high)
+
+
+def _uniform(interval: Range | None) -> float | None:
+    return None if interval is None else float(torch.empty(1).uniform_(interval[0], interval[1]))
+
+
+def _num_channels(flat_inputs: list[Any]) -> int | None:
+    """The channel count of the sample's images / videos, or None when it holds none."""
+    try:
+        return query_chw(flat_inputs)[0]
+    except TypeError:
+        return None
+
+
+class ColorJitter(Transform):
+    """Randomly change brightness, contrast, saturation and hue, in a random order per call.
+
+    Args:
+        brightness, contrast, saturation: a number ``v >= 0`` (factor drawn from
+            ``[max(0, 1 - v), 1 + v]``) or a ``(min, max)`` pair of non-negative numbers.
+        hue: a number ``0 <= v <= 0.5`` (factor drawn from ``[-v, v]``) or a pair in ``[-0.5, 0.5]``.
+
+    Example:
+        >>> T.ColorJitter(brightness=0.4, contrast=0.4, saturation=0.4, hue=0.1)(image)
+    """
+
+    def __init__(
+        self,
+        brightness: float | Sequence[float] | None = None,
+        contrast: float | Sequence[float] | None = None,
+        saturation: float | Sequence[float] | None = None,
+        hue: float | Sequence[float] | None = None,
+    ) -> None:
+        super().__init__()
+        unbounded = (0.0, float("inf"))
+        self.brightness = _jitter_range(brightness, "brightness", 1.0, unbounded)
+        self.contrast = _jitter_range(contrast, "contrast", 1.0, unbounded)
+        self.saturation = _jitter_range(saturation, "saturation", 1.0, unbounded)
+        self.hue = _jitter_range(hue, "hue", 0.0, (-0.5, 0.5))
+
+    def make_params(self, flat_inputs: list[Any]) -> dict[str, Any]:
+        order = torch.randperm(4).tolist()
+        factors = [_uniform(r) for r in (self.brightness, self.contrast, self.saturation, self.hue)]
+        return dict(order=order, factors=factors)
+
+    def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
+        ops = [
+            (F.adjust_brightness, "brightness_factor"),
+            (F.adjust_contrast, "contrast_factor"),
+            (F.adjust_saturation, "saturation_factor"),
+            (F.adjust_hue, "hue_factor"),
+        ]
+        for index in params["order"]:
+            factor = params["factors"][index]
+            if factor is not None:
+                functional, name = ops[index]
+                inpt = self.call_kernel(functional, inpt, **{name: factor})
+        return inpt
+
+
+class Grayscale(Transform):
+    """Convert images and videos to grayscale with ``num_output_channels`` (1 or 3) channels."""
+
+    def __init__(self, num_output_channels: int = 1) -> None:
+        super().__init__()
+        if num_output_channels not in (1, 3) or isinstance(num_output_channels, bool):
+            raise ValueError(f"num_output_channels must be 1 or 3, got {num_output_channels!r}")
+        self.num_output_channels = num_output_channels
+
+    def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
+        return self.call_kernel(F.rgb_to_grayscale, inpt, num_output_channels=self.num_output_channels)
+
+
+class RandomGrayscale(RandomApplyTransform):
+    """With probability ``p``, convert to grayscale keeping the number of channels."""
+
+    def __init__(self, p: float = 0.1) -> None:
+        super().__init__(p=p)
+
+    def make_params(self, flat_inputs: list[Any]) -> dict[str, Any]:
+        return dict(num_output_channels=_num_channels(flat_inputs))
+
+    def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
+        return self.call_kernel(F.rgb_to_grayscale, inpt, num_output_channels=params["num_output_channels"])
+
+
+class RGB(Transform):
+    """Make images and videos 3-channel: 1-channel inputs are repeated, RGB inputs are kept."""
+
+    def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
+        return self.call_kernel(F.grayscale_to_rgb, inpt)
+
+
+class RandomChannelPermutation(Transform):
+    """Shuffle the channels of images and videos (one random permutation per call)."""
+
+    def make_params(self, flat_inputs: list[Any]) -> dict[str, Any]:
+        channels = _num_channels(flat_inputs)
+        return dict(permutation=None if channels is None else torch.randperm(channels).tolist())
+
+    def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
+        return self.call_kernel(F.permute_channels, inpt, permutation=params["permutation"])
+
+
+class RandomPhotometricDistort(Transform):
+    """The SSD photometric distortion: each of brightness, contrast, saturation, hue and a channel
+    permutation is applied with probability ``p``; contrast goes first or after hue at random.
+
+    Args:
+        brightness, contrast, saturation: ``(min, max)`` ranges of non-negative factors.
+        hue: a ``(min, max)`` range within ``[-0.5, 0.5]``.
+        p: probability of each distortion.
+    """
+
+    def __init__(
+        self,
+        brightness: Sequence[float] = (0.875, 1.125),
+        contrast: Sequence[float] = (0.5, 1.5),
+        saturation: Sequence[float] = (0.5, 1.5),
+        hue: Sequence[float] = (-0.05, 0.05),
+        p: float = 0.5,
+    ) -> None:
+        super().__init__()
+        unbounded = (0.0, float("inf"))
+        self.brightness = _check_range(brightness, "brightness", unbounded)
+        self.contrast = _check_range(contrast, "contrast", unbounded)
+        self.saturation = _check_range(saturation, "saturation", unbounded)
+        self.hue = _check_range(hue, "hue", (-0.5, 0.5))
+        if not is_number(p) or not 0.0 <= p <= 1.0:
+            raise ValueError(f"p must be a probability in [0, 1], got {p!r}")
+        self.p = float(p)
+
+    def _maybe(self, interval: Range) -> float | None:
+        return _uniform(interval) if bool(torch.rand(1) < self.p) else None
+
+    def make_params(self, flat_inputs: list[Any]) -> dict[str, Any]:
+        channels = _num_channels(flat_inputs)
+        params: dict[str, Any] = {
+            name: self._maybe(interval)
+            for name, interval in [
+                ("brightness_factor", self.brightness),
+                ("contrast_factor", self.contrast),
+                ("saturation_factor", self.saturation),
+                ("hue_factor", self.hue),
+            ]
+        }
+        params["contrast_before"] = bool(torch.rand(()) < 0.5)
+        permute = bool(torch.rand(1) < self.p) and channels is not None
+        params["permutation"] = torch.randperm(channels).tolist() if permute else None
+        return params
+
+    def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
+        contrast = params["contrast_factor"]
+        steps = [
+            (F.adjust_brightness, "brightness_factor", params["brightness_factor"]),
+            (F.adjust_contrast, "contrast_factor", contrast if params["contrast_before"] else None),
+            (F.adjust_saturation, "saturation_factor", params["saturation_factor"]),
+            (F.adjust_hue, "hue_factor", params["hue_factor"]),
+            (F.adjust_contrast, "contrast_factor", None if params["contrast_before"] else contrast),
+            (F.permute_channels, "permutation", params["permutation"]),
+        ]
+        for functional, name, value in steps:
+            if value is not None:
+                inpt = self.call_kernel(functional, inpt, **{name: value})
+        return inpt
+
+
+class RandomEqualize(RandomApplyTransform):
+    """Equalize the histogram with probability ``p``."""
+
+    def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
+        return self.call_kernel(F.equalize, inpt)
+
+
+class RandomInvert(RandomApplyTransform):
+    """Invert the colors with probability ``p``."""
+
+    def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
+        return self.call_kernel(F.invert, inpt)
+
+
+class RandomPosterize(RandomApplyTransform):
+    """Keep ``bits`` (0..8) bits per channel with probability ``p``."""
+
+    def __init__(self, bits: int, p: float = 0.5) -> None:
+        super().__init__(p=p)
+        if not isinstance(bits, int) or isinstance(bits, bool) or not 0 <= bits <= 8:
+            raise ValueError(f"bits must be an int in [0, 8], got {bits!r}")
+        self.bits = bits
+
+    def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
+        return self.call_kernel(F.posterize, inpt, bits=self.bits)
+
+
+class RandomSolarize(RandomApplyTransform):
+    """Invert values at or above ``threshold`` (in the images' value range) with probability ``p``."""
+
+    def __init__(self, threshold: float, p: float = 0.5) -> None:
+        super().__init__(p=p)
+        if not is_number(threshold) or threshold < 0:
+            raise ValueError(f"threshold must be a non-negative number, got {threshold!r}")
+        self.threshold = threshold
+
+    def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
+        return self.call_kernel(F.solarize, inpt, threshold=self.threshold)
+
+
+class RandomAutocontrast(RandomApplyTransform):
+    """Stretch each channel to the full value range with probability ``p``."""
+
+    def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
+        return self.call_kernel(F.autocontrast, inpt)
+
+
+class RandomAdjustSharpness(RandomApplyTransform):
+    """Adjust sharpness by ``sharpness_factor`` (>= 0) with probability ``p``."""
+
+    def __init__(self, sharpness_factor: float, p: float = 0.5) -> None:
+        super().__init__(p=p)
+        if not is_number(sharpness_factor) or sharpness_factor < 0:
+            raise ValueError(f"sharpness_factor must be a non-negative number, got {sharpness_factor!r}")
+        self.sharpness_factor = float(sharpness_factor)
+
+    def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
+        return self.call_kernel(F.adjust_sharpness, inpt, sharpness_factor=self.sharpness_factor)

@@ -1,0 +1,168 @@
+"""Brightness, contrast, saturation and gamma."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import PIL.Image
+import PIL.ImageEnhance
+import torch
+
+from ...datapoints import Image, Video
+from .._registry import get_kernel, register_kernels
+from ._grayscale import luma
+from ._utils import apply_lut, check_channels, check_factor, make_lut, pil_point, to_dtype_rounded
+
+__all__ = [
+    "adjust_brightness",
+    "adjust_brightness_image_pil",
+    "adjust_brightness_image_tensor",
+    "adjust_brightness_video",
+    "adjust_contrast",
+    "adjust_contrast_image_pil",
+    "adjust_contrast_image_tensor",
+    "adjust_contrast_video",
+    "adjust_gamma",
+    "adjust_gamma_image_pil",
+    "adjust_gamma_image_tensor",
+    "adjust_gamma_video",
+    "adjust_saturation",
+    "adjust_saturation_image_pil",
+    "adjust_saturation_image_tensor",
+    "adjust_saturation_video",
+]
+
+
+def _float_copy(image: torch.Tensor) -> torch.Tensor:
+    """A fresh floating-point copy to compute in (float32 for integer images)."""
+    return image.to(image.dtype if image.is_floating_point() else torch.float32, copy=True)
+
+
+def _blend_into(work: torch.Tensor, other: torch.Tensor, factor: float, dtype: torch.dtype) -> torch.Tensor:
+    """``factor * work + (1 - factor) * other`` (``work`` is overwritten), clamped and rounded to ``dtype``."""
+    return to_dtype_rounded(work.mul_(factor).add_(other, alpha=1.0 - factor), dtype)
+
+
+def _degenerate_gray(work: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
+    """The gray image contrast / saturation blend with (floored for integer images, like torchvision)."""
+    gray = luma(work)
+    return gray if dtype.is_floating_point else gray.floor_()
+
+
+def adjust_brightness(inpt: Any, brightness_factor: float) -> Any:
+    """Scale intensities by ``brightness_factor`` (0 gives black, 1 the original).
+
+    Supports image tensors, PIL images and videos.
+    """
+    return get_kernel(adjust_brightness, type(inpt))(inpt, brightness_factor=brightness_factor)
+
+
+@register_kernels(adjust_brightness, (torch.Tensor, Image, Video))
+def adjust_brightness_image_tensor(image: torch.Tensor, brightness_factor: float) -> torch.Tensor:
+    """Brightness of ``[..., C, H, W]``: a lookup table for uint8, a clamped product for floats."""
+    factor = check_factor("brightness_factor", brightness_factor)
+    if image.dtype == torch.uint8:
+        return apply_lut(image, make_lut(lambda v: v * factor, image.device))
+    return to_dtype_rounded(image.mul(factor), image.dtype)
+
+
+adjust_brightness_video = adjust_brightness_image_tensor
+
+
+@register_kernels(adjust_brightness, PIL.Image.Image)
+def adjust_brightness_image_pil(image: PIL.Image.Image, brightness_factor: float) -> PIL.Image.Image:
+    """Brightness of a PIL image (``PIL.ImageEnhance.Brightness``)."""
+    factor = check_factor("brightness_factor", brightness_factor)
+    return PIL.ImageEnhance.Brightness(image).enhance(factor)
+
+
+def adjust_contrast(inpt: Any, contrast_factor: float) -> Any:
+    """Blend with the mean gray level (0 gives a solid gray image, 1 the original).
+
+    Supports image tensors, PIL images and videos with 1 or 3 channels.
+    """
+    return get_kernel(adjust_contrast, type(inpt))(inpt, contrast_factor=contrast_factor)
+
+
+@register_kernels(adjust_contrast, (torch.Tensor, Image, Video))
+def adjust_contrast_image_tensor(image: torch.Tensor, contrast_factor: float) -> torch.Tensor:
+    """Contrast of ``[..., C, H, W]`` (C is 1 or 3), one mean per image."""
+    factor = check_factor("contrast_factor", contrast_factor)
+    channels = check_channels(image, "adjust_contrast")
+    if image.numel() == 0:
+        return image.clone()
+    work = _float_copy(image)
+    gray = _degenerate_gray(work, image.dtype) if channels == 3 else work
+    return _blend_into(work, gray.mean(dim=(-3, -2, -1), keepdim=True), factor, image.dtype)
+
+
+adjust_contrast_video = adjust_contrast_image_tensor
+
+
+@register_kernels(adjust_contrast, PIL.Image.Image)
+def adjust_contrast_image_pil(image: PIL.Image.Image, contrast_factor: float) -> PIL.Image.Image:
+    """Contrast of a PIL image (``PIL.ImageEnhance.Contrast``)."""
+    factor = check_factor("contrast_factor", contrast_factor)
+    return PIL.ImageEnhance.Contrast(image).enhance(factor)
+
+
+def adjust_saturation(inpt: Any, saturation_factor: float) -> Any:
+    """Blend with the grayscale image (0 gives gray, 1 the original, 2 doubles saturation).
+
+    Supports image tensors, PIL images and videos; 1-channel images are returned unchanged.
+    """
+    return get_kernel(adjust_saturation, type(inpt))(inpt, saturation_factor=saturation_factor)
+
+
+@register_kernels(adjust_saturation, (torch.Tensor, Image, Video))
+def adjust_saturation_image_tensor(image: torch.Tensor, saturation_factor: float) -> torch.Tensor:
+    """Saturation of ``[..., C, H, W]`` (C is 1 or 3; 1 channel is a no-op)."""
+    factor = check_factor("saturation_factor", saturation_factor)
+    if check_channels(image, "adjust_saturation") == 1:
+        return image.clone()
+    work = _float_copy(image)
+    return _blend_into(work, _degenerate_gray(work, image.dtype), factor, image.dtype)
+
+
+adjust_saturation_video = adjust_saturation_image_tensor
+
+
+@register_kernels(adjust_saturation, PIL.Image.Image)
+def adjust_saturation_image_pil(image: PIL.Image.Image, saturation_factor: float) -> PIL.Image.Image:
+    """Saturation of a PIL image (``PIL.ImageEnhance.Color``)."""
+    factor = check_factor("saturation_factor", saturation_factor)
+    return PIL.ImageEnhance.Color(image).enhance(factor)
+
+
+def adjust_gamma(inpt: Any, gamma: float, gain: float = 1.0) -> Any:
+    """Gamma correction ``gain * x ** gamma`` on values scaled to [0, 1].
+
+    Supports image tensors, PIL images and videos.
+    """
+    return get_kernel(adjust_gamma, type(inpt))(inpt, gamma=gamma, gain=gain)
+
+
+def _gamma_lut(gamma: float, gain: float, device: torch.device | None = None) -> torch.Tensor:
+    return make_lut(lambda v: v.div(255).pow(gamma).mul(255 * gain), device)
+
+
+@register_kernels(adjust_gamma, (torch.Tensor, Image, Video))
+def adjust_gamma_image_tensor(image: torch.Tensor, gamma: float, gain: float = 1.0) -> torch.Tensor:
+    """Gamma of ``[..., C, H, W]``: a lookup table for uint8, ``pow`` for floats."""
+    gamma, gain = check_factor("gamma", gamma), check_factor("gain", gain)
+    if image.dtype == torch.uint8:
+        return apply_lut(image, _gamma_lut(gamma, gain, image.device))
+    if not image.is_floating_point():
+        raise TypeError(f"adjust_gamma: image must be uint8 or floating point, got {image.dtype}")
+    output = image.pow(gamma)
+    return to_dtype_rounded(output if gain == 1.0 else output.mul_(gain), image.dtype)
+
+
+adjust_gamma_video = adjust_gamma_image_tensor
+
+
+@register_kernels(adjust_gamma, PIL.Image.Image)
+def adjust_gamma_image_pil(image: PIL.Image.Image, gamma: float, gain: float = 1.0) -> PIL.Image.Image:
+    """Gamma of an 8-bit PIL image, with the same lookup table as the uint8 tensor kernel."""
+    gamma, gain = check_factor("gamma", gamma), check_factor("gain", gain)
+    return pil_point(image, _gamma_lut(gamma, gain))

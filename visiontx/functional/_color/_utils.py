@@ -1,0 +1,70 @@
+"""Helpers shared by the color kernels: argument checks, lookup tables, rounding back to the dtype."""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Callable
+from typing import Any
+
+import PIL.Image
+import torch
+
+from .._dtype import max_value
+
+
+def is_number(value: Any) -> bool:
+    """A real number (Python or numpy), not a bool."""
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)
+
+
+def check_factor(name: str, value: float) -> float:
+    """A non-negative number, as ``float``; ``TypeError`` / ``ValueError`` naming ``name`` otherwise."""
+    if not is_number(value):
+        raise TypeError(f"{name} must be a number, got {value!r}")
+    if value < 0:
+        raise ValueError(f"{name} must be non-negative, got {value}")
+    return float(value)
+
+
+def check_channels(image: torch.Tensor, op: str, allowed: tuple[int, ...] = (1, 3)) -> int:
+    """The channel count of ``image [..., C, H, W]``; ``ValueError`` if it is not in ``allowed``."""
+    if image.ndim < 3:
+        raise ValueError(f"{op}: image must be [..., C, H, W], got shape {tuple(image.shape)}")
+    channels = image.shape[-3]
+    if channels not in allowed:
+        raise ValueError(f"{op}: image must have {' or '.join(map(str, allowed))} channels, got {channels}")
+    return channels
+
+
+def to_dtype_rounded(output: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
+    """Clamp a float result to ``dtype``'s value range and cast, rounding for integer dtypes.
+
+    ``output`` must be a fresh tensor (it is modified in place).
+    """
+    if dtype.is_floating_point:
+        return output.clamp_(0.0, 1.0).to(dtype)
+    return output.round_().clamp_(0, max_value(dtype)).to(dtype)
+
+
+def apply_lut(image: torch.Tensor, lut: torch.Tensor) -> torch.Tensor:
+    """Map every value of a uint8 ``image`` through ``lut`` (256 uint8 entries on the same device)."""
+    index = image.reshape(-1).to(torch.int32)
+    return lut.index_select(0, index).view(image.shape)
+
+
+def make_lut(fn: Callable[[torch.Tensor], torch.Tensor], device: torch.device | None) -> torch.Tensor:
+    """A uint8 lookup table from ``fn`` applied to the float values 0..255 (rounded and clamped)."""
+    values = torch.arange(256, dtype=torch.float64, device=device)
+    return fn(values).round_().clamp_(0, 255).to(torch.uint8)
+
+
+def pil_point(image: PIL.Image.Image, lut: torch.Tensor) -> PIL.Image.Image:
+    """Apply a 256-entry uint8 lookup table to every band of an 8-bit PIL image."""
+    table = lut.tolist() * len(image.getbands())
+    return image.point(table)
+
+
+def pil_bands(image: PIL.Image.Image) -> int:
+    """Number of bands of a PIL image."""
+    return len(image.getbands())
+
