@@ -38,7 +38,7 @@ def gaussian_blur(inpt: Any, kernel_size: int | Sequence[int], sigma: float | Se
 
 
 def _parse_kernel_size(kernel_size: int | Sequence[int]) -> tuple[int, int]:
-    sizes = [kernel_size, kernel_size] if isinstance(kernel_size, int) else list(kernel_size)
+    sizes = [kernel_size, kernel_size] if not isinstance(kernel_size, Sequence) else list(kernel_size)
     if len(sizes) != 2 or not all(isinstance(k, int) and not isinstance(k, bool) for k in sizes):
         raise TypeError(f"kernel_size must be an int or a pair of ints, got {kernel_size!r}")
     if any(k <= 0 or k % 2 == 0 for k in sizes):
