@@ -258,7 +258,9 @@ def test_jpeg_pil_matches_tensor() -> None:
     assert_equal(F.pil_to_tensor(out), F.jpeg(F.pil_to_tensor(pil), 30))
 
 
-@pytest.mark.parametrize(("quality", "error"), [(0, ValueError), (101, ValueError), (50.0, TypeError), (True, TypeError)])
+@pytest.mark.parametrize(
+    ("quality", "error"), [(0, ValueError), (101, ValueError), (50.0, TypeError), (True, TypeError)]
+)
 def test_jpeg_quality_errors(quality, error) -> None:
     with pytest.raises(error, match="quality"):
         F.jpeg(make_image(), quality)
@@ -278,7 +280,8 @@ def test_jpeg_refuses_float_and_two_channels() -> None:
 def test_uniform_temporal_subsample_matches_torchvision(num_samples) -> None:
     tv = _tv()
     video = make_video(num_frames=8, batch_dims=(2,))
-    assert_equal(F.uniform_temporal_subsample(video, num_samples), tv.uniform_temporal_subsample(_plain(video), num_samples))
+    expected = tv.uniform_temporal_subsample(_plain(video), num_samples)
+    assert_equal(F.uniform_temporal_subsample(video, num_samples), expected)
 
 
 def test_uniform_temporal_subsample_plain_tensor_and_endpoints() -> None:

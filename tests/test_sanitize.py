@@ -131,7 +131,8 @@ def test_sanitize_min_size_and_min_area() -> None:
 
 def test_sanitize_empty_boxes() -> None:
     boxes = BoundingBox(torch.zeros(0, 4), format="XYWH", spatial_size=SIZE)
-    out = T.SanitizeBoundingBox()({"boxes": boxes, "labels": torch.zeros(0, dtype=torch.long), "masks": Mask(torch.zeros(0, *SIZE))})
+    masks = Mask(torch.zeros(0, *SIZE))
+    out = T.SanitizeBoundingBox()({"boxes": boxes, "labels": torch.zeros(0, dtype=torch.long), "masks": masks})
     assert out["boxes"].shape == (0, 4) and out["labels"].shape == (0,) and out["masks"].shape == (0, *SIZE)
 
 
@@ -140,7 +141,8 @@ def test_sanitize_matches_torchvision() -> None:
     tv_tensors = pytest.importorskip("torchvision.tv_tensors")
     torch.manual_seed(0)
     xyxy = torch.rand(50, 4) * 40 - 5
-    ours = T.SanitizeBoundingBox()({"boxes": BoundingBox(xyxy, format="XYXY", spatial_size=SIZE), "labels": torch.arange(50)})
+    boxes = BoundingBox(xyxy, format="XYXY", spatial_size=SIZE)
+    ours = T.SanitizeBoundingBox()({"boxes": boxes, "labels": torch.arange(50)})
     theirs = tv.SanitizeBoundingBoxes()(
         {"boxes": tv_tensors.BoundingBoxes(xyxy, format="XYXY", canvas_size=SIZE), "labels": torch.arange(50)}
     )

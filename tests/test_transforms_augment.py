@@ -10,9 +10,9 @@ import torch
 
 import visiontx.functional as F
 import visiontx.transforms as T
-from visiontx.datapoints import BoundingBox, Image, Mask, Video
+from visiontx.datapoints import Image, Video
 
-from .common import Case, assert_equal, make_bounding_box, make_image, make_image_pil, make_image_tensor, make_mask, make_video
+from .common import Case, assert_equal, make_bounding_box, make_image, make_image_pil, make_image_tensor, make_mask
 
 IMAGES = (torch.Tensor, Image, PIL.Image.Image, Video)
 
@@ -121,7 +121,8 @@ def test_jpeg_transform_quality_range_and_pil() -> None:
 
 
 @pytest.mark.parametrize(
-    ("quality", "error"), [(0, ValueError), ((10, 5), ValueError), ((1, 101), ValueError), (50.0, TypeError), (True, TypeError)]
+    ("quality", "error"),
+    [(0, ValueError), ((10, 5), ValueError), ((1, 101), ValueError), (50.0, TypeError), (True, TypeError)],
 )
 def test_jpeg_transform_errors(quality, error) -> None:
     with pytest.raises(error, match="quality"):

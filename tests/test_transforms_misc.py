@@ -10,14 +10,34 @@ import torch
 
 import visiontx.functional as F
 import visiontx.transforms as T
+from visiontx import datapoints
 from visiontx.datapoints import BoundingBox, Image, Mask, Video
 
-from .common import Case, DEFAULT_SIZE, assert_equal, make_bounding_box, make_image, make_image_pil, make_mask, make_video
+from .common import (
+    DEFAULT_SIZE,
+    Case,
+    assert_equal,
+    make_bounding_box,
+    make_image,
+    make_image_pil,
+    make_mask,
+    make_video,
+)
 
 _D = 3 * DEFAULT_SIZE[0] * DEFAULT_SIZE[1]
+
+
+def _negate_tensors(inpt):
+    """A picklable lambd for Lambda: changes tensors, returns every other leaf as it is."""
+    if not (isinstance(inpt, torch.Tensor) and inpt.is_floating_point()):
+        return inpt
+    return datapoints.wrap(inpt.neg(), like=inpt) if isinstance(inpt, datapoints.Datapoint) else inpt.neg()
+
 NOT_PIL = (torch.Tensor, Image, Video, Mask, BoundingBox)
 
 TRANSFORM_CASES = {
+    T.Identity: [{}],
+    T.Lambda: [dict(lambd=_negate_tensors)],
     T.Normalize: [Case(dict(mean=[0.5], std=[0.5]), types=(Mask, BoundingBox))],
     T.LinearTransformation: [
         Case(dict(transformation_matrix=torch.eye(_D) * 0.5, mean_vector=torch.full((_D,), 0.25)), types=NOT_PIL)
@@ -149,6 +169,20 @@ def test_uniform_temporal_subsample_transform() -> None:
     assert plain.shape == (2, 2, 3, 4, 4)
     with pytest.raises(ValueError, match="num_samples"):
         T.UniformTemporalSubsample(0)
+
+
+def test_identity_returns_the_same_objects() -> None:
+    image, labels = make_image(), [1, 2]
+    out_image, out_labels = T.Identity()(image, labels)
+    assert out_image is image and out_labels is labels
+
+
+def test_lambda_applies_to_the_given_types_only() -> None:
+    image, mask = make_image(dtype=torch.float32), make_mask(dtype=torch.float32)
+    out_image, out_mask = T.Lambda(_negate_tensors, Image)(image, mask)
+    assert_equal(out_image, -image) and out_mask is mask
+    with pytest.raises(TypeError, match="lambd"):
+        T.Lambda("not callable")
 
 
 def test_misc_transforms_pickle() -> None:

@@ -100,7 +100,7 @@ class RandomErasing(RandomApplyTransform):
             return torch.tensor(self._value)[:, None, None]
         if dtype.is_floating_point:
             return torch.empty([channels, h, w], dtype=torch.float32).normal_()
-        return torch.randint(0, 256 if dtype == torch.uint8 else torch.iinfo(dtype).max + 1, (channels, h, w), dtype=dtype)
+        return torch.randint(0, torch.iinfo(dtype).max + 1, (channels, h, w), dtype=dtype)
 
     def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
         if params["v"] is None:
@@ -159,7 +159,9 @@ class _BaseMixing(Transform):
         needs = self._needs_transform_list([None if inpt is labels else inpt for inpt in flat_inputs])
         selected = [inpt for inpt, need in zip(flat_inputs, needs) if need]
         params = dict(labels=labels, batch_size=labels.shape[0], **self.make_params(selected))
-        outputs = [self.transform(inpt, params) if need or inpt is labels else inpt for inpt, need in zip(flat_inputs, needs)]
+        outputs = [
+            self.transform(inpt, params) if need or inpt is labels else inpt for inpt, need in zip(flat_inputs, needs)
+        ]
         return tree_unflatten(outputs, spec)
 
     def _check_labels(self, labels: Any) -> torch.Tensor:
@@ -174,7 +176,8 @@ class _BaseMixing(Transform):
             if self.num_classes is not None and labels.shape[1] != self.num_classes:
                 raise ValueError(f"labels have {labels.shape[1]} classes but num_classes is {self.num_classes}")
         else:
-            raise ValueError(f"labels must have shape (batch_size,) or (batch_size, num_classes), got {tuple(labels.shape)}")
+            shape = tuple(labels.shape)
+            raise ValueError(f"labels must have shape (batch_size,) or (batch_size, num_classes), got {shape}")
         return labels
 
     def _check_batch(self, inpt: torch.Tensor, batch_size: int) -> None:

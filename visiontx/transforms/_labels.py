@@ -25,7 +25,8 @@ def find_labels_default(sample: Any) -> Any:
             f"tensor, got {type(inner).__name__}; pass a callable labels_getter (or None)"
         )
     keys = [key for key in inner if isinstance(key, str)]
-    key = next((k for k in keys if k.lower() == "labels"), None) or next((k for k in keys if "label" in k.lower()), None)
+    exact = [k for k in keys if k.lower() == "labels"]
+    key = next(iter(exact or [k for k in keys if "label" in k.lower()]), None)
     if key is None:
         raise ValueError("labels_getter='default' found no 'labels' key in the sample; pass a callable or None")
     return inner[key]

@@ -86,7 +86,8 @@ class LinearTransformation(Transform):
         shape = inpt.shape
         size = shape[-3] * shape[-2] * shape[-1]
         if size != self.transformation_matrix.shape[0]:
-            raise ValueError(f"inputs of C x H x W = {size} values do not fit a {self.transformation_matrix.shape[0]}-D matrix")
+            dims = self.transformation_matrix.shape[0]
+            raise ValueError(f"inputs of C x H x W = {size} values do not fit a {dims} x {dims} matrix")
         flat = inpt.as_subclass(torch.Tensor).reshape(-1, size) - self.mean_vector
         output = (flat @ self.transformation_matrix.to(flat.dtype)).reshape(shape)
         return type(inpt).wrap_like(inpt, output) if isinstance(inpt, (Image, Video)) else output
@@ -211,7 +212,7 @@ class SanitizeBoundingBox(Transform):
         return tree_unflatten([self.transform(inpt, params) for inpt in flat_inputs], spec)
 
     def _valid(self, boxes: BoundingBox) -> torch.Tensor:
-        xyxy = F.convert_format_bounding_box(boxes.as_subclass(torch.Tensor), old_format=boxes.format, new_format="XYXY")
+        xyxy = F.convert_format_bounding_box(boxes, new_format="XYXY").as_subclass(torch.Tensor)
         height, width = boxes.spatial_size
         widths, heights = xyxy[..., 2] - xyxy[..., 0], xyxy[..., 3] - xyxy[..., 1]
         valid = xyxy.isfinite().all(dim=-1) & (xyxy >= 0).all(dim=-1)
@@ -235,5 +236,6 @@ def _as_label_tensors(labels: Any) -> tuple[torch.Tensor, ...]:
     entries = tuple(labels) if isinstance(labels, (tuple, list)) else (labels,)
     for entry in entries:
         if not isinstance(entry, torch.Tensor):
-            raise TypeError(f"labels_getter must return a tensor, a tuple of tensors or None, got {type(entry).__name__}")
+            kind = type(entry).__name__
+            raise TypeError(f"labels_getter must return a tensor, a tuple of tensors or None, got {kind}")
     return entries

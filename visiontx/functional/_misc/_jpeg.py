@@ -50,8 +50,9 @@ def jpeg_image_tensor(image: torch.Tensor, quality: int) -> torch.Tensor:
     if image.numel() == 0:
         return image.clone()
     items = image.reshape(-1, *image.shape[-3:]).permute(0, 2, 3, 1).cpu().numpy()
-    mode = "L" if image.shape[-3] == 1 else "RGB"
-    outputs = [np.asarray(_round_trip(PIL.Image.fromarray(item.squeeze(-1) if mode == "L" else item), quality)) for item in items]
+    if image.shape[-3] == 1:
+        items = items[..., 0]
+    outputs = [np.asarray(_round_trip(PIL.Image.fromarray(item), quality)) for item in items]
     output = torch.from_numpy(np.stack(outputs)).reshape(-1, *image.shape[-2:], image.shape[-3])
     return output.permute(0, 3, 1, 2).reshape(image.shape).to(image.device)
 
