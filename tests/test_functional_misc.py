@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib
+
 import PIL.Image
 import pytest
 import torch
@@ -300,3 +302,15 @@ def test_uniform_temporal_subsample_errors() -> None:
         F.uniform_temporal_subsample(make_image_tensor(), 2)
     with pytest.raises(TypeError, match="supports"):
         F.uniform_temporal_subsample(make_image(), 2)
+
+
+@pytest.mark.parametrize("dtype", [torch.uint8, torch.float32])
+@pytest.mark.parametrize(("kernel_size", "sigma"), [(3, 0.8), ((9, 5), (2.0, 1.1)), ((1, 7), (0.5, 3.0))])
+def test_gaussian_blur_opencv_path_agrees_with_torch_path(monkeypatch, dtype, kernel_size, sigma) -> None:
+    blur_module = importlib.import_module("visiontx.functional._misc._blur")
+    if blur_module.cv2 is None:
+        pytest.skip("OpenCV is not installed")
+    image = make_image_tensor((23, 31), dtype=dtype, batch_dims=(2,))
+    with_cv2 = F.gaussian_blur(image, kernel_size, sigma)
+    monkeypatch.setattr(blur_module, "cv2", None)
+    assert_equal(with_cv2, F.gaussian_blur(image, kernel_size, sigma), atol=1 if dtype == torch.uint8 else 1e-5)

@@ -2,17 +2,24 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
 import PIL.Image
 import torch
-from torch.nn.functional import conv2d, pad
+from torch.nn.functional import pad
 
 from ...datapoints import Image, Video
 from .._dtype import max_value
 from .._registry import get_kernel, register_kernels
 from .._type_conversion import pil_to_tensor, to_image_pil
+
+try:  # optional CPU fast path
+    import cv2
+except ImportError:  # pragma: no cover - depends on the environment
+    cv2 = None
 
 __all__ = [
     "gaussian_blur",
@@ -57,28 +64,55 @@ def _parse_sigma(sigma: float | Sequence[float] | None, kernel_size: tuple[int, 
     return float(values[0]), float(values[-1])
 
 
-def _kernel1d(size: int, sigma: float, dtype: torch.dtype, device: torch.device) -> torch.Tensor:
+def _weights(size: int, sigma: float) -> list[float]:
+    """The normalized 1-D Gaussian, as Python floats (no device tensor, no sync)."""
     half = (size - 1) / 2
-    x = torch.linspace(-half, half, size, dtype=dtype, device=device)
-    return torch.softmax(x.div(sigma).pow(2).mul(-0.5), dim=0)
+    values = [math.exp(-0.5 * ((i - half) / sigma) ** 2) for i in range(size)]
+    total = sum(values)
+    return [v / total for v in values]
 
 
-def _blur_axis(planes: torch.Tensor, size: int, sigma: float, dim: int) -> torch.Tensor:
-    """Convolve ``N x 1 x H x W`` planes along H (``dim=-2``) or W (``dim=-1``) with reflect padding."""
+def _blur_axis(planes: torch.Tensor, weights: list[float], dim: int) -> torch.Tensor:
+    """Convolve float planes ``N x 1 x H x W`` along ``dim`` (-2 or -1): a weighted sum of shifted views."""
+    size = len(weights)
     if size == 1:
         return planes
-    half = size // 2
-    padding = [0, 0, half, half] if dim == -2 else [half, half, 0, 0]
-    weight = _kernel1d(size, sigma, planes.dtype, planes.device)
-    weight = weight.view(1, 1, size, 1) if dim == -2 else weight.view(1, 1, 1, size)
-    return conv2d(pad(planes, padding, mode="reflect"), weight)
+    half, length = size // 2, planes.shape[dim]
+    padded = pad(planes, [0, 0, half, half] if dim == -2 else [half, half, 0, 0], mode="reflect")
+    output = padded.narrow(dim, 0, length) * weights[0]
+    for i in range(1, size):
+        output.add_(padded.narrow(dim, i, length), alpha=weights[i])
+    return output
+
+
+def _blur_planes_torch(planes: torch.Tensor, wx: list[float], wy: list[float]) -> torch.Tensor:
+    return _blur_axis(_blur_axis(planes, wy, dim=-2), wx, dim=-1)
+
+
+def _blur_planes_cv2(planes: torch.Tensor, wx: list[float], wy: list[float]) -> torch.Tensor:
+    """OpenCV's separable filter on each CPU plane, same dtype out (uint8 rounded); same borders as torch."""
+    kx, ky = np.asarray(wx, dtype=np.float32), np.asarray(wy, dtype=np.float32)
+    arrays = planes.reshape(-1, *planes.shape[-2:]).contiguous().numpy()
+    output = np.empty_like(arrays)
+    for src, dst in zip(arrays, output):
+        cv2.sepFilter2D(src, -1, kx, ky, dst=dst, borderType=cv2.BORDER_REFLECT_101)
+    return torch.from_numpy(output).view(planes.shape)
+
+
+def _use_cv2(image: torch.Tensor) -> bool:
+    return cv2 is not None and image.device.type == "cpu" and image.dtype in (torch.uint8, torch.float32) and (
+        not image.requires_grad
+    )
 
 
 @register_kernels(gaussian_blur, (torch.Tensor, Image, Video))
 def gaussian_blur_image_tensor(
     image: torch.Tensor, kernel_size: int | Sequence[int], sigma: float | Sequence[float] | None = None
 ) -> torch.Tensor:
-    """Gaussian blur of ``[..., C, H, W]`` as two 1-D convolutions; uint8 stays uint8 (rounded)."""
+    """Gaussian blur of ``[..., C, H, W]`` as two 1-D passes; uint8 stays uint8 (rounded).
+
+    CPU uint8 / float32 tensors use OpenCV when it is installed; both paths compute the same sums.
+    """
     kx, ky = _parse_kernel_size(kernel_size)
     sx, sy = _parse_sigma(sigma, (kx, ky))
     height, width = image.shape[-2:]
@@ -86,14 +120,14 @@ def gaussian_blur_image_tensor(
         raise ValueError(f"kernel_size {kernel_size!r} needs an image larger than half of it, got {height}x{width}")
     if image.numel() == 0 or (kx == 1 and ky == 1):
         return image.clone()
-    floating = image.is_floating_point()
+    wx, wy = _weights(kx, sx), _weights(ky, sy)
     planes = image.reshape(-1, 1, height, width)
-    planes = planes if floating else planes.to(torch.float32)
-    planes = _blur_axis(_blur_axis(planes, ky, sy, dim=-2), kx, sx, dim=-1)
-    output = planes.reshape(image.shape)
-    if floating:
-        return output
-    return output.round_().clamp_(0, max_value(image.dtype)).to(image.dtype)
+    if _use_cv2(image):
+        return _blur_planes_cv2(planes, wx, wy).view(image.shape)
+    output = _blur_planes_torch(planes if image.is_floating_point() else planes.to(torch.float32), wx, wy)
+    if image.is_floating_point():
+        return output.reshape(image.shape)
+    return output.round_().clamp_(0, max_value(image.dtype)).to(image.dtype).reshape(image.shape)
 
 
 gaussian_blur_video = gaussian_blur_image_tensor
