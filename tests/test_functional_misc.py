@@ -25,7 +25,7 @@ FUNCTIONAL_CASES = {
     ],
     F.gaussian_noise: [
         Case(dict(mean=0.1, sigma=0.0), types=IMAGE_TYPES),
-        Case(dict(sigma=0.2, clip=False), types=IMAGE_TYPES, dtypes=FLOAT, check_batched=False),
+        Case(dict(sigma=0.2), types=IMAGE_TYPES, dtypes=FLOAT, check_batched=False),
     ],
     F.normalize: [
         Case(dict(mean=[0.5], std=[0.25]), types=IMAGE_TYPES, dtypes=FLOAT),
