@@ -314,3 +314,16 @@ def test_gaussian_blur_opencv_path_agrees_with_torch_path(monkeypatch, dtype, ke
     with_cv2 = F.gaussian_blur(image, kernel_size, sigma)
     monkeypatch.setattr(blur_module, "cv2", None)
     assert_equal(with_cv2, F.gaussian_blur(image, kernel_size, sigma), atol=1 if dtype == torch.uint8 else 1e-5)
+
+
+@pytest.mark.parametrize("dtype", [torch.uint8, torch.float32])
+def test_zero_size_images(dtype) -> None:
+    for shape in [(3, 0, 5), (1, 4, 0), (2, 0, 3, 0, 0)]:
+        image = torch.zeros(shape, dtype=dtype)
+        outputs = [F.gaussian_blur(image, 3), F.erase(image, 0, 0, 1, 1, 0.0)]
+        if dtype == torch.uint8 and shape[-3] in (1, 3):
+            outputs.append(F.jpeg(image, 50))
+        if dtype.is_floating_point:
+            outputs += [F.normalize(image, [0.5], [0.5]), F.gaussian_noise(image)]
+        for output in outputs:
+            assert output.shape == image.shape and output.dtype == dtype

@@ -116,10 +116,10 @@ def gaussian_blur_image_tensor(
     kx, ky = _parse_kernel_size(kernel_size)
     sx, sy = _parse_sigma(sigma, (kx, ky))
     height, width = image.shape[-2:]
-    if ky // 2 >= max(height, 1) or kx // 2 >= max(width, 1):
-        raise ValueError(f"kernel_size {kernel_size!r} needs an image larger than half of it, got {height}x{width}")
     if image.numel() == 0 or (kx == 1 and ky == 1):
         return image.clone()
+    if ky // 2 >= height or kx // 2 >= width:
+        raise ValueError(f"kernel_size {kernel_size!r} needs an image larger than half of it, got {height}x{width}")
     wx, wy = _weights(kx, sx), _weights(ky, sy)
     planes = image.reshape(-1, 1, height, width)
     if _use_cv2(image):
