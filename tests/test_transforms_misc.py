@@ -10,7 +10,6 @@ import torch
 
 import visiontx.functional as F
 import visiontx.transforms as T
-from visiontx import datapoints
 from visiontx.datapoints import BoundingBox, Image, Mask, Video
 
 from .common import (
@@ -25,19 +24,9 @@ from .common import (
 )
 
 _D = 3 * DEFAULT_SIZE[0] * DEFAULT_SIZE[1]
-
-
-def _negate_tensors(inpt):
-    """A picklable lambd for Lambda: changes tensors, returns every other leaf as it is."""
-    if not (isinstance(inpt, torch.Tensor) and inpt.is_floating_point()):
-        return inpt
-    return datapoints.wrap(inpt.neg(), like=inpt) if isinstance(inpt, datapoints.Datapoint) else inpt.neg()
-
 NOT_PIL = (torch.Tensor, Image, Video, Mask, BoundingBox)
 
 TRANSFORM_CASES = {
-    T.Identity: [{}],
-    T.Lambda: [dict(lambd=_negate_tensors)],
     T.Normalize: [Case(dict(mean=[0.5], std=[0.5]), types=(Mask, BoundingBox))],
     T.LinearTransformation: [
         Case(dict(transformation_matrix=torch.eye(_D) * 0.5, mean_vector=torch.full((_D,), 0.25)), types=NOT_PIL)
@@ -169,20 +158,6 @@ def test_uniform_temporal_subsample_transform() -> None:
     assert plain.shape == (2, 2, 3, 4, 4)
     with pytest.raises(ValueError, match="num_samples"):
         T.UniformTemporalSubsample(0)
-
-
-def test_identity_returns_the_same_objects() -> None:
-    image, labels = make_image(), [1, 2]
-    out_image, out_labels = T.Identity()(image, labels)
-    assert out_image is image and out_labels is labels
-
-
-def test_lambda_applies_to_the_given_types_only() -> None:
-    image, mask = make_image(dtype=torch.float32), make_mask(dtype=torch.float32)
-    out_image, out_mask = T.Lambda(_negate_tensors, Image)(image, mask)
-    assert_equal(out_image, -image) and out_mask is mask
-    with pytest.raises(TypeError, match="lambd"):
-        T.Lambda("not callable")
 
 
 def test_misc_transforms_pickle() -> None:
