@@ -170,3 +170,10 @@ def test_sanitize_repr_and_generic_boxes() -> None:
     assert "min_size=1.0" in repr(T.SanitizeBoundingBox())
     boxes = make_bounding_box(SIZE)
     assert_equal(T.SanitizeBoundingBox(labels_getter=None)(boxes), boxes)
+
+
+def test_sanitize_datapoint_labels_keep_their_type() -> None:
+    image, target = _detection_sample()
+    getter = lambda s: s[1]["masks"]  # noqa: E731 - masks given explicitly as "labels"
+    out = T.SanitizeBoundingBox(labels_getter=getter)(image, target)[1]
+    assert type(out["masks"]) is Mask and out["masks"][:, 0, 0].tolist() == [1, 3]

@@ -10,7 +10,7 @@ import torch
 from torch.utils._pytree import tree_flatten, tree_unflatten
 
 from .. import functional as F
-from ..datapoints import BoundingBox, Image, Mask, Video
+from ..datapoints import BoundingBox, Datapoint, Image, Mask, Video
 from ..functional._misc._blur import _parse_kernel_size
 from ._labels import LabelsGetter, parse_labels_getter
 from ._transform import Transform
@@ -221,13 +221,12 @@ class SanitizeBoundingBox(Transform):
 
     def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
         valid = params["valid"]
-        if any(inpt is label for label in params["labels"]):
-            return inpt[valid.to(inpt.device)]
-        if inpt is params["boxes"]:
-            return BoundingBox.wrap_like(inpt, inpt.as_subclass(torch.Tensor)[valid])
-        if isinstance(inpt, Mask) and inpt.ndim >= 3 and inpt.shape[0] == valid.shape[0]:
-            return Mask.wrap_like(inpt, inpt.as_subclass(torch.Tensor)[valid.to(inpt.device)])
-        return inpt
+        is_label = any(inpt is label for label in params["labels"])
+        is_instance_mask = isinstance(inpt, Mask) and inpt.ndim >= 3 and inpt.shape[0] == valid.shape[0]
+        if not (is_label or is_instance_mask or inpt is params["boxes"]):
+            return inpt
+        kept = inpt.as_subclass(torch.Tensor)[valid.to(inpt.device)]
+        return type(inpt).wrap_like(inpt, kept) if isinstance(inpt, Datapoint) else kept
 
 
 def _as_label_tensors(labels: Any) -> tuple[torch.Tensor, ...]:
