@@ -241,6 +241,8 @@ def test_mixing_label_and_argument_errors(cls) -> None:
         cls(num_classes=0)
     with pytest.raises(ValueError, match="labels_getter"):
         cls(labels_getter="labels")
+    with pytest.raises(ValueError, match="labels_getter"):
+        cls(num_classes=4, labels_getter=lambda s: torch.arange(4))(_batch(), torch.arange(4))
 
 
 @pytest.mark.parametrize("cls", MIXERS)

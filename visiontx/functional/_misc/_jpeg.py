@@ -41,7 +41,7 @@ def _round_trip(image: PIL.Image.Image, quality: int) -> PIL.Image.Image:
 
 @register_kernels(jpeg, (torch.Tensor, Image, Video))
 def jpeg_image_tensor(image: torch.Tensor, quality: int) -> torch.Tensor:
-    """JPEG round trip of a uint8 tensor ``[..., C, H, W]`` with 1 or 3 channels, item by item."""
+    """JPEG round trip of a uint8 tensor ``[..., C, H, W]`` with 1 or 3 channels, item by item (via the CPU)."""
     _check_quality(quality)
     if image.dtype != torch.uint8:
         raise TypeError(f"jpeg needs a uint8 image, got dtype {image.dtype}")
