@@ -1,0 +1,165 @@
+"""Misc transforms: Normalize, LinearTransformation, GaussianBlur, GaussianNoise, UniformTemporalSubsample."""
+
+from __future__ import annotations
+
+import pickle
+
+import PIL.Image
+import pytest
+import torch
+
+import visiontx.functional as F
+import visiontx.transforms as T
+from visiontx.datapoints import BoundingBox, Image, Mask, Video
+
+from .common import (
+    DEFAULT_SIZE,
+    Case,
+    assert_equal,
+    make_bounding_box,
+    make_image,
+    make_image_pil,
+    make_mask,
+    make_video,
+)
+
+_D = 3 * DEFAULT_SIZE[0] * DEFAULT_SIZE[1]
+NOT_PIL = (torch.Tensor, Image, Video, Mask, BoundingBox)
+
+TRANSFORM_CASES = {
+    T.Normalize: [Case(dict(mean=[0.5], std=[0.5]), types=(Mask, BoundingBox))],
+    T.LinearTransformation: [
+        Case(dict(transformation_matrix=torch.eye(_D) * 0.5, mean_vector=torch.full((_D,), 0.25)), types=NOT_PIL)
+    ],
+    T.GaussianBlur: [dict(kernel_size=3), dict(kernel_size=(5, 3), sigma=0.7)],
+    T.GaussianNoise: [Case(dict(sigma=0.2), types=NOT_PIL), Case(dict(mean=0.3, sigma=0.0, clip=False), types=NOT_PIL)],
+    T.UniformTemporalSubsample: [Case(dict(num_samples=2), types=(Image, PIL.Image.Image, Video, Mask, BoundingBox))],
+}
+
+
+# ------------------------------------------------------------------------------------------ Normalize
+def test_normalize_transform_matches_functional_and_torchvision() -> None:
+    image = make_image(dtype=torch.float32)
+    transform = T.Normalize(mean=[0.1, 0.2, 0.3], std=[0.3, 0.2, 0.1])
+    out = transform(image)
+    assert type(out) is Image
+    assert_equal(out, F.normalize(image, [0.1, 0.2, 0.3], [0.3, 0.2, 0.1]))
+    tv = pytest.importorskip("torchvision.transforms.v2")
+    assert_equal(out, tv.Normalize(mean=[0.1, 0.2, 0.3], std=[0.3, 0.2, 0.1])(image.as_subclass(torch.Tensor)))
+
+
+def test_normalize_transform_keeps_masks_and_boxes() -> None:
+    image, mask, boxes = make_image(dtype=torch.float32), make_mask(), make_bounding_box()
+    out_image, out_mask, out_boxes = T.Normalize([0.5], [0.5])(image, mask, boxes)
+    assert out_mask is mask and out_boxes is boxes
+    assert_equal(out_image, image * 2 - 1, atol=1e-6)
+
+
+def test_normalize_transform_errors() -> None:
+    with pytest.raises(TypeError, match="PIL"):
+        T.Normalize([0.5], [0.5])(make_image_pil())
+    with pytest.raises(TypeError, match="float"):
+        T.Normalize([0.5], [0.5])(make_image())
+    with pytest.raises(ValueError, match="std"):
+        T.Normalize([0.5, 0.5], [0.5, 0.0])
+
+
+# ------------------------------------------------------------------------------- LinearTransformation
+def test_linear_transformation_matches_loop_reference_and_torchvision() -> None:
+    torch.manual_seed(0)
+    image = make_image((4, 5), dtype=torch.float32, batch_dims=(2,))
+    d = 3 * 4 * 5
+    matrix, mean = torch.randn(d, d), torch.randn(d)
+    out = T.LinearTransformation(matrix, mean)(image)
+    assert type(out) is Image and out.shape == image.shape
+    for k in range(2):
+        expected = (image[k].reshape(-1) - mean) @ matrix
+        assert_equal(out[k].reshape(-1), expected, atol=1e-4, rtol=1e-5)
+    tv = pytest.importorskip("torchvision.transforms.v2")
+    assert_equal(out, tv.LinearTransformation(matrix, mean)(image.as_subclass(torch.Tensor)), atol=1e-5, rtol=1e-5)
+
+
+def test_linear_transformation_errors() -> None:
+    with pytest.raises(ValueError, match="square"):
+        T.LinearTransformation(torch.eye(3)[:2], torch.zeros(2))
+    with pytest.raises(ValueError, match="mean_vector"):
+        T.LinearTransformation(torch.eye(3), torch.zeros(2))
+    with pytest.raises(ValueError, match="dtype"):
+        T.LinearTransformation(torch.eye(3), torch.zeros(3, dtype=torch.float64))
+    with pytest.raises(TypeError, match="tensors"):
+        T.LinearTransformation([[1.0]], torch.zeros(1))
+    with pytest.raises(TypeError, match="PIL"):
+        T.LinearTransformation(torch.eye(3), torch.zeros(3))(make_image_pil())
+    with pytest.raises(ValueError, match="values"):
+        T.LinearTransformation(torch.eye(3), torch.zeros(3))(make_image(dtype=torch.float32))
+
+
+# ------------------------------------------------------------------------------------- GaussianBlur
+def test_gaussian_blur_transform_same_sigma_for_the_sample_and_matches_torchvision() -> None:
+    image, video = make_image(), make_video()
+    torch.manual_seed(5)
+    out_image, out_video = T.GaussianBlur(5, sigma=(0.5, 3.0))(image, video)
+    torch.manual_seed(5)
+    sigma = torch.empty(1).uniform_(0.5, 3.0).item()
+    assert_equal(out_image, F.gaussian_blur(image, 5, sigma))
+    assert_equal(out_video, F.gaussian_blur(video, 5, sigma))
+    tv = pytest.importorskip("torchvision.transforms.v2")
+    torch.manual_seed(5)
+    assert_equal(out_image, tv.GaussianBlur(5, sigma=(0.5, 3.0))(image.as_subclass(torch.Tensor)), atol=1)
+
+
+def test_gaussian_blur_transform_passes_masks_and_boxes() -> None:
+    mask, boxes = make_mask(), make_bounding_box()
+    _, out_mask, out_boxes = T.GaussianBlur(3)(make_image(), mask, boxes)
+    assert out_mask is mask and out_boxes is boxes
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error"),
+    [
+        (dict(kernel_size=4), ValueError),
+        (dict(kernel_size=(3, 3, 3)), TypeError),
+        (dict(kernel_size=3, sigma=0.0), ValueError),
+        (dict(kernel_size=3, sigma=(2.0, 1.0)), ValueError),
+        (dict(kernel_size=3, sigma=(1.0, 2.0, 3.0)), TypeError),
+    ],
+)
+def test_gaussian_blur_transform_errors(kwargs, error) -> None:
+    with pytest.raises(error, match="kernel_size|sigma"):
+        T.GaussianBlur(**kwargs)
+
+
+# ------------------------------------------------------------------------------------ GaussianNoise
+@pytest.mark.parametrize("dtype", [torch.uint8, torch.float32])
+def test_gaussian_noise_transform_matches_torchvision(dtype) -> None:
+    tv = pytest.importorskip("torchvision.transforms.v2")
+    image = make_image(dtype=dtype).as_subclass(torch.Tensor)
+    torch.manual_seed(1)
+    expected = tv.GaussianNoise(mean=0.1, sigma=0.3)(image)
+    torch.manual_seed(1)
+    assert_equal(T.GaussianNoise(mean=0.1, sigma=0.3)(image), expected)
+
+
+def test_gaussian_noise_transform_errors() -> None:
+    with pytest.raises(ValueError, match="sigma"):
+        T.GaussianNoise(sigma=-1.0)
+    with pytest.raises(TypeError, match="PIL"):
+        T.GaussianNoise()(make_image_pil())
+
+
+# ------------------------------------------------------------------------------- UniformTemporalSubsample
+def test_uniform_temporal_subsample_transform() -> None:
+    video = make_video(num_frames=6)
+    image = make_image()
+    out_video, out_image = T.UniformTemporalSubsample(3)(video, image)
+    assert type(out_video) is Video and out_video.shape[0] == 3 and out_image is image
+    assert_equal(out_video, video[[0, 2, 5]])
+    plain = T.UniformTemporalSubsample(2)(torch.zeros(2, 5, 3, 4, 4))
+    assert plain.shape == (2, 2, 3, 4, 4)
+    with pytest.raises(ValueError, match="num_samples"):
+        T.UniformTemporalSubsample(0)
+
+
+def test_misc_transforms_pickle() -> None:
+    for transform in [T.Normalize([0.5], [0.5]), T.GaussianBlur(3), T.GaussianNoise(), T.UniformTemporalSubsample(4)]:
+        assert repr(pickle.loads(pickle.dumps(transform))) == repr(transform)

@@ -1,3 +1,0 @@
-"""Misc ops: blur, noise, normalize, erase, jpeg, temporal subsampling."""
-
-__all__: list[str] = []

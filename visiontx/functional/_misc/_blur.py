@@ -1,0 +1,175 @@
+"""Gaussian blur (separable) and additive Gaussian noise."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import PIL.Image
+import torch
+from torch.nn.functional import pad
+
+from ...datapoints import Image, Video
+from .._dtype import max_value
+from .._registry import get_kernel, register_kernels
+from .._type_conversion import pil_to_tensor, to_image_pil
+
+try:  # optional CPU fast path
+    import cv2
+except ImportError:  # pragma: no cover - depends on the environment
+    cv2 = None
+
+__all__ = [
+    "gaussian_blur",
+    "gaussian_blur_image_pil",
+    "gaussian_blur_image_tensor",
+    "gaussian_blur_video",
+    "gaussian_noise",
+    "gaussian_noise_image_tensor",
+    "gaussian_noise_video",
+]
+
+
+def gaussian_blur(inpt: Any, kernel_size: int | Sequence[int], sigma: float | Sequence[float] | None = None) -> Any:
+    """Blur with a Gaussian kernel of odd ``kernel_size`` ``(kx, ky)``, reflect padding at the borders.
+
+    ``sigma`` ``(sx, sy)`` defaults to ``0.15 * k + 0.35`` per axis. Supports image tensors, PIL images
+    and videos.
+
+    Example:
+        >>> gaussian_blur(image, kernel_size=5, sigma=1.5)
+    """
+    return get_kernel(gaussian_blur, type(inpt))(inpt, kernel_size=kernel_size, sigma=sigma)
+
+
+def _parse_kernel_size(kernel_size: int | Sequence[int]) -> tuple[int, int]:
+    sizes = [kernel_size, kernel_size] if not isinstance(kernel_size, Sequence) else list(kernel_size)
+    if len(sizes) != 2 or not all(isinstance(k, int) and not isinstance(k, bool) for k in sizes):
+        raise TypeError(f"kernel_size must be an int or a pair of ints, got {kernel_size!r}")
+    if any(k <= 0 or k % 2 == 0 for k in sizes):
+        raise ValueError(f"kernel_size must hold odd positive ints, got {kernel_size!r}")
+    return sizes[0], sizes[1]
+
+
+def _parse_sigma(sigma: float | Sequence[float] | None, kernel_size: tuple[int, int]) -> tuple[float, float]:
+    if sigma is None:
+        return kernel_size[0] * 0.15 + 0.35, kernel_size[1] * 0.15 + 0.35
+    values = [sigma] if isinstance(sigma, (int, float)) else list(sigma) if isinstance(sigma, Sequence) else None
+    if values is None or len(values) not in (1, 2) or not all(isinstance(s, (int, float)) for s in values):
+        raise TypeError(f"sigma must be a number or a sequence of one or two numbers, got {sigma!r}")
+    if any(s <= 0 for s in values):
+        raise ValueError(f"sigma must be positive, got {sigma!r}")
+    return float(values[0]), float(values[-1])
+
+
+def _weights(size: int, sigma: float) -> list[float]:
+    """The normalized 1-D Gaussian, as Python floats (no device tensor, no sync)."""
+    half = (size - 1) / 2
+    values = [math.exp(-0.5 * ((i - half) / sigma) ** 2) for i in range(size)]
+    total = sum(values)
+    return [v / total for v in values]
+
+
+def _blur_axis(planes: torch.Tensor, weights: list[float], dim: int) -> torch.Tensor:
+    """Convolve float planes ``N x 1 x H x W`` along ``dim`` (-2 or -1): a weighted sum of shifted views."""
+    size = len(weights)
+    if size == 1:
+        return planes
+    half, length = size // 2, planes.shape[dim]
+    padded = pad(planes, [0, 0, half, half] if dim == -2 else [half, half, 0, 0], mode="reflect")
+    output = padded.narrow(dim, 0, length) * weights[0]
+    for i in range(1, size):
+        output.add_(padded.narrow(dim, i, length), alpha=weights[i])
+    return output
+
+
+def _blur_planes_torch(planes: torch.Tensor, wx: list[float], wy: list[float]) -> torch.Tensor:
+    return _blur_axis(_blur_axis(planes, wy, dim=-2), wx, dim=-1)
+
+
+def _blur_planes_cv2(planes: torch.Tensor, wx: list[float], wy: list[float]) -> torch.Tensor:
+    """OpenCV's separable filter on each CPU plane, same dtype out (uint8 rounded); same borders as torch."""
+    kx, ky = np.asarray(wx, dtype=np.float32), np.asarray(wy, dtype=np.float32)
+    arrays = planes.reshape(-1, *planes.shape[-2:]).contiguous().numpy()
+    output = np.empty_like(arrays)
+    for src, dst in zip(arrays, output):
+        cv2.sepFilter2D(src, -1, kx, ky, dst=dst, borderType=cv2.BORDER_REFLECT_101)
+    return torch.from_numpy(output).view(planes.shape)
+
+
+def _use_cv2(image: torch.Tensor) -> bool:
+    return cv2 is not None and image.device.type == "cpu" and image.dtype in (torch.uint8, torch.float32) and (
+        not image.requires_grad
+    )
+
+
+@register_kernels(gaussian_blur, (torch.Tensor, Image, Video))
+def gaussian_blur_image_tensor(
+    image: torch.Tensor, kernel_size: int | Sequence[int], sigma: float | Sequence[float] | None = None
+) -> torch.Tensor:
+    """Gaussian blur of ``[..., C, H, W]`` as two 1-D passes; uint8 stays uint8 (rounded).
+
+    CPU uint8 / float32 tensors use OpenCV when it is installed; both paths compute the same sums.
+    """
+    kx, ky = _parse_kernel_size(kernel_size)
+    sx, sy = _parse_sigma(sigma, (kx, ky))
+    height, width = image.shape[-2:]
+    if image.numel() == 0 or (kx == 1 and ky == 1):
+        return image.clone()
+    if ky // 2 >= height or kx // 2 >= width:
+        raise ValueError(f"kernel_size {kernel_size!r} needs an image larger than half of it, got {height}x{width}")
+    wx, wy = _weights(kx, sx), _weights(ky, sy)
+    planes = image.reshape(-1, 1, height, width)
+    if _use_cv2(image):
+        return _blur_planes_cv2(planes, wx, wy).view(image.shape)
+    output = _blur_planes_torch(planes if image.is_floating_point() else planes.to(torch.float32), wx, wy)
+    if image.is_floating_point():
+        return output.reshape(image.shape)
+    return output.round_().clamp_(0, max_value(image.dtype)).to(image.dtype).reshape(image.shape)
+
+
+gaussian_blur_video = gaussian_blur_image_tensor
+
+
+@register_kernels(gaussian_blur, PIL.Image.Image)
+def gaussian_blur_image_pil(
+    image: PIL.Image.Image, kernel_size: int | Sequence[int], sigma: float | Sequence[float] | None = None
+) -> PIL.Image.Image:
+    """Gaussian blur of a PIL image (through the tensor kernel, so both agree exactly)."""
+    output = gaussian_blur_image_tensor(pil_to_tensor(image), kernel_size=kernel_size, sigma=sigma)
+    return to_image_pil(output, mode=image.mode)
+
+
+def gaussian_noise(inpt: Any, mean: float = 0.0, sigma: float = 0.1, clip: bool = True) -> Any:
+    """Add Gaussian noise ``N(mean, sigma)`` on the float scale (uint8 images: times 255), fresh per pixel.
+
+    ``clip`` clamps to the dtype's value range. Supports float and uint8 image tensors and videos, not PIL.
+    """
+    return get_kernel(gaussian_noise, type(inpt))(inpt, mean=mean, sigma=sigma, clip=clip)
+
+
+@register_kernels(gaussian_noise, (torch.Tensor, Image, Video))
+def gaussian_noise_image_tensor(
+    image: torch.Tensor, mean: float = 0.0, sigma: float = 0.1, clip: bool = True
+) -> torch.Tensor:
+    """Add Gaussian noise to a float ``[0, 1]`` or uint8 ``[0, 255]`` tensor ``[..., C, H, W]``."""
+    if not isinstance(sigma, (int, float)) or sigma < 0:
+        raise ValueError(f"sigma must be a non-negative number, got {sigma!r}")
+    if image.is_floating_point():
+        output = image + (mean + torch.randn_like(image) * sigma)
+        return output.clamp_(0, 1) if clip else output
+    if image.dtype != torch.uint8:
+        raise TypeError(f"gaussian_noise needs a float or uint8 image, got dtype {image.dtype}")
+    noise = (mean * 255 + torch.randn_like(image, dtype=torch.float32) * (sigma * 255)).to(torch.int16)
+    output = image + noise
+    return (output.clamp_(0, 255) if clip else output).to(torch.uint8)
+
+
+gaussian_noise_video = gaussian_noise_image_tensor
+
+
+@register_kernels(gaussian_noise, PIL.Image.Image)
+def _gaussian_noise_image_pil(image: PIL.Image.Image, **kwargs: Any) -> PIL.Image.Image:
+    raise TypeError("gaussian_noise does not support PIL images; convert with to_image_tensor first")

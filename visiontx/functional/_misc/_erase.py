@@ -1,0 +1,61 @@
+"""Erase (fill) a rectangle of images and videos."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import PIL.Image
+import torch
+
+from ...datapoints import Image, Video
+from .._dtype import max_value
+from .._registry import get_kernel, register_kernels
+from .._type_conversion import pil_to_tensor, to_image_pil
+
+__all__ = ["erase", "erase_image_pil", "erase_image_tensor", "erase_video"]
+
+
+def erase(inpt: Any, i: int, j: int, h: int, w: int, v: torch.Tensor | float, inplace: bool = False) -> Any:
+    """Fill rows ``i:i+h`` and columns ``j:j+w`` with ``v`` (a number or a tensor broadcastable to
+    ``[C, h, w]``). Supports image tensors, PIL images and videos.
+
+    Example:
+        >>> erase(image, i=2, j=3, h=4, w=5, v=torch.tensor(0.0))
+    """
+    return get_kernel(erase, type(inpt))(inpt, i=i, j=j, h=h, w=w, v=v, inplace=inplace)
+
+
+def _check_region(i: int, j: int, h: int, w: int) -> None:
+    for name, value in (("i", i), ("j", j), ("h", h), ("w", w)):
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise ValueError(f"{name} must be a non-negative int, got {value!r}")
+
+
+def _fill_value(v: torch.Tensor | float, like: torch.Tensor) -> torch.Tensor:
+    value = torch.as_tensor(v, device=like.device)
+    if like.is_floating_point() or not value.is_floating_point():
+        return value.to(like.dtype)
+    return value.round().clamp_(0, max_value(like.dtype)).to(like.dtype)
+
+
+@register_kernels(erase, (torch.Tensor, Image, Video))
+def erase_image_tensor(
+    image: torch.Tensor, i: int, j: int, h: int, w: int, v: torch.Tensor | float, inplace: bool = False
+) -> torch.Tensor:
+    """Fill a rectangle of a tensor ``[..., C, H, W]`` (integer images round and clamp float values)."""
+    _check_region(i, j, h, w)
+    output = image if inplace else image.clone()
+    output[..., i : i + h, j : j + w] = _fill_value(v, image)
+    return output
+
+
+erase_video = erase_image_tensor
+
+
+@register_kernels(erase, PIL.Image.Image)
+def erase_image_pil(
+    image: PIL.Image.Image, i: int, j: int, h: int, w: int, v: torch.Tensor | float, inplace: bool = False
+) -> PIL.Image.Image:
+    """Fill a rectangle of a PIL image (``inplace`` has no effect: PIL images are always copied)."""
+    output = erase_image_tensor(pil_to_tensor(image), i=i, j=j, h=h, w=w, v=v)
+    return to_image_pil(output, mode=image.mode)

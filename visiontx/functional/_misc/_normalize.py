@@ -1,0 +1,62 @@
+"""Per-channel normalization of float images and videos."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import PIL.Image
+import torch
+
+from ...datapoints import Image, Video
+from .._registry import get_kernel, register_kernels
+
+__all__ = ["normalize", "normalize_image_tensor", "normalize_video"]
+
+
+def normalize(inpt: Any, mean: Sequence[float], std: Sequence[float], inplace: bool = False) -> Any:
+    """``(inpt - mean) / std`` per channel. Float image tensors and videos only (uint8 and PIL are refused).
+
+    Example:
+        >>> normalize(image, mean=[0.485, 0.456, 0.406], std=[0.229, 0.224, 0.225])
+    """
+    return get_kernel(normalize, type(inpt))(inpt, mean=mean, std=std, inplace=inplace)
+
+
+def _per_channel(values: Any, name: str, channels: int, like: torch.Tensor) -> torch.Tensor:
+    tensor = torch.as_tensor(values, dtype=like.dtype, device=like.device)
+    if tensor.ndim > 1 or tensor.numel() not in (1, channels):
+        raise ValueError(f"{name} must hold 1 or {channels} (number of channels) values, got {values!r}")
+    return tensor.view(-1, 1, 1)
+
+
+def _has_zero(std: Any) -> bool:
+    if isinstance(std, torch.Tensor):
+        return bool((std == 0).any())
+    return any(s == 0 for s in std) if isinstance(std, Sequence) else std == 0
+
+
+@register_kernels(normalize, (torch.Tensor, Image, Video))
+def normalize_image_tensor(
+    image: torch.Tensor, mean: Sequence[float], std: Sequence[float], inplace: bool = False
+) -> torch.Tensor:
+    """Normalize a float tensor ``[..., C, H, W]`` per channel."""
+    if not image.is_floating_point():
+        raise TypeError(f"normalize needs a float image, got dtype {image.dtype}; use to_dtype(..., scale=True) first")
+    if image.ndim < 3:
+        raise ValueError(f"normalize needs an image [..., C, H, W], got shape {tuple(image.shape)}")
+    if _has_zero(std):
+        raise ValueError(f"std must not contain zeros, got {std!r}")
+    channels = image.shape[-3]
+    mean_t = _per_channel(mean, "mean", channels, image)
+    std_t = _per_channel(std, "std", channels, image)
+    output = image.sub_(mean_t) if inplace else image.sub(mean_t)
+    return output.div_(std_t)
+
+
+normalize_video = normalize_image_tensor
+
+
+@register_kernels(normalize, PIL.Image.Image)
+def _normalize_image_pil(image: PIL.Image.Image, **kwargs: Any) -> PIL.Image.Image:
+    raise TypeError("normalize does not support PIL images; use to_image_tensor and to_dtype(..., scale=True) first")
