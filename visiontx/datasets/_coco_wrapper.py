@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import torch
@@ -35,7 +36,9 @@ def segmentation_to_mask(ann: dict[str, Any], spatial_size: tuple[int, int]) -> 
             )
         compressed = not isinstance(segmentation["counts"], list)
         rle = segmentation if compressed else coco_mask.frPyObjects(segmentation, height, width)
-    return torch.from_numpy(coco_mask.decode(rle))
+    with warnings.catch_warnings():  # pycocotools' Masks.__array__ predates numpy 2's copy keyword
+        warnings.filterwarnings("ignore", message="__array__ implementation", category=DeprecationWarning)
+        return torch.from_numpy(coco_mask.decode(rle))
 
 
 def _boxes(bboxes: list, spatial_size: tuple[int, int]) -> BoundingBox:

@@ -99,7 +99,9 @@ class _WrappedDataset:
     def _apply_transforms(self, sample: Any) -> Any:
         if self.transforms is not None:
             return self.transforms(*sample)
-        first, *rest = sample
+        if self.transform is None and self.target_transform is None:
+            return sample
+        first, *rest = sample  # e.g. a video dataset's (video, audio, label) with only `transform`
         if self.transform is not None:
             first = self.transform(first)
         if self.target_transform is not None and rest:
