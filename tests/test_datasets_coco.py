@@ -140,6 +140,8 @@ BAD_ANNOTATIONS = [
     pytest.param({"segmentation": {"counts": [1, 2]}}, "'size'", id="rle-no-size"),
     pytest.param({"segmentation": {"size": [4, 4]}}, "'counts'", id="rle-no-counts"),
     pytest.param({"segmentation": {"size": [4, 4], "counts": 3}}, "'counts' must be", id="rle-bad-counts"),
+    pytest.param({"segmentation": {"size": [4, 4], "counts": [3, 4]}}, "summing to", id="rle-short-counts"),
+    pytest.param({"segmentation": {"size": [1, 2], "counts": [3, -1]}}, "non-negative", id="rle-negative-counts"),
     pytest.param({"image_id": 99}, "image_id=99 is not in 'images'", id="unknown-image"),
 ]
 

@@ -49,8 +49,13 @@ def _check_rle(rle: dict, where: str) -> None:
     size = rle.get("size")
     if "counts" not in rle or not isinstance(size, (list, tuple)) or len(size) != 2:
         raise ValueError(f"{where}: an RLE segmentation needs 'counts' and 'size' = [height, width]")
-    if not isinstance(rle["counts"], (list, str, bytes)):
+    counts = rle["counts"]
+    if not isinstance(counts, (list, str, bytes)):
         raise ValueError(f"{where}: RLE 'counts' must be a list (uncompressed) or a string (compressed)")
+    if isinstance(counts, list) and (
+        not all(isinstance(c, int) and c >= 0 for c in counts) or sum(counts) != size[0] * size[1]
+    ):
+        raise ValueError(f"{where}: uncompressed RLE 'counts' must be non-negative ints summing to height * width")
 
 
 def _check_segmentation(segmentation: Any, where: str) -> None:

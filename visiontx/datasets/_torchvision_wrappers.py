@@ -156,10 +156,10 @@ def oxford_iiit_pet_factory(dataset: Any, target_keys: Any) -> Wrapper:
 
 def _cityscapes_instances(image: PIL.Image.Image) -> dict[str, torch.Tensor]:
     """Instance-id image -> one boolean mask per id; ids >= 1000 encode ``label * 1000 + instance``."""
-    data = Mask(image).as_subclass(torch.Tensor)
+    data = Mask(image).as_subclass(torch.Tensor).to(torch.int64)  # 16-bit PNG ids
     ids = data.unique()
     masks = data.unsqueeze(0) == ids.reshape(-1, 1, 1)
-    labels = torch.where(ids >= 1000, ids // 1000, ids).to(torch.int64)
+    labels = torch.where(ids >= 1000, ids // 1000, ids)
     return {"masks": Mask(masks), "labels": labels}
 
 
