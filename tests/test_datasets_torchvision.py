@@ -60,8 +60,7 @@ def assert_same(ours: Any, theirs: Any, *, key: str = "") -> None:
     """Our wrapped sample has torchvision's structure and values, with visiontx datapoints in place of tv_tensors.
 
     Known differences: a mask made from a PIL image is ``H x W`` here (visiontx's ``Mask``) where torchvision
-    keeps a ``1 x H x W`` channel dim (and stacks Cityscapes instances as ``N x 1 x H x W``); dtypes named in
-    ``loose_dtype`` may differ.
+    keeps a ``1 x H x W`` channel dim (and stacks Cityscapes instances as ``N x 1 x H x W``).
     """
     from torchvision import tv_tensors
 
