@@ -107,7 +107,8 @@ COCO_TV_KEYS = {"segmentation", "iscrowd", "image_id", "bbox", "category_id", "b
 
 @pytest.mark.parametrize("target_keys", [None, COCO_TV_KEYS])
 def test_coco_bundled_sample(tv: Any, target_keys: Any) -> None:
-    assert_like_torchvision(lambda: tv.datasets.CocoDetection(str(SAMPLE_ROOT), str(SAMPLE_ANN)), target_keys=target_keys)
+    make = lambda: tv.datasets.CocoDetection(str(SAMPLE_ROOT), str(SAMPLE_ANN))  # noqa: E731
+    assert_like_torchvision(make, target_keys=target_keys)
 
 
 def test_coco_visiontx_dataset_matches_torchvision(tv: Any) -> None:
@@ -372,7 +373,8 @@ CLASSIFICATION = ["Caltech256", "CIFAR10", "CIFAR100", "ImageNet", "MNIST", "Fas
 @pytest.mark.parametrize("name", CLASSIFICATION)
 def test_classification_samples_are_unchanged(tv: Any, name: str) -> None:
     image = PIL.Image.new("RGB", (4, 3))
-    fake = type("Fake", (getattr(tv.datasets, name),), {"__getitem__": lambda self, i: (image, 7), "__len__": lambda self: 1})
+    methods = {"__getitem__": lambda self, i: (image, 7), "__len__": lambda self: 1}
+    fake = type("Fake", (getattr(tv.datasets, name),), methods)
     sample = wrap_dataset_for_transforms_v2(fake.__new__(fake))[0]
     assert sample[0] is image and sample[1] == 7
 
@@ -389,7 +391,8 @@ def test_mnist(tv: Any, tmp_path: pathlib.Path) -> None:
     raw = tmp_path / "MNIST" / "raw"
     raw.mkdir(parents=True)
     for prefix in ("train", "t10k"):
-        (raw / f"{prefix}-images-idx3-ubyte").write_bytes(struct.pack(">iiii", 0x803, 2, 28, 28) + bytes(range(256)) * 6 + bytes(32))
+        pixels = bytes(range(256)) * 6 + bytes(32)  # 2 x 28 x 28
+        (raw / f"{prefix}-images-idx3-ubyte").write_bytes(struct.pack(">iiii", 0x803, 2, 28, 28) + pixels)
         (raw / f"{prefix}-labels-idx1-ubyte").write_bytes(struct.pack(">ii", 0x801, 2) + bytes([3, 8]))
     assert_like_torchvision(lambda: tv.datasets.MNIST(tmp_path))
     assert wrap_dataset_for_transforms_v2(tv.datasets.MNIST(tmp_path))[1][1] == 8

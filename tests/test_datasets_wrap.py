@@ -146,7 +146,8 @@ def test_mask_errors(tmp_path: pathlib.Path, segmentation: Any, message: str) ->
     ann = make_annotation(7, 1, segmentation=segmentation)
     if segmentation is None:
         del ann["segmentation"]
-    dataset = wrap_dataset_for_transforms_v2(CocoDetection(*write_coco(tmp_path, [(1, SIZE)], [ann])), target_keys="all")
+    dataset = CocoDetection(*write_coco(tmp_path, [(1, SIZE)], [ann]))
+    dataset = wrap_dataset_for_transforms_v2(dataset, target_keys="all")
     with pytest.raises(ValueError, match=message) as info:
         dataset[0]
     assert "annotation id=7" in str(info.value)

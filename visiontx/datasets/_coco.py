@@ -73,7 +73,8 @@ class CocoDetection(VisionDataset):
         except FileNotFoundError:
             raise FileNotFoundError(f"image file {path} (image id={image_id!r} in {self.ann_file}) not found") from None
         except (OSError, SyntaxError, ValueError) as error:
-            raise ValueError(f"image file {path} (image id={image_id!r} in {self.ann_file}) is corrupt: {error}") from error
+            message = f"image file {path} (image id={image_id!r} in {self.ann_file}) is corrupt: {error}"
+            raise ValueError(message) from error
 
     def _load_target(self, image_id: Any) -> list[dict[str, Any]]:
         return [dict(ann) for ann in self.coco.imgToAnns[image_id]]  # copies: the index stays intact

@@ -32,7 +32,8 @@ def segmentation_to_mask(ann: dict[str, Any], spatial_size: tuple[int, int]) -> 
     else:
         if list(segmentation["size"]) != [height, width]:
             raise ValueError(
-                f"annotation id={ann.get('id')!r}: RLE size {segmentation['size']} differs from the image's {[height, width]}"
+                f"annotation id={ann.get('id')!r}: RLE size {segmentation['size']} differs from "
+                f"the image's {[height, width]}"
             )
         compressed = not isinstance(segmentation["counts"], list)
         rle = segmentation if compressed else coco_mask.frPyObjects(segmentation, height, width)

@@ -124,7 +124,8 @@ def celeba_factory(dataset: Any, target_keys: Any) -> Wrapper:
 
 @register_wrapper(datasets.Kitti, target_keys=True)
 def kitti_factory(dataset: Any, target_keys: Any) -> Wrapper:
-    keys = parse_target_keys(target_keys, available=KITTI_NATIVE_KEYS | {"boxes", "labels"}, default={"boxes", "labels"})
+    added = {"boxes", "labels"}
+    keys = parse_target_keys(target_keys, available=KITTI_NATIVE_KEYS | added, default=added)
 
     def wrapper(index: int, sample: Any) -> tuple[Any, Any]:
         image, target = sample
@@ -138,7 +139,7 @@ def kitti_factory(dataset: Any, target_keys: Any) -> Wrapper:
         if "labels" in keys:
             labels = [KITTI_CATEGORIES.index(kind) for kind in lists.get("type", [])]
             wrapped["labels"] = torch.tensor(labels, dtype=torch.int64)
-        for key in sorted(keys - {"boxes", "labels"}):
+        for key in sorted(keys - added):
             wrapped[key] = lists.get(key, [])
         return image, wrapped
 

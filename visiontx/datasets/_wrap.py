@@ -45,7 +45,8 @@ def _find_factory(dataset_cls: type) -> tuple[type, WrapperFactory, bool]:
     for cls in dataset_cls.__mro__:
         if cls in _FACTORIES:
             return (cls, *_FACTORIES[cls])
-    raise TypeError(f"wrap_dataset_for_transforms_v2() has no wrapper for dataset class {dataset_cls.__name__}. {_BY_HAND}")
+    name = dataset_cls.__name__
+    raise TypeError(f"wrap_dataset_for_transforms_v2() has no wrapper for dataset class {name}. {_BY_HAND}")
 
 
 def _check_target_keys(target_keys: Any) -> None:
