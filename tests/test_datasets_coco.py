@@ -41,7 +41,7 @@ def write_coco(
 ) -> tuple[pathlib.Path, pathlib.Path]:
     """Write images (id, (H, W)) as PNG files and a COCO file; returns (root, annotation file)."""
     root = tmp_path / "images"
-    root.mkdir(exist_ok=True)
+    root.mkdir(parents=True, exist_ok=True)
     entries = []
     for image_id, (height, width) in images:
         name = f"{image_id:06d}.png"

@@ -13,6 +13,8 @@ import PIL.Image
 import pytest
 import torch
 import torch.utils.data
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from pycocotools import mask as coco_mask
 
 import visiontx.transforms as T
@@ -271,3 +273,17 @@ def test_wrapping_visiontx_datasets_does_not_import_torchvision() -> None:
         "assert 'torchvision' not in sys.modules, 'torchvision imported'"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# -------------------------------------------------------------------------------------- properties
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.integers(1, 9), st.integers(1, 9), st.integers(0, 2**32 - 1))
+def test_rle_round_trip(tmp_path: pathlib.Path, height: int, width: int, seed: int) -> None:
+    array = (np.random.default_rng(seed).random((height, width)) > 0.5).astype(np.uint8)
+    anns = [
+        make_annotation(1, 1, segmentation=_uncompressed_rle(array)),
+        make_annotation(2, 1, segmentation=_compressed_rle(array)),
+    ]
+    dataset = CocoDetection(*write_coco(tmp_path / str(seed), [(1, (height, width))], anns))
+    masks = wrap_dataset_for_transforms_v2(dataset, target_keys={"masks"})[0][1]["masks"].as_subclass(torch.Tensor)
+    assert torch.equal(masks, torch.from_numpy(array).expand(2, height, width))
