@@ -135,10 +135,11 @@ def wrap_dataset_for_transforms_v2(dataset: Any, target_keys: str | Collection[s
 
     The result is an instance of a subclass of ``type(dataset)``; ``dataset`` itself is not modified.
     Its ``transforms`` (or ``transform`` / ``target_transform``) are applied after the conversion.
-    Supported: visiontx's ``CocoDetection`` and, when torchvision is installed, torchvision's detection,
-    segmentation, video and classification datasets (see the README). COCO's target becomes a dict with
-    ``boxes`` (``BoundingBox`` XYXY), ``masks`` (``Mask`` N x H x W), ``labels``, ``image_id`` and, on
-    request, the native keys: ``target_keys`` is None (the dataset's default), "all" or a collection.
+    Supported: visiontx's ``CocoDetection`` and, when torchvision is installed, torchvision's CocoDetection,
+    VOCDetection, VOCSegmentation, SBDataset, Cityscapes, Kitti, WIDERFace, CelebA, OxfordIIITPet, Kinetics,
+    HMDB51, UCF101 and classification datasets (unchanged); others raise ``TypeError``. COCO's target becomes a
+    dict with ``boxes`` (``BoundingBox`` XYXY), ``masks`` (``Mask`` N x H x W), ``labels``, ``image_id`` and,
+    on request, the native keys: ``target_keys`` is None (the dataset's default), "all" or a collection.
 
     Example:
         >>> ds = wrap_dataset_for_transforms_v2(CocoDetection(root, ann_file, transforms=trans))
