@@ -1,3 +1,7 @@
 """Datasets and the wrapper that turns their samples into datapoints."""
 
-__all__: list[str] = []
+from . import _coco_wrapper  # noqa: F401 (registers the COCO wrapper)
+from ._coco import CocoDetection
+from ._wrap import wrap_dataset_for_transforms_v2
+
+__all__ = ["CocoDetection", "wrap_dataset_for_transforms_v2"]
