@@ -21,7 +21,7 @@ CELL = 256  # each augmented sample is drawn in a CELL x CELL square
 COLUMNS = 4
 PADDING = 2
 IMAGENET_MEAN_RGB = (123, 117, 104)
-COLORS = ["red", "lime", "dodgerblue", "yellow", "magenta", "cyan", "orange", "white"]
+COLORS = ["cyan", "yellow", "lime", "magenta", "dodgerblue", "orange", "red", "white"]
 
 
 def load_sample(root: pathlib.Path = SAMPLE) -> Any:
