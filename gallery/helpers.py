@@ -89,7 +89,7 @@ def draw(image: Any, target: dict[str, Any] | None = None) -> torch.Tensor:
     count = len(boxes) if boxes is not None else len(masks) if masks is not None else 0
     colors = [COLORS[i % len(COLORS)] for i in range(count)]
     if masks is not None and masks.ndim == 3:
-        canvas = draw_segmentation_masks(canvas, masks.bool().cpu(), alpha=0.45, colors=colors)
+        canvas = draw_segmentation_masks(canvas, masks.bool().cpu(), alpha=0.35, colors=colors)
     if boxes is not None:
         canvas = draw_bounding_boxes(canvas, boxes.cpu(), colors=colors, width=2)
     return canvas

@@ -38,6 +38,8 @@ BOX_KWARGS = [
     dict(labels=["cat", "dog", "dot"], colors="red", width=3),
     dict(fill=True, colors=["blue", (0, 255, 0), "#ff00ff"]),
     dict(labels=["a", "b", "c"], label_colors="yellow", colors=(10, 20, 30)),
+    dict(labels=["a", "bb", "ccc"], fill_labels=True),
+    dict(labels=["a", "bb", "ccc"], fill_labels=True, label_background_colors="white", label_colors=["red"] * 3),
 ]
 
 

@@ -54,9 +54,11 @@ def draw_sample(image: torch.Tensor, target: dict[str, Any], names: dict[int, st
     """Masks and labelled boxes drawn on the image, centred on a CELL x CELL canvas."""
     labels = [int(label) for label in target["labels"]]
     colors = [COLORS[i % len(COLORS)] for i in range(len(labels))]
-    drawn = draw_segmentation_masks(image, target["masks"].bool(), alpha=0.45, colors=colors)
+    drawn = draw_segmentation_masks(image, target["masks"].bool(), alpha=0.35, colors=colors)
     captions = [names.get(label, str(label)) for label in labels]
-    drawn = draw_bounding_boxes(drawn, target["boxes"], labels=captions, colors=colors, width=2, font_size=14)
+    drawn = draw_bounding_boxes(
+        drawn, target["boxes"], labels=captions, colors=colors, width=2, font_size=14, fill_labels=True
+    )
     return letterbox(drawn, CELL)
 
 

@@ -109,6 +109,8 @@ def draw_bounding_boxes(
     font: str | None = None,
     font_size: int | None = None,
     label_colors: Colors = None,
+    label_background_colors: Colors = None,
+    fill_labels: bool = False,
 ) -> torch.Tensor:
     """Draw boxes (and their labels) on a copy of ``image``; returns a 3-channel image of its dtype.
 
@@ -121,7 +123,9 @@ def draw_bounding_boxes(
         width: outline width in pixels.
         font, font_size: a TrueType font file and its size; with no ``font``, Pillow's default font
             (at ``font_size`` where Pillow supports sizing it).
-        label_colors: text colors (default: the box colors).
+        label_colors: text colors (default: the box colors, or black with ``fill_labels``).
+        label_background_colors: colors of the label backgrounds (default: the box colors).
+        fill_labels: draw each label on a filled background, for legibility.
     """
     rgb = _check_image(image)
     boxes = _xyxy_boxes(boxes)
@@ -132,15 +136,28 @@ def draw_bounding_boxes(
     if num_boxes == 0:
         return rgb.clone()
     box_colors = _parse_colors(colors, num_boxes)
-    text_colors = box_colors if label_colors is None else _parse_colors(label_colors, num_boxes, "label_colors")
+    if label_colors is not None or fill_labels:
+        text_colors = _parse_colors(label_colors or "black", num_boxes, "label_colors")
+    else:
+        text_colors = box_colors
+    backgrounds = box_colors
+    if fill_labels and label_background_colors is not None:
+        backgrounds = _parse_colors(label_background_colors, num_boxes, "label_background_colors")
     text_font = _font(font, font_size)
     canvas = _to_pil(rgb)
     draw = PIL.ImageDraw.Draw(canvas, "RGBA" if fill else None)
     margin = width + 1
-    for box, color, label, text_color in zip(boxes.to(torch.int64).tolist(), box_colors, labels, text_colors):
+    for box, color, label, text_color, background in zip(
+        boxes.to(torch.int64).tolist(), box_colors, labels, text_colors, backgrounds
+    ):
         draw.rectangle(box, width=width, outline=color, fill=(*color, 100) if fill else None)
-        if label is not None:
-            draw.text((box[0] + margin, box[1] + margin), label, fill=text_color, font=text_font)
+        if label is None:
+            continue
+        origin = (box[0] + margin, box[1] + margin)
+        if fill_labels:
+            left, top, right, bottom = draw.textbbox(origin, label, font=text_font)
+            draw.rectangle((left - 1, top - 1, right + 1, bottom + 1), fill=background)
+        draw.text(origin, label, fill=text_color, font=text_font)
     out = torch.from_numpy(np.array(canvas)).permute(2, 0, 1).to(image.device)
     return to_dtype_image_tensor(out, image.dtype, scale=True) if image.is_floating_point() else out
 
