@@ -77,10 +77,11 @@ def rotate_keypoints(inpt: Keypoints, angle: float, *args: Any, **kwargs: Any) -
 MARKER = torch.tensor([255, 0, 255], dtype=torch.uint8)[:, None, None]
 
 
-def draw_points(image: torch.Tensor, points: Keypoints, radius: int = 3) -> torch.Tensor:
+def draw_points(image: torch.Tensor, points: Keypoints) -> torch.Tensor:
     """The image with a square marker at each keypoint."""
     canvas = draw(image).clone()
     height, width = canvas.shape[-2:]
+    radius = max(width // 128, 1)
     for x, y in _points(points).round().long().tolist():
         if 0 <= x < width and 0 <= y < height:
             top, left = max(y - radius, 0), max(x - radius, 0)
@@ -93,7 +94,7 @@ def main() -> None:
     out = output_dir()
     image = sample_image()
     height, width = image.shape[-2:]
-    eyes_and_mouth = [[0.40, 0.19], [0.50, 0.19], [0.45, 0.28]]  # fractions of the photo's width, height
+    eyes_and_mouth = [[0.40, 0.21], [0.50, 0.21], [0.45, 0.29]]  # fractions of the photo's width, height
     points = Keypoints(torch.tensor(eyes_and_mouth) * torch.tensor([width, height]), spatial_size=(height, width))
     pipeline = T.Compose(
         [
@@ -107,7 +108,7 @@ def main() -> None:
     for _ in range(4):
         new_image, new_points = pipeline(image, points)
         assert type(new_points) is Keypoints and tuple(new_points.spatial_size) == tuple(new_image.shape[-2:])
-        row.append(draw_points(new_image, new_points, radius=2))
+        row.append(draw_points(new_image, new_points))
     plot([row], out / "custom_datapoint.png", col_titles=["input", "samples"])
 
 
