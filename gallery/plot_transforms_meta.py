@@ -21,8 +21,9 @@ def boxes_and_sanitizing(path: pathlib.Path) -> None:
     """Box metadata transforms: format conversion, clamping to the image, removing degenerate boxes."""
     image, target = sample_detection()
     height, width = image.shape[-2:]
+    extra = torch.tensor([[-20.0, height * 0.6, width * 0.4, height + 30.0], [5.0, 5.0, 6.0, 40.0]])  # outside, thin
     boxes = datapoints.BoundingBox(
-        torch.cat([target["boxes"].as_subclass(torch.Tensor), torch.tensor([[-20.0, height * 0.6, width * 0.4, height + 30.0], [5.0, 5.0, 6.0, 40.0]])]),
+        torch.cat([target["boxes"].as_subclass(torch.Tensor), extra]),
         format="XYXY",
         spatial_size=(height, width),
     )

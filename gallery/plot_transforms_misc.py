@@ -13,6 +13,7 @@ import visiontx.transforms as T
 from helpers import output_dir, plot_family, sample_image
 
 TO_FLOAT = T.ToDtype(torch.float32, scale=True)
+IMAGENET_MEAN, IMAGENET_STD = [0.485, 0.456, 0.406], [0.229, 0.224, 0.225]
 
 
 def min_max(image: torch.Tensor) -> torch.Tensor:
@@ -37,7 +38,7 @@ def misc_examples(small: int) -> list[tuple[str, T.Transform]]:
         ("GaussianNoise", T.Compose([TO_FLOAT, T.GaussianNoise(sigma=0.1)])),
         ("RandomErasing", T.RandomErasing(p=1.0, value=0)),
         ("JPEG", T.JPEG(quality=(2, 20))),
-        ("Normalize", T.Compose([TO_FLOAT, T.Normalize(mean=[0.485, 0.456, 0.406], std=[0.229, 0.224, 0.225]), T.Lambda(min_max)])),
+        ("Normalize", T.Compose([TO_FLOAT, T.Normalize(mean=IMAGENET_MEAN, std=IMAGENET_STD), T.Lambda(min_max)])),
         ("LinearTransformation", T.Compose([T.Resize(small), T.CenterCrop(small), TO_FLOAT, swap_red_blue(small)])),
     ]
 

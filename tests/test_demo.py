@@ -35,7 +35,11 @@ def test_demo_writes_grid_of_expected_size(n: int, tmp_path: pathlib.Path, capsy
     with PIL.Image.open(out) as image:
         assert image.format == "PNG" and image.mode == "RGB"
         assert (image.height, image.width) == grid_size(n)
-    expected = {1: (CELL, CELL), 2: (CELL + 2 * PADDING, 2 * CELL + 3 * PADDING), 5: (2 * CELL + 3 * PADDING, 4 * CELL + 5 * PADDING)}
+    expected = {
+        1: (CELL, CELL),
+        2: (CELL + 2 * PADDING, 2 * CELL + 3 * PADDING),
+        5: (2 * CELL + 3 * PADDING, 4 * CELL + 5 * PADDING),
+    }
     assert grid_size(n) == expected[n]
     printed = capsys.readouterr().out
     assert str(out) in printed and printed.rstrip().endswith(" s")
@@ -88,12 +92,13 @@ def test_demo_command_needs_no_optional_dependency(tmp_path: pathlib.Path) -> No
     """``python -m visiontx demo`` in a fresh interpreter, checking torchvision and matplotlib stay unimported."""
     out = tmp_path / "sub" / "demo.png"
     code = (
-        "import sys, runpy; sys.argv = ['visiontx', 'demo', '--out', sys.argv[1], '--n', '1'];"
-        "import visiontx.__main__ as m; rc = m.main(sys.argv[1:]);"
+        "import sys; import visiontx.__main__ as m;"
+        "rc = m.main(['demo', '--out', sys.argv[1], '--n', '1']);"
         "bad = [name for name in ('torchvision', 'matplotlib', 'albumentations', 'cv2') if name in sys.modules];"
         "sys.exit(rc or (3 if bad else 0))"
     )
     env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONPATH": str(ROOT)}
-    result = subprocess.run([sys.executable, "-c", code, str(out)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    command = [sys.executable, "-c", code, str(out)]
+    result = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr + result.stdout
     assert out.exists() and "wrote" in result.stdout

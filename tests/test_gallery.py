@@ -24,7 +24,11 @@ SCRIPTS = sorted(GALLERY.glob("plot_*.py"))
 NOT_ILLUSTRATED = {"Transform", "RandomApplyTransform", "InterpolationMode", "AutoAugmentPolicy"}
 
 EXPECTED_FIGURES = {
-    "plot_getting_started.py": ["getting_started_classification.png", "getting_started_detection.png", "getting_started_functional.png"],
+    "plot_getting_started.py": [
+        "getting_started_classification.png",
+        "getting_started_detection.png",
+        "getting_started_functional.png",
+    ],
     "plot_detection_end_to_end.py": ["detection_end_to_end.png"],
     "plot_custom_transform.py": ["custom_transform.png"],
     "plot_custom_datapoint.py": ["custom_datapoint.png"],
@@ -44,7 +48,8 @@ def test_every_script_is_listed() -> None:
 @pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.stem)
 def test_gallery_script_writes_its_figures(script: pathlib.Path, tmp_path: pathlib.Path) -> None:
     pytest.importorskip("matplotlib")
-    env = {**os.environ, "OMP_NUM_THREADS": "1", "MPLBACKEND": "Agg", "PYTHONPATH": str(ROOT), "VISIONTX_GALLERY_FAST": "1"}
+    env = {**os.environ, "OMP_NUM_THREADS": "1", "MPLBACKEND": "Agg", "PYTHONPATH": str(ROOT)}
+    env["VISIONTX_GALLERY_FAST"] = "1"
     env.pop("VISIONTX_GALLERY_OUT", None)
     result = subprocess.run(
         [sys.executable, str(script), str(tmp_path)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600

@@ -87,7 +87,8 @@ def test_decode_png_modes_match_torchvision(pil_mode: str, mode: str) -> None:
     tv_io = _tv_io()
     data = _png_bytes(pil_mode)
     ours = decode_image(data, mode)
-    theirs = tv_io.decode_image(torch.frombuffer(bytearray(data), dtype=torch.uint8), getattr(tv_io.ImageReadMode, mode))
+    encoded = torch.frombuffer(bytearray(data), dtype=torch.uint8)
+    theirs = tv_io.decode_image(encoded, getattr(tv_io.ImageReadMode, mode))
     assert ours.shape == theirs.shape
     assert_equal(ours, theirs, atol=1)  # RGB -> gray: Pillow and libpng round luma differently
 

@@ -129,7 +129,9 @@ def test_draw_bounding_boxes_errors(image, boxes, kwargs, error, match) -> None:
 
 # --------------------------------------------------------------------- draw_segmentation_masks
 @pytest.mark.parametrize("dtype", [torch.uint8, torch.float32])
-@pytest.mark.parametrize("kwargs", [{}, dict(alpha=0.3, colors="red"), dict(alpha=1.0, colors=["blue", (1, 2, 3), "#abcdef"])])
+@pytest.mark.parametrize(
+    "kwargs", [{}, dict(alpha=0.3, colors="red"), dict(alpha=1.0, colors=["blue", (1, 2, 3), "#abcdef"])]
+)
 def test_draw_segmentation_masks_matches_torchvision(dtype: torch.dtype, kwargs: dict) -> None:
     tv_utils = _tv_utils()
     image, masks = _image(dtype), _masks()

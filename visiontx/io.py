@@ -100,7 +100,8 @@ def _decode(opener: Callable[[], PIL.Image.Image], source: str, mode: ImageReadM
 def _bytes_of(data: bytes | bytearray | memoryview | torch.Tensor, name: str) -> bytes:
     if isinstance(data, torch.Tensor):
         if data.dtype != torch.uint8 or data.ndim != 1:
-            raise ValueError(f"{name} as a tensor must be 1-D uint8 bytes, got {data.dtype} of shape {tuple(data.shape)}")
+            got = f"{data.dtype} of shape {tuple(data.shape)}"
+            raise ValueError(f"{name} as a tensor must be 1-D uint8 bytes, got {got}")
         return data.detach().cpu().numpy().tobytes()
     if isinstance(data, (bytes, bytearray, memoryview)):
         return bytes(data)

@@ -218,8 +218,9 @@ def _as_batch(tensor: torch.Tensor | Sequence[torch.Tensor]) -> torch.Tensor:
     if isinstance(tensor, (list, tuple)):
         if not all(isinstance(t, torch.Tensor) for t in tensor) or not tensor:
             raise TypeError("tensor must be a tensor or a non-empty list of tensors")
-        if len({tuple(t.shape) for t in tensor}) > 1:
-            raise ValueError(f"tensor: all images of the list must have one shape, got {sorted({tuple(t.shape) for t in tensor})}")
+        shapes = sorted({tuple(t.shape) for t in tensor})
+        if len(shapes) > 1:
+            raise ValueError(f"tensor: all images of the list must have one shape, got {shapes}")
         tensor = torch.stack([t.as_subclass(torch.Tensor) for t in tensor])
     elif not isinstance(tensor, torch.Tensor):
         raise TypeError(f"tensor must be a tensor or a list of tensors, got {type(tensor).__name__}")
