@@ -8,6 +8,8 @@ input in it, so an image and its boxes and masks move together. Run:
 
 from __future__ import annotations
 
+import pathlib
+
 import torch
 
 import visiontx.functional as F
@@ -16,7 +18,7 @@ from visiontx import datapoints
 from helpers import output_dir, plot, sample_detection, sample_image
 
 
-def classification(out: object) -> None:
+def classification(out: pathlib.Path) -> None:
     """A classification pipeline on a uint8 image; the last step makes it float for a model."""
     image = sample_image()
     size = image.shape[-1] // 2
@@ -33,7 +35,7 @@ def classification(out: object) -> None:
     plot([[image, *outputs]], out / "getting_started_classification.png", col_titles=["input", "augmented"])
 
 
-def detection_and_segmentation(out: object) -> None:
+def detection_and_segmentation(out: pathlib.Path) -> None:
     """Boxes and instance masks follow the geometry of the image; the labels pass through."""
     image, target = sample_detection()
     boxes, masks, labels = target["boxes"], target["masks"], target["labels"]
@@ -54,7 +56,7 @@ def detection_and_segmentation(out: object) -> None:
     plot(rows, out / "getting_started_detection.png", row_titles=["positional", "dict sample"])
 
 
-def functional_api(out: object) -> None:
+def functional_api(out: pathlib.Path) -> None:
     """The same ops as functions: one dispatcher per op, for any input type."""
     image, target = sample_detection()
     boxes = target["boxes"]

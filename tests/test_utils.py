@@ -9,6 +9,8 @@ import numpy as np
 import PIL.Image
 import pytest
 import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import visiontx.functional as F
 from visiontx.datapoints import BoundingBox, Image, Mask
@@ -274,3 +276,22 @@ def test_save_image_uint8_is_not_rescaled_and_file_object() -> None:
     save_image(image, buffer, format="PNG")
     saved = torch.from_numpy(np.asarray(PIL.Image.open(io.BytesIO(buffer.getvalue()))).copy()).permute(2, 0, 1)
     assert_equal(saved, image)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    num=st.integers(2, 7),
+    nrow=st.integers(1, 5),
+    padding=st.integers(0, 3),
+    size=st.tuples(st.integers(1, 5), st.integers(1, 5)),
+)
+def test_make_grid_places_every_image(num: int, nrow: int, padding: int, size: tuple[int, int]) -> None:
+    batch = torch.arange(num * 3 * size[0] * size[1], dtype=torch.float32).reshape(num, 3, *size)
+    grid = make_grid(batch, nrow=nrow, padding=padding, pad_value=-1)
+    cols, rows = min(nrow, num), -(-num // min(nrow, num))
+    assert grid.shape == (3, rows * (size[0] + padding) + padding, cols * (size[1] + padding) + padding)
+    for k in range(num):
+        top = (k // cols) * (size[0] + padding) + padding
+        left = (k % cols) * (size[1] + padding) + padding
+        assert_equal(grid[:, top : top + size[0], left : left + size[1]], batch[k])
+    assert int((grid == -1).sum()) == grid.numel() - batch.numel()
