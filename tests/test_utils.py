@@ -122,6 +122,7 @@ def test_draw_bounding_boxes_datapoints_in_plain_out() -> None:
         (torch.zeros(3, 4, 5, dtype=torch.uint8), BOXES, dict(colors=(1, 2)), ValueError, "colors"),
         (torch.zeros(3, 4, 5, dtype=torch.uint8), BOXES, dict(colors=7), TypeError, "colors"),
         (torch.zeros(3, 4, 5, dtype=torch.uint8), BOXES, dict(label_colors=["red"]), ValueError, "label_colors"),
+        (torch.zeros(3, 4, 5, dtype=torch.uint8), BOXES, dict(font="/no/such/font.ttf"), ValueError, "font"),
     ],
 )
 def test_draw_bounding_boxes_errors(image, boxes, kwargs, error, match) -> None:

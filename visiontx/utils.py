@@ -87,9 +87,26 @@ def _xyxy_boxes(boxes: torch.Tensor) -> torch.Tensor:
     return boxes
 
 
+def _label_colors(
+    box_colors: list[tuple[int, int, int]], label_colors: Colors, background_colors: Colors, fill_labels: bool
+) -> tuple[list[tuple[int, int, int]], list[tuple[int, int, int]]]:
+    """Text and background colors of the labels: the box colors unless given (black text on filled labels)."""
+    num = len(box_colors)
+    text = box_colors
+    if label_colors is not None or fill_labels:
+        text = _parse_colors(label_colors if label_colors is not None else "black", num, "label_colors")
+    backgrounds = box_colors
+    if fill_labels and background_colors is not None:
+        backgrounds = _parse_colors(background_colors, num, "label_background_colors")
+    return text, backgrounds
+
+
 def _font(font: str | None, font_size: int | None) -> PIL.ImageFont.ImageFont | PIL.ImageFont.FreeTypeFont:
     if font is not None:
-        return PIL.ImageFont.truetype(font=font, size=font_size or 10)
+        try:
+            return PIL.ImageFont.truetype(font=font, size=font_size or 10)
+        except OSError as error:
+            raise ValueError(f"font: cannot load the TrueType font {font!r}: {error}") from error
     if font_size is None:
         return PIL.ImageFont.load_default()
     try:
@@ -136,13 +153,7 @@ def draw_bounding_boxes(
     if num_boxes == 0:
         return rgb.clone()
     box_colors = _parse_colors(colors, num_boxes)
-    if label_colors is not None or fill_labels:
-        text_colors = _parse_colors(label_colors or "black", num_boxes, "label_colors")
-    else:
-        text_colors = box_colors
-    backgrounds = box_colors
-    if fill_labels and label_background_colors is not None:
-        backgrounds = _parse_colors(label_background_colors, num_boxes, "label_background_colors")
+    text_colors, backgrounds = _label_colors(box_colors, label_colors, label_background_colors, fill_labels)
     text_font = _font(font, font_size)
     canvas = _to_pil(rgb)
     draw = PIL.ImageDraw.Draw(canvas, "RGBA" if fill else None)
