@@ -124,6 +124,8 @@ def test_decode_image_accepts_bytes_and_tensors() -> None:
     assert_equal(decode_image(data), expected)
     assert_equal(decode_image(bytearray(data)), expected)
     assert_equal(decode_image(read_file(JPEG)), expected)
+    assert_equal(decode_image(str(JPEG)), expected)
+    assert_equal(decode_image(JPEG, mode="GRAY"), read_image(JPEG, mode="GRAY"))
 
 
 def test_exif_orientation() -> None:
@@ -164,7 +166,9 @@ def test_decode_errors() -> None:
     with pytest.raises(ValueError, match="decode"):
         decode_image(b"")
     with pytest.raises(TypeError, match="data"):
-        decode_image("a string is not bytes")
+        decode_image(["not", "bytes"])
+    with pytest.raises(FileNotFoundError, match="no_such_file"):
+        decode_image("no_such_file.png")
     with pytest.raises(ValueError, match="data"):
         decode_image(torch.zeros(2, 3, dtype=torch.uint8))
     with pytest.raises(ValueError, match="mode"):

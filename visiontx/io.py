@@ -152,11 +152,16 @@ def read_image(
 
 
 def decode_image(
-    data: bytes | bytearray | memoryview | torch.Tensor,
+    data: bytes | bytearray | memoryview | torch.Tensor | str | os.PathLike,
     mode: ImageReadMode | str = ImageReadMode.UNCHANGED,
     apply_exif_orientation: bool = False,
 ) -> torch.Tensor:
-    """Decode encoded image bytes (``bytes`` or a 1-D uint8 tensor) to a uint8 ``C x H x W`` tensor."""
+    """Decode encoded image bytes (``bytes`` or a 1-D uint8 tensor) to a uint8 ``C x H x W`` tensor.
+
+    A path (``str`` or ``os.PathLike``) is read as :func:`read_image` does, as in ``torchvision.io``.
+    """
+    if isinstance(data, (str, os.PathLike)):
+        return read_image(data, mode, apply_exif_orientation)
     mode = _as_mode(mode)
     payload = _bytes_of(data, "data")
     return _decode(lambda: PIL.Image.open(_io.BytesIO(payload)), "the given data", mode, apply_exif_orientation)
