@@ -1,3 +1,216 @@
-"""Reading and writing images (Pillow underneath)."""
+"""Reading, decoding, encoding and writing images (Pillow underneath).
 
-__all__: list[str] = []
+Images are uint8 tensors ``C x H x W``, as in ``torchvision.io``.
+
+Example:
+    >>> image = read_image("photo.jpg", mode="RGB")      # uint8, 3 x H x W
+    >>> write_png(image, "photo.png")
+"""
+
+from __future__ import annotations
+
+import enum
+import io as _io
+import os
+from collections.abc import Callable
+
+import numpy as np
+import PIL.Image
+import PIL.ImageOps
+import torch
+
+__all__ = [
+    "ImageReadMode",
+    "decode_image",
+    "encode_jpeg",
+    "encode_png",
+    "read_file",
+    "read_image",
+    "write_file",
+    "write_jpeg",
+    "write_png",
+]
+
+
+class ImageReadMode(enum.Enum):
+    """Channels an image is read with: as stored, gray, gray + alpha, RGB, RGB + alpha."""
+
+    UNCHANGED = 0
+    GRAY = 1
+    GRAY_ALPHA = 2
+    RGB = 3
+    RGB_ALPHA = 4
+    RGBA = 4  # alias of RGB_ALPHA
+
+
+_PIL_MODES = {
+    ImageReadMode.GRAY: "L",
+    ImageReadMode.GRAY_ALPHA: "LA",
+    ImageReadMode.RGB: "RGB",
+    ImageReadMode.RGB_ALPHA: "RGBA",
+}
+_KEPT_MODES = {"L", "LA", "RGB", "RGBA"}
+_SIXTEEN_BIT_MODES = {"I", "I;16", "I;16B", "I;16L", "I;16N"}
+_DECODE_ERRORS = (PIL.UnidentifiedImageError, OSError, SyntaxError, ValueError, EOFError)
+
+
+def _as_mode(mode: ImageReadMode | str) -> ImageReadMode:
+    if isinstance(mode, ImageReadMode):
+        return mode
+    if isinstance(mode, str) and mode.upper() in ImageReadMode.__members__:
+        return ImageReadMode[mode.upper()]
+    names = ", ".join(ImageReadMode.__members__)
+    raise ValueError(f"mode must be an ImageReadMode or one of {names} (any case), got {mode!r}")
+
+
+def _unchanged_mode(image: PIL.Image.Image) -> str:
+    """The L / LA / RGB / RGBA mode an image of any Pillow mode is read as under UNCHANGED."""
+    if image.mode in _KEPT_MODES:
+        return image.mode
+    if image.mode in ("1", "F") or image.mode in _SIXTEEN_BIT_MODES:
+        return "L"
+    if image.mode in ("P", "PA"):
+        return "RGBA" if image.mode == "PA" or "transparency" in image.info else "RGB"
+    return "RGBA" if "A" in image.getbands() else "RGB"
+
+
+def _to_uint8_array(image: PIL.Image.Image, mode: ImageReadMode) -> np.ndarray:
+    if image.mode in _SIXTEEN_BIT_MODES:  # 16-bit gray: scale 0..65535 to 0..255
+        wide = np.asarray(image, dtype=np.int64).clip(0, 65535)
+        image = PIL.Image.fromarray(((wide * 255 + 32767) // 65535).astype(np.uint8))
+    target = _PIL_MODES.get(mode) or _unchanged_mode(image)
+    if image.mode != target:
+        image = image.convert(target)
+    array = np.asarray(image)
+    return array[:, :, None] if array.ndim == 2 else array
+
+
+def _decode(opener: Callable[[], PIL.Image.Image], source: str, mode: ImageReadMode, exif: bool) -> torch.Tensor:
+    try:
+        with opener() as image:
+            image.load()
+            if exif:
+                image = PIL.ImageOps.exif_transpose(image)
+            array = _to_uint8_array(image, mode)
+    except _DECODE_ERRORS as error:
+        raise ValueError(f"cannot decode {source} as an image: {error}") from error
+    return torch.from_numpy(array.transpose(2, 0, 1).copy())
+
+
+def _bytes_of(data: bytes | bytearray | memoryview | torch.Tensor, name: str) -> bytes:
+    if isinstance(data, torch.Tensor):
+        if data.dtype != torch.uint8 or data.ndim != 1:
+            got = f"{data.dtype} of shape {tuple(data.shape)}"
+            raise ValueError(f"{name} as a tensor must be 1-D uint8 bytes, got {got}")
+        return data.detach().cpu().numpy().tobytes()
+    if isinstance(data, (bytes, bytearray, memoryview)):
+        return bytes(data)
+    raise TypeError(f"{name} must be bytes or a 1-D uint8 tensor, got {type(data).__name__}")
+
+
+def read_file(path: str | os.PathLike) -> torch.Tensor:
+    """The bytes of a file as a 1-D uint8 tensor."""
+    path = _existing_file(path)
+    with open(path, "rb") as file:
+        data = bytearray(file.read())
+    return torch.frombuffer(data, dtype=torch.uint8) if data else torch.empty(0, dtype=torch.uint8)
+
+
+def write_file(path: str | os.PathLike, data: torch.Tensor) -> None:
+    """Write a 1-D uint8 tensor of bytes to ``path``."""
+    payload = _bytes_of(data, "data")
+    with open(path, "wb") as file:
+        file.write(payload)
+
+
+def _existing_file(path: str | os.PathLike) -> str:
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"path must be a str or os.PathLike, got {type(path).__name__}")
+    path = os.fspath(path)
+    if not os.path.isfile(path):
+        raise FileNotFoundError(f"no such image file: {path!r}")
+    return path
+
+
+def read_image(
+    path: str | os.PathLike, mode: ImageReadMode | str = ImageReadMode.UNCHANGED, apply_exif_orientation: bool = False
+) -> torch.Tensor:
+    """Read an image file (any format Pillow reads) as a uint8 ``C x H x W`` tensor.
+
+    Args:
+        path: the file.
+        mode: channels to read with (``ImageReadMode`` or its name as a string, e.g. ``"RGB"``).
+            ``UNCHANGED`` keeps gray / gray + alpha / RGB / RGBA as stored (palettes become RGB or RGBA).
+        apply_exif_orientation: rotate / mirror as the file's EXIF orientation tag says.
+
+    Raises ``FileNotFoundError`` for a missing file and ``ValueError`` naming the file if it is not a
+    readable image.
+    """
+    mode = _as_mode(mode)
+    path = _existing_file(path)
+    return _decode(lambda: PIL.Image.open(path), f"file {path!r}", mode, apply_exif_orientation)
+
+
+def decode_image(
+    data: bytes | bytearray | memoryview | torch.Tensor | str | os.PathLike,
+    mode: ImageReadMode | str = ImageReadMode.UNCHANGED,
+    apply_exif_orientation: bool = False,
+) -> torch.Tensor:
+    """Decode encoded image bytes (``bytes`` or a 1-D uint8 tensor) to a uint8 ``C x H x W`` tensor.
+
+    A path (``str`` or ``os.PathLike``) is read as :func:`read_image` does, as in ``torchvision.io``.
+    """
+    if isinstance(data, (str, os.PathLike)):
+        return read_image(data, mode, apply_exif_orientation)
+    mode = _as_mode(mode)
+    payload = _bytes_of(data, "data")
+    return _decode(lambda: PIL.Image.open(_io.BytesIO(payload)), "the given data", mode, apply_exif_orientation)
+
+
+def _to_pil(image: torch.Tensor, channels: tuple[int, ...]) -> PIL.Image.Image:
+    if not isinstance(image, torch.Tensor):
+        raise TypeError(f"image must be a tensor, got {type(image).__name__}")
+    if image.dtype != torch.uint8:
+        raise TypeError(f"image must be a uint8 tensor, got {image.dtype}")
+    if image.ndim != 3 or image.shape[0] not in channels:
+        raise ValueError(f"image must be C x H x W with C in {channels}, got shape {tuple(image.shape)}")
+    if image.shape[1] == 0 or image.shape[2] == 0:
+        raise ValueError(f"image must not be empty, got shape {tuple(image.shape)}")
+    array = image.as_subclass(torch.Tensor).detach().permute(1, 2, 0).cpu().numpy()
+    return PIL.Image.fromarray(np.ascontiguousarray(array[:, :, 0] if array.shape[2] == 1 else array))
+
+
+def _encode(image: PIL.Image.Image, format: str, **options: object) -> torch.Tensor:
+    buffer = _io.BytesIO()
+    image.save(buffer, format=format, **options)
+    return torch.frombuffer(bytearray(buffer.getvalue()), dtype=torch.uint8)
+
+
+def _check_quality(quality: int) -> None:
+    if isinstance(quality, bool) or not isinstance(quality, int) or not 1 <= quality <= 100:
+        raise ValueError(f"quality must be an int in [1, 100], got {quality!r}")
+
+
+def encode_jpeg(image: torch.Tensor | list[torch.Tensor], quality: int = 75) -> torch.Tensor | list[torch.Tensor]:
+    """Encode a uint8 ``C x H x W`` image (C = 1 or 3), or a list of them, as JPEG bytes (1-D uint8)."""
+    _check_quality(quality)
+    if isinstance(image, (list, tuple)):
+        return [encode_jpeg(item, quality) for item in image]
+    return _encode(_to_pil(image, (1, 3)), "JPEG", quality=quality)
+
+
+def encode_png(image: torch.Tensor, compression_level: int = 6) -> torch.Tensor:
+    """Encode a uint8 ``C x H x W`` image (C = 1 to 4) as PNG bytes (1-D uint8)."""
+    if isinstance(compression_level, bool) or not isinstance(compression_level, int) or not 0 <= compression_level <= 9:
+        raise ValueError(f"compression_level must be an int in [0, 9], got {compression_level!r}")
+    return _encode(_to_pil(image, (1, 2, 3, 4)), "PNG", compress_level=compression_level)
+
+
+def write_jpeg(image: torch.Tensor, path: str | os.PathLike, quality: int = 75) -> None:
+    """Encode ``image`` as JPEG and write it to ``path``."""
+    write_file(path, encode_jpeg(image, quality))
+
+
+def write_png(image: torch.Tensor, path: str | os.PathLike, compression_level: int = 6) -> None:
+    """Encode ``image`` as PNG and write it to ``path``."""
+    write_file(path, encode_png(image, compression_level))
