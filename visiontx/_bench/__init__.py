@@ -18,7 +18,7 @@ from collections.abc import Sequence
 import torch
 
 from . import _cases, _report, _sections
-from ._peers import load_peers, machine_description, set_single_thread
+from ._peers import load_peers, machine_description, single_thread
 from ._timing import FULL, QUICK, Progress, Settings
 
 __all__ = ["BenchConfig", "run_bench"]
@@ -50,8 +50,7 @@ def run_bench(quick: bool = False, out: str | None = None, config: BenchConfig |
     config = config or (QUICK_CONFIG if quick else BenchConfig())
     if any(section not in SECTIONS for section in config.sections):
         raise ValueError(f"sections must be among {SECTIONS}, got {config.sections}")
-    set_single_thread()
-    with warnings.catch_warnings():
+    with warnings.catch_warnings(), single_thread():
         warnings.simplefilter("ignore")
         peers = load_peers()
         lines = _run(peers, config)

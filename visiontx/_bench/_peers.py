@@ -5,8 +5,10 @@ Peers are optional: a missing one is ``None`` and its columns stay empty.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import warnings
+from collections.abc import Iterator
 from types import ModuleType, SimpleNamespace
 from typing import Any
 
@@ -102,9 +104,17 @@ def _cpu_model() -> str:
     return platform.processor() or platform.machine()
 
 
-def set_single_thread() -> None:
-    """One thread for torch and OpenCV, as data-loader workers usually run."""
-    torch.set_num_threads(1)
+@contextlib.contextmanager
+def single_thread() -> Iterator[None]:
+    """One thread for torch and OpenCV (as data-loader workers usually run); restored on exit."""
     cv2 = _quiet_import("cv2")
+    before = torch.get_num_threads(), cv2.getNumThreads() if cv2 is not None else None
+    torch.set_num_threads(1)
     if cv2 is not None:
         cv2.setNumThreads(1)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before[0])
+        if cv2 is not None:
+            cv2.setNumThreads(before[1])
