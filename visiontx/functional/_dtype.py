@@ -56,7 +56,7 @@ def to_dtype_image_tensor(image: torch.Tensor, dtype: torch.dtype = torch.float3
         eps = 1e-3
         return image.mul(max_value(dtype) + 1.0 - eps).to(dtype)
     if float_out:  # int -> float
-        return image.to(dtype).div_(max_value(image.dtype))
+        return image.to(dtype).mul_(1.0 / max_value(image.dtype))
     # int -> int: shift bits when the ranges are powers of two apart
     in_bits, out_bits = (torch.iinfo(t).bits - int(torch.iinfo(t).min < 0) for t in (image.dtype, dtype))
     if out_bits >= in_bits:

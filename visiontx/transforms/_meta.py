@@ -81,7 +81,12 @@ class ToDtype(Transform):
 
 
 class ConvertDtype(Transform):
-    """Convert images and videos to ``dtype`` with value scaling (``ToDtype(dtype, scale=True)``)."""
+    """Convert images and videos to ``dtype`` with value scaling (``ToDtype(dtype, scale=True)``).
+
+    PIL images pass through, as in torchvision.
+    """
+
+    _transformed_types = (torch.Tensor,)
 
     def __init__(self, dtype: torch.dtype = torch.float32) -> None:
         super().__init__()

@@ -9,8 +9,8 @@ import PIL.Image
 import torch
 
 from .. import functional as F
-from ..datapoints import Datapoint, Image
-from ._transform import Transform
+from ..datapoints import Datapoint, Image, Video
+from ._transform import Transform, _is_pure_tensor
 
 __all__ = ["PILToTensor", "ToImagePIL", "ToImageTensor", "ToPILImage", "ToPureTensor"]
 
@@ -24,14 +24,28 @@ class PILToTensor(Transform):
         return F.pil_to_tensor(inpt)
 
 
-class ToImageTensor(Transform):
-    """PIL images, numpy ``H x W x C`` arrays and plain-tensor images -> ``Image``."""
+def _convert_list(flat_inputs: list[Any], datapoint_types: tuple[type, ...]) -> list[bool]:
+    """Leaves to convert: PIL images and ``datapoint_types`` always; plain tensors and numpy image
+    arrays (``H x W`` or ``H x W x C``) by the plain-tensor rule (only the first, and only when the
+    sample holds no ``Image``, ``Video`` or PIL image)."""
+    take_plain = not any(isinstance(inpt, (Image, Video, PIL.Image.Image)) for inpt in flat_inputs)
+    needs = []
+    for inpt in flat_inputs:
+        need = isinstance(inpt, (PIL.Image.Image, *datapoint_types))
+        if _is_pure_tensor(inpt) or (isinstance(inpt, np.ndarray) and inpt.ndim in (2, 3)):
+            need, take_plain = take_plain, False
+        needs.append(need)
+    return needs
 
-    _transformed_types = (torch.Tensor, PIL.Image.Image, np.ndarray)
+
+class ToImageTensor(Transform):
+    """PIL images, numpy ``H x W x C`` arrays and plain-tensor images -> ``Image``.
+
+    Numpy arrays follow the plain-tensor rule: converted only when the sample has no other image.
+    """
 
     def _needs_transform_list(self, flat_inputs: list[Any]) -> list[bool]:
-        needs = super()._needs_transform_list(flat_inputs)
-        return [need and not isinstance(inpt, Datapoint) for inpt, need in zip(flat_inputs, needs)]
+        return _convert_list(flat_inputs, ())
 
     def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
         return F.to_image_tensor(inpt)
@@ -40,16 +54,12 @@ class ToImageTensor(Transform):
 class ToImagePIL(Transform):
     """``Image`` and plain-tensor images (and numpy arrays) -> PIL images, in ``mode`` if given."""
 
-    _transformed_types = (Image, torch.Tensor, np.ndarray)
-
     def __init__(self, mode: str | None = None) -> None:
         super().__init__()
         self.mode = mode
 
     def _needs_transform_list(self, flat_inputs: list[Any]) -> list[bool]:
-        needs = super()._needs_transform_list(flat_inputs)
-        return [need and (isinstance(inpt, (Image, np.ndarray)) or not isinstance(inpt, Datapoint))
-                for inpt, need in zip(flat_inputs, needs)]
+        return _convert_list(flat_inputs, (Image,))
 
     def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
         return F.to_image_pil(inpt, mode=self.mode)

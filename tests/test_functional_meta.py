@@ -1,0 +1,307 @@
+"""Meta queries, box format / clamping, dtype and type conversions."""
+
+from __future__ import annotations
+
+import numpy as np
+import PIL.Image
+import pytest
+import torch
+
+import visiontx.functional as F
+from visiontx.datapoints import BoundingBox, BoundingBoxFormat, Image, Mask, Video
+
+from .common import (
+    assert_equal,
+    check_functional,
+    check_kernel,
+    make_bounding_box,
+    make_image,
+    make_image_pil,
+    make_image_tensor,
+    make_mask,
+    make_video,
+    unwrap,
+)
+
+COVERED = {
+    "clamp_bounding_box",
+    "convert_dtype",
+    "convert_dtype_image_tensor",
+    "convert_dtype_video",
+    "convert_format_bounding_box",
+    "get_dimensions",
+    "get_dimensions_image_pil",
+    "get_dimensions_image_tensor",
+    "get_num_channels",
+    "get_num_channels_image_pil",
+    "get_num_channels_image_tensor",
+    "get_num_frames",
+    "get_num_frames_video",
+    "get_spatial_size",
+    "get_spatial_size_bounding_box",
+    "get_spatial_size_image_pil",
+    "get_spatial_size_image_tensor",
+    "get_spatial_size_mask",
+    "pil_to_tensor",
+    "to_dtype",
+    "to_dtype_bounding_box",
+    "to_dtype_image_tensor",
+    "to_dtype_mask",
+    "to_dtype_video",
+    "to_image_pil",
+    "to_image_tensor",
+    "to_pil_image",
+}
+
+
+# ------------------------------------------------------------------------------------------ meta
+@pytest.mark.parametrize("channels", [1, 3])
+def test_dimensions_of_every_image_type(channels: int) -> None:
+    for inpt in (
+        make_image_tensor((5, 7), channels=channels),
+        make_image((5, 7), channels=channels),
+        make_image_pil((5, 7), channels=channels),
+        make_video((5, 7), channels=channels, num_frames=4),
+        make_image_tensor((5, 7), channels=channels, batch_dims=(2, 3)),
+    ):
+        assert F.get_dimensions(inpt) == [channels, 5, 7]
+        assert F.get_num_channels(inpt) == channels
+        assert F.get_spatial_size(inpt) == [5, 7]
+    assert F.get_dimensions(torch.zeros(5, 7)) == [1, 5, 7]
+
+
+def test_spatial_size_of_masks_and_boxes_and_num_frames() -> None:
+    assert F.get_spatial_size(make_mask((6, 9))) == [6, 9]
+    assert F.get_spatial_size(make_bounding_box((6, 9))) == [6, 9]
+    assert F.get_num_frames(make_video(num_frames=5)) == 5
+    assert F.get_num_frames(torch.zeros(2, 5, 3, 4, 4)) == 5
+
+
+@pytest.mark.parametrize(
+    ("functional", "inpt"),
+    [
+        (F.get_dimensions, make_mask()),
+        (F.get_dimensions, make_bounding_box()),
+        (F.get_num_frames, make_image()),
+        (F.get_num_channels, "image"),
+        (F.get_spatial_size, 3),
+    ],
+)
+def test_meta_queries_refuse_unsupported_types(functional, inpt) -> None:
+    with pytest.raises(TypeError, match="supports"):
+        functional(inpt)
+
+
+def test_meta_queries_refuse_too_few_dims() -> None:
+    with pytest.raises(TypeError, match="dims"):
+        F.get_dimensions(torch.zeros(3))
+    with pytest.raises(TypeError, match="dims"):
+        F.get_num_frames(torch.zeros(3, 4, 4))
+
+
+# ------------------------------------------------------------------------------- box format / clamp
+def _loop_to_xyxy(box: list[float], fmt: BoundingBoxFormat) -> list[float]:
+    a, b, c, d = box
+    if fmt == BoundingBoxFormat.XYWH:
+        return [a, b, a + c, b + d]
+    if fmt == BoundingBoxFormat.CXCYWH:
+        return [a - c / 2, b - d / 2, a + c / 2, b + d / 2]
+    return [a, b, c, d]
+
+
+@pytest.mark.parametrize("old", list(BoundingBoxFormat))
+@pytest.mark.parametrize("new", list(BoundingBoxFormat))
+def test_convert_format_round_trips_and_matches_loop_reference(old, new) -> None:
+    boxes = make_bounding_box(format=old, dtype=torch.float64)
+    converted = F.convert_format_bounding_box(boxes, new_format=new)
+    assert type(converted) is BoundingBox and converted.format == new
+    assert converted.spatial_size == boxes.spatial_size
+    expected = [_loop_to_xyxy(b, old) for b in boxes.tolist()]
+    back = [_loop_to_xyxy(b, new) for b in converted.tolist()]
+    assert_equal(torch.tensor(back), torch.tensor(expected), atol=1e-9, rtol=0)
+    assert_equal(F.convert_format_bounding_box(converted, new_format=old), boxes, atol=1e-9, rtol=0)
+    plain = F.convert_format_bounding_box(unwrap(boxes), old_format=old, new_format=new)
+    assert type(plain) is torch.Tensor and torch.equal(plain, unwrap(converted))
+
+
+def test_convert_format_argument_errors() -> None:
+    boxes = make_bounding_box()
+    with pytest.raises(ValueError, match="new_format"):
+        F.convert_format_bounding_box(boxes)
+    with pytest.raises(ValueError, match="old_format"):
+        F.convert_format_bounding_box(boxes, old_format="XYXY", new_format="XYWH")
+    with pytest.raises(ValueError, match="old_format"):
+        F.convert_format_bounding_box(unwrap(boxes), new_format="XYWH")
+    with pytest.raises(ValueError, match="new_format"):
+        F.convert_format_bounding_box(boxes, new_format="XYZW")
+    with pytest.raises(TypeError, match="supports"):
+        F.convert_format_bounding_box(make_image(), new_format="XYWH")
+
+
+def test_convert_format_does_not_mutate_and_handles_empty() -> None:
+    boxes = make_bounding_box(format="CXCYWH")
+    before = boxes.clone()
+    F.convert_format_bounding_box(boxes, new_format="XYXY")
+    assert_equal(boxes, before)
+    empty = BoundingBox(torch.zeros(0, 4), format="XYWH", spatial_size=(3, 3))
+    assert F.convert_format_bounding_box(empty, new_format="CXCYWH").shape == (0, 4)
+
+
+@pytest.mark.parametrize("format", list(BoundingBoxFormat))
+def test_clamp_matches_loop_reference(format) -> None:
+    xyxy = torch.tensor([[-3.0, -2.0, 30.0, 5.0], [2.0, 3.0, 4.0, 40.0], [-9.0, -9.0, -1.0, -1.0]])
+    height, width = 10, 20
+    boxes = BoundingBox(F.convert_format_bounding_box(xyxy, old_format="XYXY", new_format=format),
+                        format=format, spatial_size=(height, width))
+    clamped = F.clamp_bounding_box(boxes)
+    expected = [[min(max(v, 0), width if i % 2 == 0 else height) for i, v in enumerate(b)] for b in xyxy.tolist()]
+    assert_equal(F.convert_format_bounding_box(clamped, new_format="XYXY"), torch.tensor(expected), atol=1e-6, rtol=0)
+    plain = F.clamp_bounding_box(unwrap(boxes), format=format, spatial_size=(height, width))
+    assert torch.equal(plain, unwrap(clamped))
+    check_kernel(F._meta.clamp_bounding_box_tensor, unwrap(boxes), format=format, spatial_size=(height, width))
+
+
+def test_clamp_argument_errors() -> None:
+    boxes = make_bounding_box()
+    with pytest.raises(ValueError, match="None"):
+        F.clamp_bounding_box(boxes, format="XYXY")
+    with pytest.raises(ValueError, match="given"):
+        F.clamp_bounding_box(unwrap(boxes), format="XYXY")
+    with pytest.raises(TypeError, match="supports"):
+        F.clamp_bounding_box(make_mask())
+
+
+def test_box_ops_match_torchvision() -> None:
+    tv_f = pytest.importorskip("torchvision.transforms.v2.functional")
+    from torchvision import tv_tensors
+
+    for old in BoundingBoxFormat:
+        boxes = make_bounding_box(format=old)
+        theirs = tv_tensors.BoundingBoxes(unwrap(boxes), format=old.value, canvas_size=boxes.spatial_size)
+        for new in BoundingBoxFormat:
+            ours = F.convert_format_bounding_box(boxes, new_format=new)
+            assert_equal(ours, tv_f.convert_bounding_box_format(theirs, new_format=new.value), atol=1e-5, rtol=0)
+        shifted = theirs + 5
+        ours = F.clamp_bounding_box(BoundingBox.wrap_like(boxes, unwrap(boxes) + 5))
+        reference = tv_f.clamp_bounding_boxes(tv_tensors.wrap(shifted, like=theirs))
+        assert_equal(ours, reference, atol=1e-5, rtol=0)
+
+
+# ------------------------------------------------------------------------------------------ dtype
+DTYPE_PAIRS = [
+    (torch.uint8, torch.float32),
+    (torch.uint8, torch.float64),
+    (torch.float32, torch.uint8),
+    (torch.float64, torch.uint8),
+    (torch.float32, torch.float64),
+    (torch.uint8, torch.int16),
+    (torch.int32, torch.uint8),
+    (torch.uint8, torch.uint8),
+]
+
+
+@pytest.mark.parametrize(("src", "dst"), DTYPE_PAIRS)
+@pytest.mark.parametrize("scale", [True, False])
+def test_to_dtype_image_matches_torchvision(src, dst, scale) -> None:
+    tv_f = pytest.importorskip("torchvision.transforms.v2.functional")
+    image = make_image_tensor(dtype=torch.uint8).to(src) if not src.is_floating_point else make_image_tensor(dtype=src)
+    if src == torch.int32:
+        image = image << 23
+    ours = check_kernel(F.to_dtype_image_tensor, image, dst, scale=scale, check_dtype=False)
+    assert ours.dtype == dst
+    assert_equal(ours, tv_f.to_dtype(image, dst, scale=scale))
+
+
+def test_to_dtype_dispatch_and_scaling_rules() -> None:
+    image, video, mask, boxes = make_image(), make_video(), make_mask(), make_bounding_box(dtype=torch.int64)
+    out = F.to_dtype(image, torch.float32, scale=True)
+    assert type(out) is Image and out.dtype == torch.float32 and out.max() <= 1.0
+    assert_equal(out, unwrap(image).float() / 255, atol=1e-7, rtol=0)
+    assert type(F.to_dtype(video, torch.float64, scale=True)) is Video
+    scaled_mask = F.to_dtype(mask, torch.float32, scale=True)
+    assert type(scaled_mask) is Mask and torch.equal(unwrap(scaled_mask), unwrap(mask).float())
+    float_boxes = F.to_dtype(boxes, torch.float32, scale=True)
+    assert type(float_boxes) is BoundingBox and float_boxes.spatial_size == boxes.spatial_size
+    assert torch.equal(unwrap(float_boxes), unwrap(boxes).float())
+    for inpt in (image, video, mask, boxes):
+        check_functional(F.to_dtype, inpt, torch.float64)
+    with pytest.raises(TypeError, match="dtype"):
+        F.to_dtype(image, "float32")
+    with pytest.raises(ValueError, match="overflow"):
+        F.to_dtype(make_image(dtype=torch.float32), torch.int64, scale=True)
+
+
+def test_to_dtype_kernels_for_masks_and_boxes_never_share_memory() -> None:
+    mask = unwrap(make_mask())
+    assert check_kernel(F.to_dtype_mask, mask, torch.uint8).data_ptr() != mask.data_ptr()
+    boxes = unwrap(make_bounding_box())
+    check_kernel(F.to_dtype_bounding_box, boxes, torch.float32)
+    check_kernel(F.to_dtype_video, unwrap(make_video()), torch.uint8, scale=True)
+
+
+def test_uint8_float_round_trip_is_exact() -> None:
+    image = make_image_tensor()
+    back = F.to_dtype_image_tensor(F.to_dtype_image_tensor(image, torch.float32, scale=True), torch.uint8, scale=True)
+    assert torch.equal(back, image)
+
+
+def test_convert_dtype_is_scaled_to_dtype() -> None:
+    image = make_image()
+    out = F.convert_dtype(image)
+    assert type(out) is Image and torch.equal(unwrap(out), F.to_dtype_image_tensor(unwrap(image), torch.float32, scale=True))
+    check_kernel(F.convert_dtype_image_tensor, unwrap(image), torch.float64, check_dtype=False)
+    assert F.convert_dtype_video(unwrap(make_video()), torch.float32).dtype == torch.float32
+    check_functional(F.convert_dtype, make_video(), torch.float32)
+    with pytest.raises(TypeError, match="supports"):
+        F.convert_dtype(make_mask())
+
+
+# ---------------------------------------------------------------------------------- type conversion
+@pytest.mark.parametrize("channels", [1, 3, 4])
+def test_pil_tensor_round_trip(channels: int) -> None:
+    tensor = make_image_tensor(channels=channels)
+    pil = F.to_image_pil(tensor)
+    assert isinstance(pil, PIL.Image.Image) and pil.mode == {1: "L", 3: "RGB", 4: "RGBA"}[channels]
+    assert pil.size == (tensor.shape[-1], tensor.shape[-2])
+    back = F.pil_to_tensor(pil)
+    assert type(back) is torch.Tensor and torch.equal(back, tensor)
+    image = F.to_image_tensor(pil)
+    assert type(image) is Image and torch.equal(unwrap(image), tensor)
+
+
+def test_pil_conversions_match_torchvision() -> None:
+    tv_f = pytest.importorskip("torchvision.transforms.v2.functional")
+    pil = make_image_pil()
+    assert_equal(F.pil_to_tensor(pil), tv_f.pil_to_tensor(pil))
+    assert_equal(F.to_image_tensor(pil), tv_f.to_image(pil))
+    tensor = make_image_tensor()
+    assert_equal(F.to_pil_image(tensor), tv_f.to_pil_image(tensor))
+
+
+def test_to_image_tensor_from_numpy_and_tensor() -> None:
+    array = np.random.default_rng(0).integers(0, 256, (5, 6, 3), dtype=np.uint8)
+    image = F.to_image_tensor(array)
+    assert type(image) is Image and image.shape == (3, 5, 6)
+    assert torch.equal(unwrap(image), torch.from_numpy(array).permute(2, 0, 1))
+    assert F.to_image_tensor(array[:, :, 0]).shape == (1, 5, 6)
+    tensor = make_image_tensor()
+    assert type(F.to_image_tensor(tensor)) is Image
+    with pytest.raises(ValueError, match="numpy"):
+        F.to_image_tensor(np.zeros(4))
+    with pytest.raises(TypeError, match="inpt"):
+        F.to_image_tensor([1, 2, 3])
+
+
+def test_to_image_pil_float_rounds_and_clamps() -> None:
+    tensor = torch.tensor([[[0.0, 0.5, 1.0, 1.5, -0.2]]])
+    assert np.asarray(F.to_image_pil(tensor)).tolist() == [[0, 128, 255, 255, 0]]
+    assert F.to_image_pil(make_image_pil(), mode="L").mode == "L"
+    assert F.to_image_pil(np.zeros((3, 4), dtype=np.uint8)).size == (4, 3)
+    with pytest.raises(ValueError, match="channels"):
+        F.to_image_pil(torch.zeros(5, 2, 2, dtype=torch.uint8))
+    with pytest.raises(ValueError, match="single image"):
+        F.to_image_pil(torch.zeros(2, 3, 2, 2, dtype=torch.uint8))
+    with pytest.raises(TypeError, match="inpt"):
+        F.to_image_pil("x")
+    with pytest.raises(TypeError, match="image"):
+        F.pil_to_tensor(torch.zeros(3, 2, 2))
