@@ -1,0 +1,149 @@
+"""The optional OpenCV fast paths agree with the pure-torch reference (skipped without OpenCV).
+
+Helper-level tests compare each helper of ``visiontx.functional._fast`` with an independent torch
+reference; kernel-level tests run each accelerated kernel with and without ``_fast.disabled()``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+import torch
+import torch.nn.functional as nnf
+
+from visiontx.functional import _fast
+
+from .common import make_image_tensor
+
+needs_cv2 = pytest.mark.skipif(_fast.cv2 is None, reason="OpenCV not installed")
+
+COVERED: set[str] = set()
+
+
+def test_disabled_switch_nests() -> None:
+    before = _fast.available()
+    with _fast.disabled():
+        assert not _fast.available()
+        with _fast.disabled():
+            assert not _fast.available()
+        assert not _fast.available()
+    assert _fast.available() == before == (_fast.cv2 is not None)
+
+
+@needs_cv2
+def test_can_use() -> None:
+    image = make_image_tensor((8, 9))
+    assert _fast.can_use(image)
+    assert _fast.can_use(image.float())
+    assert not _fast.can_use(image.to(torch.int64))
+    assert not _fast.can_use(image.float(), dtypes=(torch.uint8,))
+    assert not _fast.can_use(image[:, :0])
+    assert not _fast.can_use(image.float().requires_grad_())
+    assert not _fast.can_use(image.as_subclass(_Sub))
+    with _fast.disabled():
+        assert not _fast.can_use(image)
+
+
+class _Sub(torch.Tensor):
+    pass
+
+
+@needs_cv2
+@pytest.mark.parametrize("batch_dims", [(), (2,), (2, 3)])
+def test_lut_matches_indexing(batch_dims: tuple[int, ...]) -> None:
+    image = make_image_tensor((7, 11), batch_dims=batch_dims)
+    table = torch.arange(255, -1, -1, dtype=torch.uint8)
+    before = image.clone()
+    out = _fast.lut(image[..., ::1, :], table)
+    torch.testing.assert_close(out, table[image.long()], rtol=0, atol=0)
+    torch.testing.assert_close(image, before, rtol=0, atol=0)
+
+
+def _rotation_matrix(angle: float, size: tuple[int, int]) -> list[list[float]]:
+    """Output pixel -> input pixel for a counter-clockwise rotation about the image centre."""
+    height, width = size
+    cx, cy = (width - 1) / 2, (height - 1) / 2
+    c, s = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+    return [[c, -s, cx - c * cx + s * cy], [s, c, cy - s * cx - c * cy]]
+
+
+def _reference_warp(image: torch.Tensor, matrix: list[list[float]], mode: str, fill: float) -> torch.Tensor:
+    """grid_sample reference: sample the input at matrix @ (x, y, 1) for each output pixel."""
+    height, width = image.shape[-2:]
+    ys, xs = torch.meshgrid(torch.arange(height, dtype=torch.float64), torch.arange(width, dtype=torch.float64), indexing="ij")
+    m = torch.tensor(matrix, dtype=torch.float64)
+    src_x = m[0, 0] * xs + m[0, 1] * ys + m[0, 2]
+    src_y = m[1, 0] * xs + m[1, 1] * ys + m[1, 2]
+    grid = torch.stack([(2 * src_x + 1) / width - 1, (2 * src_y + 1) / height - 1], dim=-1)[None].float()
+    flat = image.reshape(-1, 1, height, width).float()
+    ones = torch.ones_like(flat[:1])
+    sampled = nnf.grid_sample(flat, grid.expand(flat.shape[0], -1, -1, -1), mode=mode, align_corners=False)
+    weight = nnf.grid_sample(ones, grid, mode=mode, align_corners=False)
+    out = sampled + (1 - weight) * fill
+    if not image.is_floating_point():
+        out = out.round().clamp(0, 255)
+    return out.to(image.dtype).reshape(image.shape)
+
+
+@needs_cv2
+@pytest.mark.parametrize("dtype", [torch.uint8, torch.float32])
+@pytest.mark.parametrize("mode", ["bilinear", "nearest"])
+@pytest.mark.parametrize("angle", [0.0, 17.0, 90.0])
+def test_warp_affine_matches_grid_sample(dtype: torch.dtype, mode: str, angle: float) -> None:
+    if mode == "nearest" and angle == 90.0:
+        pytest.skip("half-pixel ties: OpenCV rounds them up, grid_sample to even")
+    image = make_image_tensor((31, 40), batch_dims=(2,), dtype=dtype)
+    fill = 0.5 if dtype.is_floating_point else 127.0
+    matrix = _rotation_matrix(angle, (31, 40))
+    out = _fast.warp_affine(image, matrix, (31, 40), mode, [fill], num_channels=3)
+    expected = _reference_warp(image, matrix, mode, fill)
+    diff = (out.double() - expected.double()).abs()
+    scale = 1.0 if dtype.is_floating_point else 255.0
+    # OpenCV snaps sample positions to 1/32 pixel: rare small differences, never structural ones
+    assert diff.mean() / scale < 2e-3
+    assert (diff / scale > 0.02).float().mean() < 0.01
+
+
+@needs_cv2
+def test_warp_affine_identity_and_integer_shift_are_exact() -> None:
+    image = make_image_tensor((9, 12), batch_dims=(2,))
+    identity = [[1, 0, 0], [0, 1, 0]]
+    torch.testing.assert_close(_fast.warp_affine(image, identity, (9, 12), "bilinear", None, 3), image, rtol=0, atol=0)
+    shifted = _fast.warp_affine(image, [[1, 0, -2], [0, 1, 0]], (9, 12), "nearest", [1, 2, 3], num_channels=3)
+    torch.testing.assert_close(shifted[..., 2:], image[..., :-2], rtol=0, atol=0)
+    expected_fill = torch.tensor([1, 2, 3], dtype=torch.uint8).view(1, 3, 1, 1).expand(2, 3, 9, 2)
+    torch.testing.assert_close(shifted[..., :2], expected_fill, rtol=0, atol=0)
+
+
+@needs_cv2
+def test_warp_perspective_with_affine_matrix_equals_warp_affine() -> None:
+    image = make_image_tensor((20, 25))
+    matrix = _rotation_matrix(30.0, (20, 25))
+    affine = _fast.warp_affine(image, matrix, (20, 25), "bilinear", None, 3)
+    perspective = _fast.warp_perspective(image, [*matrix, [0, 0, 1]], (20, 25), "bilinear", None, 3)
+    torch.testing.assert_close(perspective, affine, rtol=0, atol=1)
+
+
+def _reference_blur(image: torch.Tensor, kernel: torch.Tensor) -> torch.Tensor:
+    k = kernel.numel()
+    flat = image.reshape(-1, 1, *image.shape[-2:]).double()
+    padded = nnf.pad(flat, [k // 2] * 4, mode="reflect")
+    kernel2d = (kernel.double()[:, None] * kernel.double()[None, :])[None, None]
+    out = nnf.conv2d(padded, kernel2d)
+    if not image.is_floating_point():
+        out = out.round().clamp(0, 255)
+    return out.to(image.dtype).reshape(image.shape)
+
+
+@needs_cv2
+@pytest.mark.parametrize("dtype", [torch.uint8, torch.float32])
+@pytest.mark.parametrize("kernel_size", [3, 9])
+def test_gaussian_blur_matches_conv(dtype: torch.dtype, kernel_size: int) -> None:
+    image = make_image_tensor((19, 23), batch_dims=(2,), dtype=dtype)
+    x = torch.arange(kernel_size, dtype=torch.float64) - (kernel_size - 1) / 2
+    kernel = torch.exp(-0.5 * (x / 1.7) ** 2)
+    kernel = (kernel / kernel.sum()).float()
+    out = _fast.gaussian_blur(image, kernel, kernel)
+    atol = 1e-5 if dtype.is_floating_point else 1
+    torch.testing.assert_close(out, _reference_blur(image, kernel), rtol=0, atol=atol)
