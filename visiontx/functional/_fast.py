@@ -19,7 +19,19 @@ try:
 except ImportError:  # OpenCV is optional: without it every kernel takes its torch path
     cv2 = None
 
-__all__ = ["available", "can_use", "disabled", "gaussian_blur", "lut", "warp_affine", "warp_perspective"]
+__all__ = [
+    "adjust_hue",
+    "available",
+    "can_use",
+    "can_warp",
+    "disabled",
+    "gaussian_blur",
+    "lut",
+    "remap",
+    "warp",
+    "warp_affine",
+    "warp_perspective",
+]
 
 _DTYPES = (torch.uint8, torch.float32)
 _disabled_depth = 0
@@ -129,3 +141,71 @@ def gaussian_blur(image: torch.Tensor, kernel_x: torch.Tensor, kernel_y: torch.T
     for i in range(src.shape[0]):
         cv2.sepFilter2D(src[i], -1, kx, ky, dst=dst[i], borderType=cv2.BORDER_REFLECT_101)
     return out
+
+
+def _num_channels(image: torch.Tensor) -> int:
+    return image.shape[-3] if image.ndim >= 3 else 1
+
+
+def can_warp(image: torch.Tensor, bilinear: bool, fill: Sequence[float] | None) -> bool:
+    """Whether a warp of ``image`` can take the accelerated path: bilinear only (OpenCV rounds
+    nearest-neighbour ties differently), and a fill the torch path would accept."""
+    channels = _num_channels(image)
+    return bilinear and can_use(image) and (fill is None or len(fill) == 1 or (image.ndim >= 3 and len(fill) == channels))
+
+
+def _to_pixel_centres(matrix: Sequence[Sequence[float]]) -> np.ndarray:
+    """A 3 x 3 map between continuous coordinates (pixel ``(i, j)`` covers ``[j, j + 1]``) re-expressed
+    between pixel-centre coordinates (pixel ``(i, j)`` at ``(j, i)``), as OpenCV uses."""
+    m = np.asarray(matrix, dtype=np.float64)
+    m = np.vstack([m, [0.0, 0.0, 1.0]]) if m.shape == (2, 3) else m
+    shift = np.array([[1.0, 0.0, 0.5], [0.0, 1.0, 0.5], [0.0, 0.0, 1.0]])
+    unshift = np.array([[1.0, 0.0, -0.5], [0.0, 1.0, -0.5], [0.0, 0.0, 1.0]])
+    return unshift @ m @ shift
+
+
+def warp(image: torch.Tensor, inverse: Sequence[Sequence[float]], size: Sequence[int], fill: Sequence[float] | None) -> torch.Tensor:
+    """Bilinear warp of ``[..., C, H, W]`` to ``size`` ``(H, W)``; ``inverse`` (2 x 3 affine or 3 x 3
+    projective) maps output to input points in continuous coordinates. Outside points get ``fill``."""
+    m = _to_pixel_centres(inverse)
+    channels = _num_channels(image)
+    if np.allclose(m[2], [0.0, 0.0, 1.0], rtol=0.0, atol=0.0):
+        return warp_affine(image, m[:2], size, "bilinear", fill, channels)
+    return warp_perspective(image, m, size, "bilinear", fill, channels)
+
+
+def remap(image: torch.Tensor, grid: torch.Tensor, fill: Sequence[float] | None) -> torch.Tensor:
+    """Bilinear sampling of ``[..., C, H, W]`` at ``grid`` ``(H_out, W_out, 2)`` (``grid_sample``
+    convention: ``(x, y)`` normalised to ``[-1, 1]``, ``align_corners=False``); outside gets ``fill``."""
+    height, width = image.shape[-2:]
+    grid = grid.to(torch.float32)
+    map_x = grid[..., 0].add(1.0).mul_(width / 2).sub_(0.5).numpy()
+    map_y = grid[..., 1].add(1.0).mul_(height / 2).sub_(0.5).numpy()
+    src, out, dst = _planes(image, grid.shape[:2])
+    channels = _num_channels(image)
+    for i in range(src.shape[0]):
+        cv2.remap(src[i], map_x, map_y, cv2.INTER_LINEAR, dst=dst[i], borderMode=cv2.BORDER_CONSTANT,
+                  borderValue=_plane_fill(fill, channels, i))
+    return out
+
+
+def adjust_hue(image: torch.Tensor, hue_factor: float) -> torch.Tensor:
+    """Rotate the hue of RGB ``[..., 3, H, W]`` by ``hue_factor`` turns, through OpenCV's float HSV."""
+    scale = 255.0 if image.dtype == torch.uint8 else 1.0
+    flat = image.reshape(-1, 3, *image.shape[-2:])
+    out = torch.empty_like(flat)
+    for item, target in zip(flat, out):
+        rgb = item.permute(1, 2, 0).numpy().astype(np.float32)
+        if scale != 1.0:
+            rgb *= 1.0 / scale
+        hsv = cv2.cvtColor(rgb, cv2.COLOR_RGB2HSV)
+        hue = hsv[..., 0]
+        hue += 360.0 * hue_factor
+        np.remainder(hue, 360.0, out=hue)
+        back = cv2.cvtColor(hsv, cv2.COLOR_HSV2RGB)
+        if scale != 1.0:
+            back *= scale
+            np.rint(back, out=back)
+        np.clip(back, 0.0, scale, out=back)
+        target.copy_(torch.from_numpy(back).permute(2, 0, 1))
+    return out.reshape(image.shape)
