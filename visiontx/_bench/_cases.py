@@ -107,7 +107,7 @@ CONVERSION = [
     _case("ToPureTensor", lambda T, D: T.ToPureTensor()),
     _case("ConvertBoundingBoxFormat", lambda T, D: T.ConvertBoundingBoxFormat("CXCYWH"), kind="boxes"),
     _case("ClampBoundingBox", lambda T, D: T.ClampBoundingBox(), kind="boxes"),
-    _case("SanitizeBoundingBox", lambda T, D: T.SanitizeBoundingBox(), kind="boxes"),
+    _case("SanitizeBoundingBox", lambda T, D: T.SanitizeBoundingBox(), kind="detection"),
 ]
 
 TRANSFORMS = GEOMETRY + COLOR + MISC + CONVERSION
