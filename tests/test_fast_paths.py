@@ -147,3 +147,93 @@ def test_gaussian_blur_matches_conv(dtype: torch.dtype, kernel_size: int) -> Non
     out = _fast.gaussian_blur(image, kernel, kernel)
     atol = 1e-5 if dtype.is_floating_point else 1
     torch.testing.assert_close(out, _reference_blur(image, kernel), rtol=0, atol=atol)
+
+
+@needs_cv2
+def test_histograms_match_bincount() -> None:
+    rows = make_image_tensor((5, 7), channels=1).reshape(5, 7)
+    expected = torch.stack([torch.bincount(r.long(), minlength=256) for r in rows])
+    torch.testing.assert_close(_fast.histograms(rows), expected, rtol=0, atol=0)
+    assert _fast.histograms(rows[:0]).shape == (0, 256)
+
+
+@needs_cv2
+def test_lut_planes_and_table() -> None:
+    image = make_image_tensor((6, 5), batch_dims=(2,))
+    tables = torch.stack([torch.arange(256).roll(i).to(torch.uint8) for i in range(6)])
+    out = _fast.lut_planes(image, tables)
+    expected = torch.stack([tables[i][p.long()] for i, p in enumerate(image.reshape(6, 6, 5))]).view(image.shape)
+    torch.testing.assert_close(out, expected, rtol=0, atol=0)
+    seen = []
+    table = _fast.table(lambda v: seen.append(_fast.available()) or v.flip(-1), (256,))
+    assert seen == [False] and table[0] == 255 and table[255] == 0
+
+
+# ------------------------------------------------------- accelerated kernels vs their torch path
+B = "bilinear"
+# (kernel name, kwargs, uint8 atol): each accelerated kernel, run with and without the fast path.
+KERNEL_CASES = [
+    ("adjust_brightness_image_tensor", dict(brightness_factor=1.4), 0),
+    ("adjust_contrast_image_tensor", dict(contrast_factor=0.6), 0),
+    ("adjust_gamma_image_tensor", dict(gamma=0.7), 0),
+    ("adjust_hue_image_tensor", dict(hue_factor=-0.3), 1),
+    ("adjust_hue_image_tensor", dict(hue_factor=0.45), 1),
+    ("adjust_sharpness_image_tensor", dict(sharpness_factor=2.5), 1),
+    ("adjust_sharpness_image_tensor", dict(sharpness_factor=0.2), 1),
+    ("autocontrast_image_tensor", {}, 0),
+    ("equalize_image_tensor", {}, 0),
+    ("solarize_image_tensor", dict(threshold=0.4), 0),
+    ("rotate_image_tensor", dict(angle=33.0, interpolation=B), 1),
+    ("rotate_image_tensor", dict(angle=-20.0, interpolation=B, expand=True, fill=[10, 200, 30]), 1),
+    ("affine_image_tensor", dict(angle=15.0, translate=[3, -2], scale=1.1, shear=[8.0, 4.0], interpolation=B, fill=5), 1),
+    ("perspective_image_tensor", dict(startpoints=[[0, 0], [40, 0], [40, 30], [0, 30]],
+                                      endpoints=[[3, 2], [38, 0], [40, 28], [1, 30]], interpolation=B, fill=0), 1),
+]
+
+
+def _case_kwargs(kwargs: dict, dtype: torch.dtype) -> dict:
+    if "threshold" in kwargs and dtype == torch.uint8:
+        return {**kwargs, "threshold": kwargs["threshold"] * 255}
+    if "interpolation" in kwargs:
+        from visiontx.functional import InterpolationMode
+
+        return {**kwargs, "interpolation": InterpolationMode(kwargs["interpolation"])}
+    return kwargs
+
+
+@needs_cv2
+@pytest.mark.parametrize("dtype", [torch.uint8, torch.float32])
+@pytest.mark.parametrize("batch_dims", [(), (2,)])
+@pytest.mark.parametrize(("name", "kwargs", "atol"), KERNEL_CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(KERNEL_CASES)])
+def test_fast_kernel_matches_torch_path(name: str, kwargs: dict, atol: int, dtype: torch.dtype, batch_dims: tuple) -> None:
+    import visiontx.functional as F
+
+    kernel = getattr(F, name, None)
+    if kernel is None:
+        pytest.skip(f"{name} not in visiontx yet")
+    image = make_image_tensor((31, 41), batch_dims=batch_dims, dtype=dtype)
+    kwargs = _case_kwargs(kwargs, dtype)
+    before = image.clone()
+    fast = kernel(image, **kwargs)
+    with _fast.disabled():
+        reference = kernel(image, **kwargs)
+    torch.testing.assert_close(image, before, rtol=0, atol=0)
+    scale = 255 if dtype == torch.uint8 else 1
+    torch.testing.assert_close(fast.double(), reference.double(), rtol=0, atol=max(atol, 1e-5 * scale))
+    assert fast.dtype == reference.dtype and fast.shape == reference.shape
+    assert (fast.double() - reference.double()).abs().gt(0.5 * scale / 255).float().mean() < 0.05  # rare off-by-ones
+
+
+@needs_cv2
+def test_fast_elastic_matches_torch_path() -> None:
+    import visiontx.functional as F
+
+    if not hasattr(F, "elastic_image_tensor"):
+        pytest.skip("elastic not in visiontx yet")
+    image = make_image_tensor((30, 40), batch_dims=(2,))
+    displacement = torch.randn(1, 30, 40, 2, generator=torch.Generator().manual_seed(0)) * 0.05
+    for fill in (None, [9.0, 99.0, 199.0]):
+        fast = F.elastic_image_tensor(image, displacement, fill=fill)
+        with _fast.disabled():
+            reference = F.elastic_image_tensor(image, displacement, fill=fill)
+        torch.testing.assert_close(fast, reference, rtol=0, atol=1)

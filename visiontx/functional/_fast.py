@@ -9,7 +9,7 @@ layout conversion is needed. ``disabled()`` switches the fast paths off (tests c
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 import torch
@@ -26,7 +26,11 @@ __all__ = [
     "can_warp",
     "disabled",
     "gaussian_blur",
+    "histograms",
+    "sharpen",
     "lut",
+    "lut_planes",
+    "table",
     "remap",
     "warp",
     "warp_affine",
@@ -87,9 +91,26 @@ def _plane_fill(fill: Sequence[float] | None, num_channels: int, index: int) -> 
 def lut(image: torch.Tensor, table: torch.Tensor) -> torch.Tensor:
     """Map every value of a uint8 ``image`` through ``table`` (256 uint8 entries, one for all planes)."""
     src = image.reshape(-1, image.shape[-1]).contiguous().numpy()
-    out = torch.empty_like(image, memory_format=torch.contiguous_format)
+    out = torch.empty(image.shape, dtype=torch.uint8)
     cv2.LUT(src, table.contiguous().numpy(), dst=out.view(-1, image.shape[-1]).numpy())
     return out
+
+
+def lut_planes(image: torch.Tensor, tables: torch.Tensor) -> torch.Tensor:
+    """Map plane ``i`` of a uint8 ``[..., H, W]`` image through ``tables[i]`` (``N x 256`` uint8)."""
+    src, out, dst = _planes(image)
+    tables = tables.reshape(-1, 256).contiguous().numpy()
+    for i in range(src.shape[0]):
+        cv2.LUT(src[i], tables[i], dst=dst[i])
+    return out
+
+
+def table(fn: Callable[[torch.Tensor], torch.Tensor], shape: Sequence[int] = (1, 1, 256)) -> torch.Tensor:
+    """The uint8 lookup table(s) of a point-wise uint8 function: ``fn`` applied to the values 0..255
+    laid out as ``shape`` (last dim 256), with the fast paths off so ``fn`` takes its torch path."""
+    values = torch.arange(256, dtype=torch.uint8).expand(*shape).contiguous()
+    with disabled():
+        return fn(values)
 
 
 _INTERPOLATION = {"nearest": 0, "bilinear": 1}  # cv2.INTER_NEAREST, cv2.INTER_LINEAR
@@ -166,46 +187,101 @@ def _to_pixel_centres(matrix: Sequence[Sequence[float]]) -> np.ndarray:
 
 def warp(image: torch.Tensor, inverse: Sequence[Sequence[float]], size: Sequence[int], fill: Sequence[float] | None) -> torch.Tensor:
     """Bilinear warp of ``[..., C, H, W]`` to ``size`` ``(H, W)``; ``inverse`` (2 x 3 affine or 3 x 3
-    projective) maps output to input points in continuous coordinates. Outside points get ``fill``."""
+    projective) maps output to input points in continuous coordinates. Without ``fill`` outside points
+    are 0; with it, border pixels blend towards it as the torch path does (see ``_blend_border``)."""
     m = _to_pixel_centres(inverse)
     channels = _num_channels(image)
-    if np.allclose(m[2], [0.0, 0.0, 1.0], rtol=0.0, atol=0.0):
-        return warp_affine(image, m[:2], size, "bilinear", fill, channels)
-    return warp_perspective(image, m, size, "bilinear", fill, channels)
+    affine = bool(np.all(m[2] == [0.0, 0.0, 1.0]))
+    run = warp_affine if affine else warp_perspective
+    out = run(image, m[:2] if affine else m, size, "bilinear", fill, channels)
+    if fill is not None:
+        ones = torch.ones(image.shape[-2:], dtype=torch.float32)
+        _blend_border(out, run(ones, m[:2] if affine else m, size, "bilinear", None), fill, channels)
+    return out
+
+
+def _blend_border(out: torch.Tensor, weight: torch.Tensor, fill: Sequence[float], channels: int) -> None:
+    """Turn OpenCV's border (``v + (1 - w) fill``, ``v`` the in-image part) into the torch path's
+    (``v w + (1 - w) fill``): ``w out + (1 - w)^2 fill``, on the pixels with ``0 < w < 1``, in place."""
+    w = weight.numpy()
+    rows, cols = np.nonzero((w > 0.0) & (w < 1.0))
+    if rows.size == 0:
+        return
+    w = w[rows, cols].astype(np.float64)
+    planes = out.view(-1, *out.shape[-2:]).numpy()
+    for i, plane in enumerate(planes):
+        blended = plane[rows, cols] * w + (1.0 - w) ** 2 * _plane_fill(fill, channels, i)
+        if out.dtype == torch.uint8:
+            blended = np.clip(np.rint(blended), 0, 255)
+        plane[rows, cols] = blended
 
 
 def remap(image: torch.Tensor, grid: torch.Tensor, fill: Sequence[float] | None) -> torch.Tensor:
     """Bilinear sampling of ``[..., C, H, W]`` at ``grid`` ``(H_out, W_out, 2)`` (``grid_sample``
-    convention: ``(x, y)`` normalised to ``[-1, 1]``, ``align_corners=False``); outside gets ``fill``."""
+    convention: ``(x, y)`` normalised to ``[-1, 1]``, ``align_corners=False``); outside points as
+    :func:`warp`."""
     height, width = image.shape[-2:]
     grid = grid.to(torch.float32)
-    map_x = grid[..., 0].add(1.0).mul_(width / 2).sub_(0.5).numpy()
-    map_y = grid[..., 1].add(1.0).mul_(height / 2).sub_(0.5).numpy()
-    src, out, dst = _planes(image, grid.shape[:2])
+    maps = (grid[..., 0].add(1.0).mul_(width / 2).sub_(0.5).numpy(), grid[..., 1].add(1.0).mul_(height / 2).sub_(0.5).numpy())
     channels = _num_channels(image)
+    out = _remap_planes(image, maps, fill, channels)
+    if fill is not None:
+        _blend_border(out, _remap_planes(torch.ones(image.shape[-2:], dtype=torch.float32), maps, None, 1), fill, channels)
+    return out
+
+
+def _remap_planes(image: torch.Tensor, maps: tuple[np.ndarray, np.ndarray], fill: Sequence[float] | None, channels: int) -> torch.Tensor:
+    src, out, dst = _planes(image, maps[0].shape)
     for i in range(src.shape[0]):
-        cv2.remap(src[i], map_x, map_y, cv2.INTER_LINEAR, dst=dst[i], borderMode=cv2.BORDER_CONSTANT,
+        cv2.remap(src[i], maps[0], maps[1], cv2.INTER_LINEAR, dst=dst[i], borderMode=cv2.BORDER_CONSTANT,
                   borderValue=_plane_fill(fill, channels, i))
     return out
 
 
 def adjust_hue(image: torch.Tensor, hue_factor: float) -> torch.Tensor:
-    """Rotate the hue of RGB ``[..., 3, H, W]`` by ``hue_factor`` turns, through OpenCV's float HSV."""
-    scale = 255.0 if image.dtype == torch.uint8 else 1.0
+    """Rotate the hue of RGB ``[..., 3, H, W]`` by ``hue_factor`` turns, through OpenCV's float HSV
+    (whose HSV -> RGB conversion wraps the hue itself)."""
+    scale = np.float32(255.0 if image.dtype == torch.uint8 else 1.0)
     flat = image.reshape(-1, 3, *image.shape[-2:])
-    out = torch.empty_like(flat)
+    out = torch.empty(flat.shape, dtype=image.dtype)
     for item, target in zip(flat, out):
-        rgb = item.permute(1, 2, 0).numpy().astype(np.float32)
+        rgb = cv2.merge(list(item.contiguous().numpy())).astype(np.float32)  # H x W x 3, contiguous
         if scale != 1.0:
-            rgb *= 1.0 / scale
+            rgb /= scale
         hsv = cv2.cvtColor(rgb, cv2.COLOR_RGB2HSV)
-        hue = hsv[..., 0]
-        hue += 360.0 * hue_factor
-        np.remainder(hue, 360.0, out=hue)
+        hsv[..., 0] += np.float32((360.0 * hue_factor) % 360.0)  # a positive shift: wrapped above 360
         back = cv2.cvtColor(hsv, cv2.COLOR_HSV2RGB)
         if scale != 1.0:
             back *= scale
             np.rint(back, out=back)
         np.clip(back, 0.0, scale, out=back)
-        target.copy_(torch.from_numpy(back).permute(2, 0, 1))
+        cv2.split(back.astype(_NUMPY_DTYPES[image.dtype]), list(target.numpy()))
     return out.reshape(image.shape)
+
+
+_NUMPY_DTYPES = {torch.uint8: np.uint8, torch.float32: np.float32}
+
+
+def histograms(rows: torch.Tensor) -> torch.Tensor:
+    """``N x 256`` int64 counts of the values of each row of a uint8 ``N x P`` tensor."""
+    src = rows.contiguous().numpy()
+    counts = [cv2.calcHist([row[None]], [0], None, [256], [0, 256]).reshape(256) for row in src]
+    return torch.from_numpy(np.stack(counts)).to(torch.int64) if counts else torch.zeros(0, 256, dtype=torch.int64)
+
+
+_SMOOTH = np.array([[1, 1, 1], [1, 5, 1], [1, 1, 1]], dtype=np.float32) / 13
+
+
+def sharpen(image: torch.Tensor, factor: float) -> torch.Tensor:
+    """PIL's sharpness on ``[..., H, W]`` planes (at least 3 x 3): blend each pixel with its
+    ``[[1, 1, 1], [1, 5, 1], [1, 1, 1]] / 13`` smoothing by ``factor``; the 1-pixel border is kept."""
+    src, out, dst = _planes(image)
+    for i in range(src.shape[0]):
+        if image.dtype == torch.uint8:  # the smoothing rounds exactly (no ties in k / 13)
+            smooth = cv2.filter2D(src[i], -1, _SMOOTH, borderType=cv2.BORDER_REPLICATE)
+            cv2.addWeighted(src[i], factor, smooth, 1.0 - factor, 0.0, dst=dst[i])
+        else:
+            smooth = cv2.filter2D(src[i], -1, _SMOOTH, borderType=cv2.BORDER_REPLICATE)
+            np.clip(smooth + (src[i] - smooth) * np.float32(factor), 0.0, 1.0, out=dst[i])
+        dst[i, 0], dst[i, -1], dst[i, :, 0], dst[i, :, -1] = src[i, 0], src[i, -1], src[i, :, 0], src[i, :, -1]
+    return out
