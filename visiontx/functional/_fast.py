@@ -195,19 +195,37 @@ def warp(image: torch.Tensor, inverse: Sequence[Sequence[float]], size: Sequence
     run = warp_affine if affine else warp_perspective
     out = run(image, m[:2] if affine else m, size, "bilinear", fill, channels)
     if fill is not None:
-        ones = torch.ones(image.shape[-2:], dtype=torch.float32)
-        _blend_border(out, run(ones, m[:2] if affine else m, size, "bilinear", None), fill, channels)
+        ones = torch.full(image.shape[-2:], 255, dtype=torch.uint8)
+        rows, cols = _band(run(ones, m[:2] if affine else m, size, "bilinear", None))
+        x, y = cols.astype(np.float64), rows.astype(np.float64)
+        u, v, d = (m[i, 0] * x + m[i, 1] * y + m[i, 2] for i in range(3))
+        _blend_border(out, rows, cols, _footprint(u / d, v / d, image.shape[-2:]), fill, channels)
     return out
 
 
-def _blend_border(out: torch.Tensor, weight: torch.Tensor, fill: Sequence[float], channels: int) -> None:
-    """Turn OpenCV's border (``v + (1 - w) fill``, ``v`` the in-image part) into the torch path's
-    (``v w + (1 - w) fill``): ``w out + (1 - w)^2 fill``, on the pixels with ``0 < w < 1``, in place."""
-    w = weight.numpy()
-    rows, cols = np.nonzero((w > 0.0) & (w < 1.0))
+def _band(weight: torch.Tensor) -> tuple[np.ndarray, np.ndarray]:
+    """Rows and columns of the pixels whose uint8 footprint weight is strictly between 0 and 255."""
+    points = cv2.findNonZero(cv2.inRange(weight.numpy(), 1, 254))
+    if points is None:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    points = points.reshape(-1, 2)  # (x, y) pairs
+    return points[:, 1].astype(np.int64), points[:, 0].astype(np.int64)
+
+
+def _footprint(u: np.ndarray, v: np.ndarray, in_size: Sequence[int]) -> np.ndarray:
+    """The in-image share of the bilinear footprint at pixel-centre source points ``(u, v)``."""
+    height, width = in_size
+    wx = np.clip(np.minimum(u + 1.0, width - u), 0.0, 1.0)
+    wy = np.clip(np.minimum(v + 1.0, height - v), 0.0, 1.0)
+    return wx * wy
+
+
+def _blend_border(out: torch.Tensor, rows: np.ndarray, cols: np.ndarray, w: np.ndarray, fill: Sequence[float], channels: int) -> None:
+    """Turn OpenCV's border (``v + (1 - w) fill``, ``v`` the in-image part, ``w`` the in-image share of
+    the footprint) into the torch path's (``v w + (1 - w) fill``): ``w out + (1 - w)^2 fill``, on the
+    given border pixels, in place."""
     if rows.size == 0:
         return
-    w = w[rows, cols].astype(np.float64)
     planes = out.view(-1, *out.shape[-2:]).numpy()
     for i, plane in enumerate(planes):
         blended = plane[rows, cols] * w + (1.0 - w) ** 2 * _plane_fill(fill, channels, i)
@@ -226,7 +244,9 @@ def remap(image: torch.Tensor, grid: torch.Tensor, fill: Sequence[float] | None)
     channels = _num_channels(image)
     out = _remap_planes(image, maps, fill, channels)
     if fill is not None:
-        _blend_border(out, _remap_planes(torch.ones(image.shape[-2:], dtype=torch.float32), maps, None, 1), fill, channels)
+        rows, cols = _band(_remap_planes(torch.full((height, width), 255, dtype=torch.uint8), maps, None, 1))
+        w = _footprint(maps[0][rows, cols].astype(np.float64), maps[1][rows, cols].astype(np.float64), (height, width))
+        _blend_border(out, rows, cols, w, fill, channels)
     return out
 
 
