@@ -186,6 +186,8 @@ KERNEL_CASES = [
     ("rotate_image_tensor", dict(angle=33.0, interpolation=B), 1),
     ("rotate_image_tensor", dict(angle=-20.0, interpolation=B, expand=True, fill=[10, 200, 30]), 1),
     ("affine_image_tensor", dict(angle=15.0, translate=[3, -2], scale=1.1, shear=[8.0, 4.0], interpolation=B, fill=5), 1),
+    ("affine_image_tensor", dict(angle=-70.0, translate=[0, 4], scale=0.45, shear=[0.0, 20.0], interpolation=B, fill=[255, 0, 9]), 1),
+    ("affine_image_tensor", dict(angle=5.0, translate=[-6, 0], scale=2.7, shear=[-30.0, 0.0], interpolation=B, fill=128), 1),
     ("perspective_image_tensor", dict(startpoints=[[0, 0], [40, 0], [40, 30], [0, 30]],
                                       endpoints=[[3, 2], [38, 0], [40, 28], [1, 30]], interpolation=B, fill=0), 1),
 ]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 import numpy as np
 import torch
@@ -116,6 +117,21 @@ def table(fn: Callable[[torch.Tensor], torch.Tensor], shape: Sequence[int] = (1,
 _INTERPOLATION = {"nearest": 0, "bilinear": 1}  # cv2.INTER_NEAREST, cv2.INTER_LINEAR
 
 
+def _per_item(image: torch.Tensor, size: Sequence[int], fill: Sequence[float] | None, num_channels: int,
+              op: Callable[..., np.ndarray]) -> torch.Tensor:
+    """Run ``op(src, border_value, dst=...)`` on each plane, or once per item on interleaved
+    ``H x W x 3`` arrays for 3-channel images (OpenCV's fastest layout)."""
+    src, out, dst = _planes(image, size)
+    if num_channels == 3:
+        border = tuple(_plane_fill(fill, 3, c) for c in range(3))
+        for i in range(0, src.shape[0], 3):
+            cv2.split(op(cv2.merge(list(src[i : i + 3])), border), list(dst[i : i + 3]))
+        return out
+    for i in range(src.shape[0]):
+        op(src[i], _plane_fill(fill, num_channels, i), dst=dst[i])
+    return out
+
+
 def warp_affine(
     image: torch.Tensor,
     matrix: Sequence[Sequence[float]],
@@ -126,14 +142,14 @@ def warp_affine(
 ) -> torch.Tensor:
     """Warp ``[..., H, W]`` planes with the 2 x 3 ``matrix`` mapping output pixel (x, y) to input
     pixel coordinates (pixel centres at integers), to output ``size`` ``(H, W)``. Outside pixels take
-    ``fill`` (per channel, the channel of plane ``i`` being ``i % num_channels``)."""
-    src, out, dst = _planes(image, size)
+    ``fill`` (per channel; ``num_channels`` tells how planes group into images)."""
     m = np.asarray(matrix, dtype=np.float64).reshape(2, 3)
     flags = _INTERPOLATION[interpolation] | cv2.WARP_INVERSE_MAP
-    for i in range(src.shape[0]):
-        cv2.warpAffine(src[i], m, (dst.shape[2], dst.shape[1]), dst=dst[i], flags=flags,
-                       borderMode=cv2.BORDER_CONSTANT, borderValue=_plane_fill(fill, num_channels, i))
-    return out
+
+    def op(src: np.ndarray, border: Any, dst: np.ndarray | None = None) -> np.ndarray:
+        return cv2.warpAffine(src, m, (size[1], size[0]), dst=dst, flags=flags, borderMode=cv2.BORDER_CONSTANT, borderValue=border)
+
+    return _per_item(image, size, fill, num_channels, op)
 
 
 def warp_perspective(
@@ -145,13 +161,13 @@ def warp_perspective(
     num_channels: int = 1,
 ) -> torch.Tensor:
     """Like :func:`warp_affine` with a 3 x 3 projective ``matrix`` (output pixel -> input pixel)."""
-    src, out, dst = _planes(image, size)
     m = np.asarray(matrix, dtype=np.float64).reshape(3, 3)
     flags = _INTERPOLATION[interpolation] | cv2.WARP_INVERSE_MAP
-    for i in range(src.shape[0]):
-        cv2.warpPerspective(src[i], m, (dst.shape[2], dst.shape[1]), dst=dst[i], flags=flags,
-                            borderMode=cv2.BORDER_CONSTANT, borderValue=_plane_fill(fill, num_channels, i))
-    return out
+
+    def op(src: np.ndarray, border: Any, dst: np.ndarray | None = None) -> np.ndarray:
+        return cv2.warpPerspective(src, m, (size[1], size[0]), dst=dst, flags=flags, borderMode=cv2.BORDER_CONSTANT, borderValue=border)
+
+    return _per_item(image, size, fill, num_channels, op)
 
 
 def gaussian_blur(image: torch.Tensor, kernel_x: torch.Tensor, kernel_y: torch.Tensor) -> torch.Tensor:
@@ -195,12 +211,37 @@ def warp(image: torch.Tensor, inverse: Sequence[Sequence[float]], size: Sequence
     run = warp_affine if affine else warp_perspective
     out = run(image, m[:2] if affine else m, size, "bilinear", fill, channels)
     if fill is not None:
-        ones = torch.full(image.shape[-2:], 255, dtype=torch.uint8)
-        rows, cols = _band(run(ones, m[:2] if affine else m, size, "bilinear", None))
+        if affine:
+            rows, cols = _affine_band(m, image.shape[-2:], size)
+        else:
+            ones = torch.full(image.shape[-2:], 255, dtype=torch.uint8)
+            rows, cols = _band(run(ones, m, size, "bilinear", None))
         x, y = cols.astype(np.float64), rows.astype(np.float64)
         u, v, d = (m[i, 0] * x + m[i, 1] * y + m[i, 2] for i in range(3))
         _blend_border(out, rows, cols, _footprint(u / d, v / d, image.shape[-2:]), fill, channels)
     return out
+
+
+def _affine_band(m: np.ndarray, in_size: Sequence[int], out_size: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+    """Output pixels that may straddle the input's border under the affine output -> input map
+    ``m``: between the images of the input rectangle grown and shrunk by a margin of more than one
+    output pixel (extra pixels are harmless: their exact footprint weight is used)."""
+    height, width = in_size
+    margin = 2.0 * max(abs(m[0, 0]) + abs(m[0, 1]), abs(m[1, 0]) + abs(m[1, 1])) + 1.0
+    forward = np.linalg.inv(m)
+    mask = np.zeros(tuple(out_size), dtype=np.uint8)
+    for low, high, value in ((-1.0 - margin, margin, 255), (margin, -1.0 - margin, 0)):
+        x0, y0, x1, y1 = low, low, width - 1.0 + high, height - 1.0 + high
+        if x1 <= x0 or y1 <= y0:
+            continue
+        corners = np.array([[x0, y0, 1.0], [x1, y0, 1.0], [x1, y1, 1.0], [x0, y1, 1.0]]) @ forward.T
+        points = np.round(corners[:, :2] * 16).astype(np.int32)  # 4 fractional bits
+        cv2.fillConvexPoly(mask, points, value, lineType=cv2.LINE_8, shift=4)
+    points = cv2.findNonZero(mask)
+    if points is None:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    points = points.reshape(-1, 2)
+    return points[:, 1].astype(np.int64), points[:, 0].astype(np.int64)
 
 
 def _band(weight: torch.Tensor) -> tuple[np.ndarray, np.ndarray]:
@@ -251,11 +292,10 @@ def remap(image: torch.Tensor, grid: torch.Tensor, fill: Sequence[float] | None)
 
 
 def _remap_planes(image: torch.Tensor, maps: tuple[np.ndarray, np.ndarray], fill: Sequence[float] | None, channels: int) -> torch.Tensor:
-    src, out, dst = _planes(image, maps[0].shape)
-    for i in range(src.shape[0]):
-        cv2.remap(src[i], maps[0], maps[1], cv2.INTER_LINEAR, dst=dst[i], borderMode=cv2.BORDER_CONSTANT,
-                  borderValue=_plane_fill(fill, channels, i))
-    return out
+    def op(src: np.ndarray, border: Any, dst: np.ndarray | None = None) -> np.ndarray:
+        return cv2.remap(src, maps[0], maps[1], cv2.INTER_LINEAR, dst=dst, borderMode=cv2.BORDER_CONSTANT, borderValue=border)
+
+    return _per_item(image, maps[0].shape, fill, channels, op)
 
 
 def adjust_hue(image: torch.Tensor, hue_factor: float) -> torch.Tensor:
