@@ -239,3 +239,14 @@ def test_fast_elastic_matches_torch_path() -> None:
         with _fast.disabled():
             reference = F.elastic_image_tensor(image, displacement, fill=fill)
         torch.testing.assert_close(fast, reference, rtol=0, atol=1)
+
+
+@needs_cv2
+def test_lookup_tables_without_stringzilla(monkeypatch: pytest.MonkeyPatch) -> None:
+    image = make_image_tensor((6, 5), batch_dims=(2,))
+    table = torch.arange(256).mul(7).remainder(256).to(torch.uint8)
+    with_default = _fast.lut(image, table)
+    monkeypatch.setattr(_fast, "stringzilla", None)
+    torch.testing.assert_close(_fast.lut(image, table), with_default, rtol=0, atol=0)
+    torch.testing.assert_close(_fast.lut_planes(image, table.expand(6, 256)), with_default, rtol=0, atol=0)
+    torch.testing.assert_close(with_default, table[image.long()], rtol=0, atol=0)

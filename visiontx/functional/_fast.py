@@ -19,6 +19,10 @@ try:
     import cv2
 except ImportError:  # OpenCV is optional: without it every kernel takes its torch path
     cv2 = None
+try:  # optional too (albumentations brings it): SIMD byte translation, the fastest lookup table
+    import stringzilla
+except ImportError:
+    stringzilla = None
 
 __all__ = [
     "adjust_hue",
@@ -91,9 +95,8 @@ def _plane_fill(fill: Sequence[float] | None, num_channels: int, index: int) -> 
 
 def lut(image: torch.Tensor, table: torch.Tensor) -> torch.Tensor:
     """Map every value of a uint8 ``image`` through ``table`` (256 uint8 entries, one for all planes)."""
-    src = image.reshape(-1, image.shape[-1]).contiguous().numpy()
     out = torch.empty(image.shape, dtype=torch.uint8)
-    cv2.LUT(src, table.contiguous().numpy(), dst=out.view(-1, image.shape[-1]).numpy())
+    _translate(image.contiguous().view(-1, image.shape[-1]).numpy(), table.contiguous().numpy(), out.view(-1, image.shape[-1]).numpy())
     return out
 
 
@@ -102,8 +105,16 @@ def lut_planes(image: torch.Tensor, tables: torch.Tensor) -> torch.Tensor:
     src, out, dst = _planes(image)
     tables = tables.reshape(-1, 256).contiguous().numpy()
     for i in range(src.shape[0]):
-        cv2.LUT(src[i], tables[i], dst=dst[i])
+        _translate(src[i], tables[i], dst[i])
     return out
+
+
+def _translate(src: np.ndarray, table: np.ndarray, dst: np.ndarray) -> None:
+    """``dst = table[src]`` for contiguous 2-D uint8 arrays."""
+    if stringzilla is not None:
+        stringzilla.translate(memoryview(src.reshape(-1)), memoryview(table), out=memoryview(dst.reshape(-1)))
+    else:
+        cv2.LUT(src, table, dst=dst)
 
 
 def table(fn: Callable[[torch.Tensor], torch.Tensor], shape: Sequence[int] = (1, 1, 256)) -> torch.Tensor:
