@@ -130,14 +130,9 @@ _INTERPOLATION = {"nearest": 0, "bilinear": 1}  # cv2.INTER_NEAREST, cv2.INTER_L
 
 def _per_item(image: torch.Tensor, size: Sequence[int], fill: Sequence[float] | None, num_channels: int,
               op: Callable[..., np.ndarray]) -> torch.Tensor:
-    """Run ``op(src, border_value, dst=...)`` on each plane, or once per item on interleaved
-    ``H x W x 3`` arrays for 3-channel images (OpenCV's fastest layout)."""
+    """Run ``op(src, border_value, dst=...)`` on each plane, writing into the output tensor (per-plane
+    calls measured faster here than interleaving the channels for OpenCV)."""
     src, out, dst = _planes(image, size)
-    if num_channels == 3:
-        border = tuple(_plane_fill(fill, 3, c) for c in range(3))
-        for i in range(0, src.shape[0], 3):
-            cv2.split(op(cv2.merge(list(src[i : i + 3])), border), list(dst[i : i + 3]))
-        return out
     for i in range(src.shape[0]):
         op(src[i], _plane_fill(fill, num_channels, i), dst=dst[i])
     return out
@@ -238,7 +233,7 @@ def _affine_band(m: np.ndarray, in_size: Sequence[int], out_size: Sequence[int])
     ``m``: between the images of the input rectangle grown and shrunk by a margin of more than one
     output pixel (extra pixels are harmless: their exact footprint weight is used)."""
     height, width = in_size
-    margin = 2.0 * max(abs(m[0, 0]) + abs(m[0, 1]), abs(m[1, 0]) + abs(m[1, 1])) + 1.0
+    margin = 1.5 * max(abs(m[0, 0]) + abs(m[0, 1]), abs(m[1, 0]) + abs(m[1, 1])) + 0.5
     forward = np.linalg.inv(m)
     mask = np.zeros(tuple(out_size), dtype=np.uint8)
     for low, high, value in ((-1.0 - margin, margin, 255), (margin, -1.0 - margin, 0)):
@@ -278,12 +273,14 @@ def _blend_border(out: torch.Tensor, rows: np.ndarray, cols: np.ndarray, w: np.n
     given border pixels, in place."""
     if rows.size == 0:
         return
-    planes = out.view(-1, *out.shape[-2:]).numpy()
-    for i, plane in enumerate(planes):
-        blended = plane[rows, cols] * w + (1.0 - w) ** 2 * _plane_fill(fill, channels, i)
-        if out.dtype == torch.uint8:
-            blended = np.clip(np.rint(blended), 0, 255)
-        plane[rows, cols] = blended
+    flat = out.view(-1, out.shape[-2] * out.shape[-1]).numpy()
+    index = rows * out.shape[-1] + cols
+    fills = np.array([_plane_fill(fill, channels, i) for i in range(flat.shape[0])], dtype=np.float32)[:, None]
+    w = w.astype(np.float32)
+    blended = flat.take(index, axis=1) * w + (1.0 - w) ** 2 * fills
+    if out.dtype == torch.uint8:
+        blended = np.clip(np.rint(blended), 0, 255)
+    flat[:, index] = blended
 
 
 def remap(image: torch.Tensor, grid: torch.Tensor, fill: Sequence[float] | None) -> torch.Tensor:
