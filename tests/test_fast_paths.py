@@ -250,3 +250,19 @@ def test_lookup_tables_without_stringzilla(monkeypatch: pytest.MonkeyPatch) -> N
     torch.testing.assert_close(_fast.lut(image, table), with_default, rtol=0, atol=0)
     torch.testing.assert_close(_fast.lut_planes(image, table.expand(6, 256)), with_default, rtol=0, atol=0)
     torch.testing.assert_close(with_default, table[image.long()], rtol=0, atol=0)
+
+
+@needs_cv2
+@pytest.mark.parametrize("channels", [1, 3])
+def test_fast_jpeg_is_byte_identical_to_pillow(channels: int) -> None:
+    import visiontx.functional as F
+
+    if not hasattr(F, "jpeg_image_tensor"):
+        pytest.skip("jpeg not in visiontx yet")
+    image = make_image_tensor((33, 47), channels=channels, batch_dims=(2,))
+    image = F.gaussian_blur_image_tensor(image, [5, 5]) if hasattr(F, "gaussian_blur_image_tensor") else image
+    for quality in (10, 75, 95):
+        fast = F.jpeg_image_tensor(image, quality)
+        with _fast.disabled():
+            reference = F.jpeg_image_tensor(image, quality)
+        torch.testing.assert_close(fast, reference, rtol=0, atol=0)

@@ -23,7 +23,7 @@ def photo(size: tuple[int, int]) -> np.ndarray:
     """The bundled photo as an ``H x W x 3`` uint8 array of ``size`` ``(H, W)``."""
     with PIL.Image.open(_PHOTO) as img:
         rgb = img.convert("RGB").resize((size[1], size[0]), PIL.Image.Resampling.BILINEAR)
-    return np.ascontiguousarray(np.asarray(rgb))
+    return np.array(rgb)  # a writable, contiguous copy
 
 
 def boxes_xyxy(size: tuple[int, int], num_boxes: int, seed: int = 0) -> np.ndarray:

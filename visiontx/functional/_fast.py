@@ -32,6 +32,7 @@ __all__ = [
     "disabled",
     "gaussian_blur",
     "histograms",
+    "jpeg",
     "sharpen",
     "lut",
     "lut_planes",
@@ -353,3 +354,21 @@ def sharpen(image: torch.Tensor, factor: float) -> torch.Tensor:
             np.clip(smooth + (src[i] - smooth) * np.float32(factor), 0.0, 1.0, out=dst[i])
         dst[i, 0], dst[i, -1], dst[i, :, 0], dst[i, :, -1] = src[i, 0], src[i, -1], src[i, :, 0], src[i, :, -1]
     return out
+
+
+def jpeg(image: torch.Tensor, quality: int) -> torch.Tensor:
+    """JPEG round trip of uint8 ``[..., C, H, W]`` (C is 1 or 3) with OpenCV's libjpeg (the same
+    bytes as Pillow's encoder and decoder at default settings)."""
+    flat = image.reshape(-1, *image.shape[-3:])
+    out = torch.empty(flat.shape, dtype=torch.uint8)
+    params = [cv2.IMWRITE_JPEG_QUALITY, int(quality)]
+    for item, target in zip(flat, out):
+        planes = list(item.contiguous().numpy())
+        color = len(planes) == 3
+        ok, encoded = cv2.imencode(".jpg", cv2.merge(planes[::-1]) if color else planes[0], params)
+        decoded = cv2.imdecode(encoded, cv2.IMREAD_COLOR if color else cv2.IMREAD_GRAYSCALE)
+        if color:
+            cv2.split(decoded, list(target.numpy())[::-1])
+        else:
+            target[0].copy_(torch.from_numpy(decoded))
+    return out.reshape(image.shape)
