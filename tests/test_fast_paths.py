@@ -266,3 +266,23 @@ def test_fast_jpeg_is_byte_identical_to_pillow(channels: int) -> None:
         with _fast.disabled():
             reference = F.jpeg_image_tensor(image, quality)
         torch.testing.assert_close(fast, reference, rtol=0, atol=0)
+
+
+@needs_cv2
+@pytest.mark.parametrize("padding_mode", ["constant", "edge", "reflect", "symmetric"])
+@pytest.mark.parametrize("dtype", [torch.uint8, torch.float32])
+@pytest.mark.parametrize("size", [(1, 1), (2, 3), (9, 7)])
+def test_fast_pad_matches_torch_path(padding_mode: str, dtype: torch.dtype, size: tuple[int, int]) -> None:
+    import visiontx.functional as F
+
+    if not hasattr(F, "pad_image_tensor"):
+        pytest.skip("pad not in visiontx yet")
+    image = make_image_tensor(size, batch_dims=(2,), dtype=dtype)
+    for padding, fill in (([1, 2, 3, 4], 7), ([5], [1, 2, 3]), ([0, 11], 0), ([3, 0, 0, 0], None)):
+        fill = fill if padding_mode == "constant" else 0
+        if dtype.is_floating_point and fill is not None:
+            fill = [v / 255 for v in fill] if isinstance(fill, list) else fill / 255
+        fast = F.pad_image_tensor(image, padding, fill=fill, padding_mode=padding_mode)
+        with _fast.disabled():
+            reference = F.pad_image_tensor(image, padding, fill=fill, padding_mode=padding_mode)
+        torch.testing.assert_close(fast, reference, rtol=0, atol=0)

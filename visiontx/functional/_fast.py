@@ -36,6 +36,7 @@ __all__ = [
     "sharpen",
     "lut",
     "lut_planes",
+    "pad",
     "table",
     "remap",
     "warp",
@@ -372,3 +373,31 @@ def jpeg(image: torch.Tensor, quality: int) -> torch.Tensor:
         else:
             target[0].copy_(torch.from_numpy(decoded))
     return out.reshape(image.shape)
+
+
+_BORDERS = {"constant": 0, "edge": 1, "reflect": 4, "symmetric": 2}  # cv2.BORDER_CONSTANT, _REPLICATE, _REFLECT_101, _REFLECT
+
+
+def can_pad(image: torch.Tensor, padding_mode: str, fill: Sequence[float]) -> bool:
+    """Whether a pad can take the accelerated path: non-negative padding is the caller's business;
+    constant fills must be one per channel (or one) and, for uint8, whole numbers in 0..255."""
+    if not can_use(image) or padding_mode not in _BORDERS:
+        return False
+    if padding_mode != "constant":
+        return True
+    if len(fill) != 1 and (image.ndim < 3 or len(fill) != image.shape[-3]):
+        return False
+    return image.dtype != torch.uint8 or all(float(v).is_integer() and 0 <= v <= 255 for v in fill)
+
+
+def pad(image: torch.Tensor, padding: Sequence[int], padding_mode: str, fill: Sequence[float]) -> torch.Tensor:
+    """Pad ``[..., H, W]`` planes by ``padding`` ``(left, top, right, bottom)``: constant (per-channel
+    ``fill``), edge, reflect (no edge repeat) or symmetric (edge repeated)."""
+    left, top, right, bottom = padding
+    size = (image.shape[-2] + top + bottom, image.shape[-1] + left + right)
+    border = _BORDERS[padding_mode]
+
+    def op(src: np.ndarray, value: float, dst: np.ndarray | None = None) -> np.ndarray:
+        return cv2.copyMakeBorder(src, top, bottom, left, right, border, dst=dst, value=value)
+
+    return _per_item(image, size, fill, _num_channels(image), op)
