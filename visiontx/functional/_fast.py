@@ -27,6 +27,7 @@ except ImportError:
 __all__ = [
     "adjust_hue",
     "available",
+    "blend",
     "can_use",
     "can_warp",
     "disabled",
@@ -401,3 +402,14 @@ def pad(image: torch.Tensor, padding: Sequence[int], padding_mode: str, fill: Se
         return cv2.copyMakeBorder(src, top, bottom, left, right, border, dst=dst, value=value)
 
     return _per_item(image, size, fill, _num_channels(image), op)
+
+
+def blend(image: torch.Tensor, other: torch.Tensor, factor: float) -> torch.Tensor:
+    """``factor * image + (1 - factor) * other``, rounded and saturated, for uint8 ``[..., C, H, W]``
+    and ``other`` ``[..., 1, H, W]`` (one plane per image, shared by its channels)."""
+    src, out, dst = _planes(image)
+    others = other.reshape(-1, *other.shape[-2:]).contiguous().numpy()
+    channels = _num_channels(image)
+    for i in range(src.shape[0]):
+        cv2.addWeighted(src[i], factor, others[i // channels], 1.0 - factor, 0.0, dst=dst[i])
+    return out
