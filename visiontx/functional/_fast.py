@@ -311,26 +311,21 @@ def _remap_planes(image: torch.Tensor, maps: tuple[np.ndarray, np.ndarray], fill
 
 def adjust_hue(image: torch.Tensor, hue_factor: float) -> torch.Tensor:
     """Rotate the hue of RGB ``[..., 3, H, W]`` by ``hue_factor`` turns, through OpenCV's float HSV
-    (whose HSV -> RGB conversion wraps the hue itself)."""
-    scale = np.float32(255.0 if image.dtype == torch.uint8 else 1.0)
+    (scale-free, so uint8 values need no rescaling; its HSV -> RGB conversion wraps the hue)."""
     flat = image.reshape(-1, 3, *image.shape[-2:])
     out = torch.empty(flat.shape, dtype=image.dtype)
     for item, target in zip(flat, out):
-        rgb = cv2.merge(list(item.contiguous().numpy())).astype(np.float32)  # H x W x 3, contiguous
-        if scale != 1.0:
-            rgb /= scale
-        hsv = cv2.cvtColor(rgb, cv2.COLOR_RGB2HSV)
+        rgb = cv2.merge(list(item.contiguous().numpy()))  # H x W x 3, contiguous
+        hsv = cv2.cvtColor(rgb.astype(np.float32) if image.dtype == torch.uint8 else rgb, cv2.COLOR_RGB2HSV)
         hsv[..., 0] += np.float32((360.0 * hue_factor) % 360.0)  # a positive shift: wrapped above 360
         back = cv2.cvtColor(hsv, cv2.COLOR_HSV2RGB)
-        if scale != 1.0:
-            back *= scale
-            np.rint(back, out=back)
-        np.clip(back, 0.0, scale, out=back)
-        cv2.split(back.astype(_NUMPY_DTYPES[image.dtype]), list(target.numpy()))
+        if image.dtype == torch.uint8:
+            back = cv2.convertScaleAbs(back)  # round to nearest (values are never below -0.5)
+        else:
+            np.clip(back, 0.0, 1.0, out=back)
+        cv2.split(back, list(target.numpy()))
     return out.reshape(image.shape)
 
-
-_NUMPY_DTYPES = {torch.uint8: np.uint8, torch.float32: np.float32}
 
 
 def histograms(rows: torch.Tensor) -> torch.Tensor:
