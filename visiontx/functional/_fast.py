@@ -67,7 +67,7 @@ def disabled() -> Iterator[None]:
 
 def can_use(image: torch.Tensor, *, dtypes: Sequence[torch.dtype] = _DTYPES) -> bool:
     """Whether ``image`` (``[..., H, W]``) can take the accelerated path: a CPU tensor of one of
-    ``dtypes``, no autograd, not empty, planes below OpenCV's size limit."""
+    ``dtypes``, no autograd, not empty."""
     return (
         cv2 is not None
         and _disabled_depth == 0
@@ -77,7 +77,6 @@ def can_use(image: torch.Tensor, *, dtypes: Sequence[torch.dtype] = _DTYPES) -> 
         and not image.requires_grad
         and image.ndim >= 2
         and image.numel() > 0
-        and max(image.shape[-2:]) < 32768
     )
 
 
@@ -197,7 +196,8 @@ def can_warp(image: torch.Tensor, bilinear: bool, fill: Sequence[float] | None) 
     """Whether a warp of ``image`` can take the accelerated path: bilinear only (OpenCV rounds
     nearest-neighbour ties differently), and a fill the torch path would accept."""
     channels = _num_channels(image)
-    return bilinear and can_use(image) and (fill is None or len(fill) == 1 or (image.ndim >= 3 and len(fill) == channels))
+    fill_ok = fill is None or len(fill) == 1 or (image.ndim >= 3 and len(fill) == channels)
+    return bilinear and fill_ok and can_use(image) and max(image.shape[-2:]) < 32768  # OpenCV's warp limit
 
 
 def _to_pixel_centres(matrix: Sequence[Sequence[float]]) -> np.ndarray:
