@@ -43,6 +43,7 @@ class BenchConfig:
 QUICK_CONFIG = BenchConfig(settings=QUICK, scaling_sizes=(256, 1024), box_counts=(1, 100, 1000))
 SCALING_CASES = ("RandomHorizontalFlip", "RandomResizedCrop(224)", "RandomRotation(30)", "ColorJitter", "GaussianBlur(9)")
 BOX_CASES = ("RandomHorizontalFlip", "RandomAffine")
+PIPELINE_MIN_CALLS = 20
 
 
 def run_bench(quick: bool = False, out: str | None = None, config: BenchConfig | None = None) -> int:
@@ -84,8 +85,9 @@ def _run(peers: dict, config: BenchConfig) -> list[str]:
     try:
         if "transforms" in config.sections:
             lines += _per_size("Transforms", transforms, peers, config, progress)
-        if "pipelines" in config.sections:
-            lines += _per_size("Pipelines", pipelines, peers, config, progress)
+        if "pipelines" in config.sections:  # random sizes vary a lot per call: longer blocks
+            longer = dataclasses.replace(config, settings=dataclasses.replace(config.settings, min_calls=PIPELINE_MIN_CALLS))
+            lines += _per_size("Pipelines", pipelines, peers, longer, progress)
         if "dispatch" in config.sections:
             lines += ["", "## Dispatch overhead (3 x 8 x 8 uint8 image)", ""]
             lines += _report.micro_table(_sections.dispatch_rows(peers, config.settings, progress))

@@ -15,11 +15,13 @@ import torch
 
 @dataclass(frozen=True)
 class Settings:
-    """How long to measure: ``repeats`` interleaved blocks of about ``block_s`` seconds each."""
+    """How long to measure: ``repeats`` interleaved blocks of about ``block_s`` seconds (and at least
+    ``min_calls`` calls) each."""
 
     repeats: int = 5
     block_s: float = 0.1
     max_calls: int = 100_000
+    min_calls: int = 1
 
 
 FULL = Settings()
@@ -47,7 +49,8 @@ def _calls_per_block(fn: Callable[[], object], settings: Settings, sync: Callabl
         if elapsed >= settings.block_s / 4 or calls >= settings.max_calls:
             break
         calls *= 4
-    return max(1, min(settings.max_calls, round(calls * settings.block_s / max(elapsed, 1e-9))))
+    wanted = round(calls * settings.block_s / max(elapsed, 1e-9))
+    return max(settings.min_calls, min(settings.max_calls, wanted))
 
 
 def compare(fns: dict[str, Callable[[], object]], settings: Settings, sync: Callable[[], None] = lambda: None) -> dict[str, float | str]:
@@ -67,10 +70,10 @@ def compare(fns: dict[str, Callable[[], object]], settings: Settings, sync: Call
     times: dict[str, list[float]] = {name: [] for name in runnable}
     order = list(runnable)
     for repeat in range(settings.repeats if order else 0):
-        seed_everything(repeat)
         shift = repeat % len(order)
         for name in order[shift:] + order[:shift]:
             fn, calls = runnable[name]
+            seed_everything(repeat)  # every library starts the block from the same random state
             times[name].append(_block(fn, calls, sync))
     results.update({name: statistics.median(values) for name, values in times.items()})
     return results
