@@ -31,6 +31,7 @@ def test_run_bench_writes_a_markdown_report(tmp_path, capsys) -> None:
         assert heading in text
     assert "| RandomHorizontalFlip |" in text and "geometric mean" in text
     assert "CPU:" in text and "torch " in text
+    assert "## Targets" in text and "| no-op transform dispatch |" in text
 
 
 def test_run_bench_sections_are_checked() -> None:

@@ -81,22 +81,45 @@ def _run(peers: dict, config: BenchConfig) -> list[str]:
         "scaling": len(scaling) * len(config.scaling_sizes) + len(boxes) * len(config.box_counts),
     }
     progress = Progress(sum(steps[s] for s in config.sections))
-    lines = _header(peers, config)
+    lines: list[str] = []
+    measured: dict[str, list] = {"transforms": [], "dispatch": []}
     try:
         if "transforms" in config.sections:
-            lines += _per_size("Transforms", transforms, peers, config, progress)
+            lines += _per_size("Transforms", transforms, peers, config, progress, measured["transforms"])
         if "pipelines" in config.sections:  # random sizes vary a lot per call: longer blocks
             longer = dataclasses.replace(config, settings=dataclasses.replace(config.settings, min_calls=PIPELINE_MIN_CALLS))
-            lines += _per_size("Pipelines", pipelines, peers, longer, progress)
+            lines += _per_size("Pipelines", pipelines, peers, longer, progress, [])
         if "dispatch" in config.sections:
+            measured["dispatch"] = _sections.dispatch_rows(peers, config.settings, progress)
             lines += ["", "## Dispatch overhead (3 x 8 x 8 uint8 image)", ""]
-            lines += _report.micro_table(_sections.dispatch_rows(peers, config.settings, progress))
+            lines += _report.micro_table(measured["dispatch"])
         if "batch" in config.sections:
             lines += _batch(peers, config, devices, progress)
         if "scaling" in config.sections:
             lines += _scaling(peers, config, scaling, boxes, progress)
     finally:
         progress.close()
+    return _header(peers, config) + _targets(measured["transforms"], measured["dispatch"]) + lines
+
+
+def _targets(rows: list, dispatch: list) -> list[str]:
+    """The issue's targets against this run: geometric means over every transform and image size."""
+    if not rows:
+        return []
+    s = _report.summary(rows)
+    worst = s["worst_vs_albumentations"]
+    noop = next((t.get("visiontx") for label, t, _ in dispatch if label == "no-op Transform subclass"), None)
+    checks = [
+        ("geometric mean vs torchvision v2", s["vs_torchvision"], ">= 5x", lambda v: v >= 5.0, "{:.2f}x"),
+        ("geometric mean vs albumentations", s["vs_albumentations"], ">= 1.0x", lambda v: v >= 1.0, "{:.2f}x"),
+        ("slowest transform vs albumentations", worst[0] if worst else None, ">= 0.8x", lambda v: v >= 0.8, "{:.2f}x"
+         + (f" ({worst[1]})" if worst else "")),
+        ("no-op transform dispatch", noop * 1e6 if isinstance(noop, float) else None, "< 10 µs", lambda v: v < 10.0, "{:.1f} µs"),
+    ]
+    lines = ["", "## Targets (all transforms, both image sizes)", "", "| target | this run | goal | met |", "|---|--:|--:|:-:|"]
+    for label, value, goal, ok, fmt in checks:
+        shown = fmt.format(value) if value is not None else "n/a"
+        lines.append(f"| {label} | {shown} | {goal} | {'' if value is None else ('yes' if ok(value) else 'no')} |")
     return lines
 
 
@@ -111,10 +134,11 @@ def _header(peers: dict, config: BenchConfig) -> list[str]:
     ]
 
 
-def _per_size(title: str, cases: list, peers: dict, config: BenchConfig, progress: Progress) -> list[str]:
+def _per_size(title: str, cases: list, peers: dict, config: BenchConfig, progress: Progress, all_rows: list) -> list[str]:
     lines: list[str] = []
     for size in config.sizes:
         rows, unavailable = _sections.run_cases(cases, peers, size, config.settings, progress)
+        all_rows += rows
         lines += ["", f"## {title}, uint8 RGB {size[0]} x {size[1]} (H x W)", ""]
         lines += _report.throughput_table(rows) + _summary_line(rows) if rows else ["(none available)"]
         if unavailable:
