@@ -16,6 +16,7 @@ import torch
 
 MEAN, STD = (0.485, 0.456, 0.406), (0.229, 0.224, 0.225)
 FILL = (124, 116, 104)
+DEMO_SIZE = 512  # the demo's display size (``python -m visiontx demo``)
 
 
 @dataclass(frozen=True)
@@ -154,8 +155,8 @@ def _detection(T: Any, D: Any) -> Any:
         T.RandomZoomOut(fill={D.Image: FILL, "others": 0}),
         T.RandomIoUCrop(),
         T.RandomHorizontalFlip(),
+        T.Resize(DEMO_SIZE - 1, max_size=DEMO_SIZE, antialias=True),
         T.SanitizeBoundingBox(),
-        T.ToDtype(torch.float32, scale=True),
     ])
 
 
@@ -164,9 +165,8 @@ def _detection_alb(A: Any, cv2: Any) -> Any:
         [
             A.ColorJitter(0.125, 0.5, 0.5, 0.05, p=1.0),
             A.Affine(scale=(0.25, 1.0), keep_ratio=True, fill=FILL, p=0.5),
-            A.RandomSizedBBoxSafeCrop(384, 384),
+            A.RandomSizedBBoxSafeCrop(DEMO_SIZE, DEMO_SIZE),  # crops and resizes in one
             A.HorizontalFlip(),
-            A.ToFloat(max_value=255),
         ],
         bbox_params=A.BboxParams(format="pascal_voc", label_fields=["labels"], min_area=1.0),
     )
@@ -180,10 +180,10 @@ PIPELINES = [
         note="alb: A.Normalize converts to float itself",
     ),
     BenchCase(
-        "detection (photometric+zoom-out+IoU crop+flip+sanitize, boxes+masks)",
-        ("RandomPhotometricDistort", "RandomZoomOut", "RandomIoUCrop", "RandomHorizontalFlip", "SanitizeBoundingBox", "ToDtype"),
+        "detection, the demo's (photometric+zoom-out+IoU crop+flip+resize+sanitize, boxes+masks)",
+        ("RandomPhotometricDistort", "RandomZoomOut", "RandomIoUCrop", "RandomHorizontalFlip", "Resize", "SanitizeBoundingBox"),
         _detection, _detection_alb, kind="detection",
-        note="alb: nearest equivalents (ColorJitter, Affine zoom-out, BBox-safe crop)",
+        note="alb: nearest equivalents (ColorJitter, Affine zoom-out, BBox-safe crop to 512 x 512)",
     ),
 ]
 
