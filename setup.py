@@ -11,9 +11,9 @@ setup(
     python_requires=">=3.9",
     install_requires=["torch>=2.0", "pillow>=9.1", "numpy", "pycocotools>=2.0"],
     extras_require={
-        "test": ["pytest", "pytest-xdist", "hypothesis", "torchvision", "matplotlib"],
+        "test": ["pytest", "pytest-xdist", "hypothesis", "torchvision", "matplotlib", "opencv-python-headless"],
         "gallery": ["matplotlib"],
-        "bench": ["torchvision", "albumentations", "opencv-python-headless"],
+        "bench": ["torchvision", "opencv-python-headless"],
     },
     entry_points={"console_scripts": ["visiontx=visiontx.__main__:main"]},
 )

@@ -63,16 +63,19 @@ class Transform(nn.Module):
 
     def forward(self, *inputs: Any) -> Any:
         sample = inputs if len(inputs) > 1 else inputs[0]
-        flat_inputs, spec = tree_flatten(sample)
+        # A lone image is its own flat sample: skip the pytree round trip (dispatch overhead).
+        single = isinstance(sample, (torch.Tensor, PIL.Image.Image))
+        flat_inputs, spec = ([sample], None) if single else tree_flatten(sample)
         self.check_inputs(flat_inputs)
         if self._skip():
             return sample
         needs = self._needs_transform_list(flat_inputs)
         selected = [inpt for inpt, need in zip(flat_inputs, needs) if need]
-        check_spatial_sizes_agree(selected)
+        if len(selected) > 1:
+            check_spatial_sizes_agree(selected)
         params = self.make_params(selected)
         flat_outputs = [self.transform(inpt, params) if need else inpt for inpt, need in zip(flat_inputs, needs)]
-        return tree_unflatten(flat_outputs, spec)
+        return flat_outputs[0] if single else tree_unflatten(flat_outputs, spec)
 
     def _needs_transform_list(self, flat_inputs: list[Any]) -> list[bool]:
         has_image = any(isinstance(inpt, (Image, Video, PIL.Image.Image)) for inpt in flat_inputs)
@@ -100,7 +103,7 @@ class RandomApplyTransform(Transform):
         self.p = float(p)
 
     def _skip(self) -> bool:
-        return bool(torch.rand(()) >= self.p)
+        return torch.rand(1).item() >= self.p  # .item(): a fraction of the cost of a tensor comparison
 
 
 def _spatial_size_of(inpt: Any) -> tuple[int, ...] | None:

@@ -1,0 +1,290 @@
+"""The optional OpenCV fast paths agree with the pure-torch reference (skipped without OpenCV).
+
+Helper-level tests compare each helper of ``visiontx.functional._fast`` with an independent torch
+reference; kernel-level tests run each accelerated kernel with and without ``_fast.disabled()``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+import torch
+import torch.nn.functional as nnf
+
+from visiontx.functional import _fast
+
+from .common import make_image_tensor
+
+needs_cv2 = pytest.mark.skipif(_fast.cv2 is None, reason="OpenCV not installed")
+
+COVERED: set[str] = set()
+
+
+def test_disabled_switch_nests() -> None:
+    before = _fast.available()
+    with _fast.disabled():
+        assert not _fast.available()
+        with _fast.disabled():
+            assert not _fast.available()
+        assert not _fast.available()
+    assert _fast.available() == before == (_fast.cv2 is not None)
+
+
+@needs_cv2
+def test_can_use() -> None:
+    image = make_image_tensor((8, 9))
+    assert _fast.can_use(image)
+    assert _fast.can_use(image.float())
+    assert not _fast.can_use(image.to(torch.int64))
+    assert not _fast.can_use(image.float(), dtypes=(torch.uint8,))
+    assert not _fast.can_use(image[:, :0])
+    assert not _fast.can_use(image.float().requires_grad_())
+    assert not _fast.can_use(image.as_subclass(_Sub))
+    with _fast.disabled():
+        assert not _fast.can_use(image)
+
+
+class _Sub(torch.Tensor):
+    pass
+
+
+@needs_cv2
+@pytest.mark.parametrize("batch_dims", [(), (2,), (2, 3)])
+def test_lut_matches_indexing(batch_dims: tuple[int, ...]) -> None:
+    image = make_image_tensor((7, 11), batch_dims=batch_dims)
+    table = torch.arange(255, -1, -1, dtype=torch.uint8)
+    before = image.clone()
+    out = _fast.lut(image[..., ::1, :], table)
+    torch.testing.assert_close(out, table[image.long()], rtol=0, atol=0)
+    torch.testing.assert_close(image, before, rtol=0, atol=0)
+
+
+def _rotation_matrix(angle: float, size: tuple[int, int]) -> list[list[float]]:
+    """Output pixel -> input pixel for a counter-clockwise rotation about the image centre."""
+    height, width = size
+    cx, cy = (width - 1) / 2, (height - 1) / 2
+    c, s = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+    return [[c, -s, cx - c * cx + s * cy], [s, c, cy - s * cx - c * cy]]
+
+
+def _reference_warp(image: torch.Tensor, matrix: list[list[float]], mode: str, fill: float) -> torch.Tensor:
+    """grid_sample reference: sample the input at matrix @ (x, y, 1) for each output pixel."""
+    height, width = image.shape[-2:]
+    ys, xs = torch.meshgrid(torch.arange(height, dtype=torch.float64), torch.arange(width, dtype=torch.float64), indexing="ij")
+    m = torch.tensor(matrix, dtype=torch.float64)
+    src_x = m[0, 0] * xs + m[0, 1] * ys + m[0, 2]
+    src_y = m[1, 0] * xs + m[1, 1] * ys + m[1, 2]
+    grid = torch.stack([(2 * src_x + 1) / width - 1, (2 * src_y + 1) / height - 1], dim=-1)[None].float()
+    flat = image.reshape(-1, 1, height, width).float()
+    ones = torch.ones_like(flat[:1])
+    sampled = nnf.grid_sample(flat, grid.expand(flat.shape[0], -1, -1, -1), mode=mode, align_corners=False)
+    weight = nnf.grid_sample(ones, grid, mode=mode, align_corners=False)
+    out = sampled + (1 - weight) * fill
+    if not image.is_floating_point():
+        out = out.round().clamp(0, 255)
+    return out.to(image.dtype).reshape(image.shape)
+
+
+@needs_cv2
+@pytest.mark.parametrize("dtype", [torch.uint8, torch.float32])
+@pytest.mark.parametrize("mode", ["bilinear", "nearest"])
+@pytest.mark.parametrize("angle", [0.0, 17.0, 90.0])
+def test_warp_affine_matches_grid_sample(dtype: torch.dtype, mode: str, angle: float) -> None:
+    if mode == "nearest" and angle == 90.0:
+        pytest.skip("half-pixel ties: OpenCV rounds them up, grid_sample to even")
+    image = make_image_tensor((31, 40), batch_dims=(2,), dtype=dtype)
+    fill = 0.5 if dtype.is_floating_point else 127.0
+    matrix = _rotation_matrix(angle, (31, 40))
+    out = _fast.warp_affine(image, matrix, (31, 40), mode, [fill], num_channels=3)
+    expected = _reference_warp(image, matrix, mode, fill)
+    diff = (out.double() - expected.double()).abs()
+    scale = 1.0 if dtype.is_floating_point else 255.0
+    # OpenCV snaps sample positions to 1/32 pixel: rare small differences, never structural ones
+    assert diff.mean() / scale < 2e-3
+    assert (diff / scale > 0.02).float().mean() < 0.01
+
+
+@needs_cv2
+def test_warp_affine_identity_and_integer_shift_are_exact() -> None:
+    image = make_image_tensor((9, 12), batch_dims=(2,))
+    identity = [[1, 0, 0], [0, 1, 0]]
+    torch.testing.assert_close(_fast.warp_affine(image, identity, (9, 12), "bilinear", None, 3), image, rtol=0, atol=0)
+    shifted = _fast.warp_affine(image, [[1, 0, -2], [0, 1, 0]], (9, 12), "nearest", [1, 2, 3], num_channels=3)
+    torch.testing.assert_close(shifted[..., 2:], image[..., :-2], rtol=0, atol=0)
+    expected_fill = torch.tensor([1, 2, 3], dtype=torch.uint8).view(1, 3, 1, 1).expand(2, 3, 9, 2)
+    torch.testing.assert_close(shifted[..., :2], expected_fill, rtol=0, atol=0)
+
+
+@needs_cv2
+def test_warp_perspective_with_affine_matrix_equals_warp_affine() -> None:
+    image = make_image_tensor((20, 25))
+    matrix = _rotation_matrix(30.0, (20, 25))
+    affine = _fast.warp_affine(image, matrix, (20, 25), "bilinear", None, 3)
+    perspective = _fast.warp_perspective(image, [*matrix, [0, 0, 1]], (20, 25), "bilinear", None, 3)
+    torch.testing.assert_close(perspective, affine, rtol=0, atol=1)
+
+
+def _reference_blur(image: torch.Tensor, kernel: torch.Tensor) -> torch.Tensor:
+    k = kernel.numel()
+    flat = image.reshape(-1, 1, *image.shape[-2:]).double()
+    padded = nnf.pad(flat, [k // 2] * 4, mode="reflect")
+    kernel2d = (kernel.double()[:, None] * kernel.double()[None, :])[None, None]
+    out = nnf.conv2d(padded, kernel2d)
+    if not image.is_floating_point():
+        out = out.round().clamp(0, 255)
+    return out.to(image.dtype).reshape(image.shape)
+
+
+@needs_cv2
+@pytest.mark.parametrize("dtype", [torch.uint8, torch.float32])
+@pytest.mark.parametrize("kernel_size", [3, 9])
+def test_gaussian_blur_matches_conv(dtype: torch.dtype, kernel_size: int) -> None:
+    image = make_image_tensor((19, 23), batch_dims=(2,), dtype=dtype)
+    x = torch.arange(kernel_size, dtype=torch.float64) - (kernel_size - 1) / 2
+    kernel = torch.exp(-0.5 * (x / 1.7) ** 2)
+    kernel = (kernel / kernel.sum()).float()
+    out = _fast.gaussian_blur(image, kernel, kernel)
+    atol = 1e-5 if dtype.is_floating_point else 1
+    torch.testing.assert_close(out, _reference_blur(image, kernel), rtol=0, atol=atol)
+
+
+@needs_cv2
+def test_histograms_match_bincount() -> None:
+    rows = make_image_tensor((5, 7), channels=1).reshape(5, 7)
+    expected = torch.stack([torch.bincount(r.long(), minlength=256) for r in rows])
+    torch.testing.assert_close(_fast.histograms(rows), expected, rtol=0, atol=0)
+    assert _fast.histograms(rows[:0]).shape == (0, 256)
+
+
+@needs_cv2
+def test_lut_planes_and_table() -> None:
+    image = make_image_tensor((6, 5), batch_dims=(2,))
+    tables = torch.stack([torch.arange(256).roll(i).to(torch.uint8) for i in range(6)])
+    out = _fast.lut_planes(image, tables)
+    expected = torch.stack([tables[i][p.long()] for i, p in enumerate(image.reshape(6, 6, 5))]).view(image.shape)
+    torch.testing.assert_close(out, expected, rtol=0, atol=0)
+    seen = []
+    table = _fast.table(lambda v: seen.append(_fast.available()) or v.flip(-1), (256,))
+    assert seen == [False] and table[0] == 255 and table[255] == 0
+
+
+# ------------------------------------------------------- accelerated kernels vs their torch path
+B = "bilinear"
+# (kernel name, kwargs, uint8 atol): each accelerated kernel, run with and without the fast path.
+KERNEL_CASES = [
+    ("adjust_brightness_image_tensor", dict(brightness_factor=1.4), 0),
+    ("adjust_contrast_image_tensor", dict(contrast_factor=0.6), 0),
+    ("adjust_gamma_image_tensor", dict(gamma=0.7), 0),
+    ("adjust_saturation_image_tensor", dict(saturation_factor=0.3), 1),
+    ("adjust_saturation_image_tensor", dict(saturation_factor=1.8), 1),
+    ("adjust_hue_image_tensor", dict(hue_factor=-0.3), 1),
+    ("adjust_hue_image_tensor", dict(hue_factor=0.45), 1),
+    ("adjust_sharpness_image_tensor", dict(sharpness_factor=2.5), 1),
+    ("adjust_sharpness_image_tensor", dict(sharpness_factor=0.2), 1),
+    ("autocontrast_image_tensor", {}, 0),
+    ("equalize_image_tensor", {}, 0),
+    ("solarize_image_tensor", dict(threshold=0.4), 0),
+    ("rotate_image_tensor", dict(angle=33.0, interpolation=B), 1),
+    ("rotate_image_tensor", dict(angle=-20.0, interpolation=B, expand=True, fill=[10, 200, 30]), 1),
+    ("affine_image_tensor", dict(angle=15.0, translate=[3, -2], scale=1.1, shear=[8.0, 4.0], interpolation=B, fill=5), 1),
+    ("affine_image_tensor", dict(angle=-70.0, translate=[0, 4], scale=0.45, shear=[0.0, 20.0], interpolation=B, fill=[255, 0, 9]), 1),
+    ("affine_image_tensor", dict(angle=5.0, translate=[-6, 0], scale=2.7, shear=[-30.0, 0.0], interpolation=B, fill=128), 1),
+    ("perspective_image_tensor", dict(startpoints=[[0, 0], [40, 0], [40, 30], [0, 30]],
+                                      endpoints=[[3, 2], [38, 0], [40, 28], [1, 30]], interpolation=B, fill=0), 1),
+]
+
+
+def _case_kwargs(kwargs: dict, dtype: torch.dtype) -> dict:
+    if "threshold" in kwargs and dtype == torch.uint8:
+        return {**kwargs, "threshold": kwargs["threshold"] * 255}
+    if "interpolation" in kwargs:
+        from visiontx.functional import InterpolationMode
+
+        return {**kwargs, "interpolation": InterpolationMode(kwargs["interpolation"])}
+    return kwargs
+
+
+@needs_cv2
+@pytest.mark.parametrize("dtype", [torch.uint8, torch.float32])
+@pytest.mark.parametrize("batch_dims", [(), (2,)])
+@pytest.mark.parametrize(("name", "kwargs", "atol"), KERNEL_CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(KERNEL_CASES)])
+def test_fast_kernel_matches_torch_path(name: str, kwargs: dict, atol: int, dtype: torch.dtype, batch_dims: tuple) -> None:
+    import visiontx.functional as F
+
+    kernel = getattr(F, name, None)
+    if kernel is None:
+        pytest.skip(f"{name} not in visiontx yet")
+    image = make_image_tensor((31, 41), batch_dims=batch_dims, dtype=dtype)
+    kwargs = _case_kwargs(kwargs, dtype)
+    before = image.clone()
+    fast = kernel(image, **kwargs)
+    with _fast.disabled():
+        reference = kernel(image, **kwargs)
+    torch.testing.assert_close(image, before, rtol=0, atol=0)
+    scale = 255 if dtype == torch.uint8 else 1
+    torch.testing.assert_close(fast.double(), reference.double(), rtol=0, atol=max(atol, 1e-5 * scale))
+    assert fast.dtype == reference.dtype and fast.shape == reference.shape
+    assert (fast.double() - reference.double()).abs().gt(0.5 * scale / 255).float().mean() < 0.05  # rare off-by-ones
+
+
+@needs_cv2
+def test_fast_elastic_matches_torch_path() -> None:
+    import visiontx.functional as F
+
+    if not hasattr(F, "elastic_image_tensor"):
+        pytest.skip("elastic not in visiontx yet")
+    image = make_image_tensor((30, 40), batch_dims=(2,))
+    displacement = torch.randn(1, 30, 40, 2, generator=torch.Generator().manual_seed(0)) * 0.05
+    for fill in (None, [9.0, 99.0, 199.0]):
+        fast = F.elastic_image_tensor(image, displacement, fill=fill)
+        with _fast.disabled():
+            reference = F.elastic_image_tensor(image, displacement, fill=fill)
+        torch.testing.assert_close(fast, reference, rtol=0, atol=1)
+
+
+@needs_cv2
+def test_lookup_tables_without_stringzilla(monkeypatch: pytest.MonkeyPatch) -> None:
+    image = make_image_tensor((6, 5), batch_dims=(2,))
+    table = torch.arange(256).mul(7).remainder(256).to(torch.uint8)
+    with_default = _fast.lut(image, table)
+    monkeypatch.setattr(_fast, "stringzilla", None)
+    torch.testing.assert_close(_fast.lut(image, table), with_default, rtol=0, atol=0)
+    torch.testing.assert_close(_fast.lut_planes(image, table.expand(6, 256)), with_default, rtol=0, atol=0)
+    torch.testing.assert_close(with_default, table[image.long()], rtol=0, atol=0)
+
+
+@needs_cv2
+@pytest.mark.parametrize("channels", [1, 3])
+def test_fast_jpeg_is_byte_identical_to_pillow(channels: int) -> None:
+    import visiontx.functional as F
+
+    if not hasattr(F, "jpeg_image_tensor"):
+        pytest.skip("jpeg not in visiontx yet")
+    image = make_image_tensor((33, 47), channels=channels, batch_dims=(2,))
+    image = F.gaussian_blur_image_tensor(image, [5, 5]) if hasattr(F, "gaussian_blur_image_tensor") else image
+    for quality in (10, 75, 95):
+        fast = F.jpeg_image_tensor(image, quality)
+        with _fast.disabled():
+            reference = F.jpeg_image_tensor(image, quality)
+        torch.testing.assert_close(fast, reference, rtol=0, atol=0)
+
+
+@needs_cv2
+@pytest.mark.parametrize("padding_mode", ["constant", "edge", "reflect", "symmetric"])
+@pytest.mark.parametrize("dtype", [torch.uint8, torch.float32])
+@pytest.mark.parametrize("size", [(1, 1), (2, 3), (9, 7)])
+def test_fast_pad_matches_torch_path(padding_mode: str, dtype: torch.dtype, size: tuple[int, int]) -> None:
+    import visiontx.functional as F
+
+    if not hasattr(F, "pad_image_tensor"):
+        pytest.skip("pad not in visiontx yet")
+    image = make_image_tensor(size, batch_dims=(2,), dtype=dtype)
+    for padding, fill in (([1, 2, 3, 4], 7), ([5], [1, 2, 3]), ([0, 11], 0), ([3, 0, 0, 0], None)):
+        fill = fill if padding_mode == "constant" else 0
+        if dtype.is_floating_point and fill is not None:
+            fill = [v / 255 for v in fill] if isinstance(fill, list) else fill / 255
+        fast = F.pad_image_tensor(image, padding, fill=fill, padding_mode=padding_mode)
+        with _fast.disabled():
+            reference = F.pad_image_tensor(image, padding, fill=fill, padding_mode=padding_mode)
+        torch.testing.assert_close(fast, reference, rtol=0, atol=0)

@@ -1,0 +1,167 @@
+"""The benchmark's sections; each returns rows ``(label, {peer: seconds per call | error}, note)``."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+from types import SimpleNamespace
+from typing import Any
+
+import numpy as np
+import torch
+
+from ._cases import BenchCase, albumentations_transform, missing
+from ._inputs import make_call
+from ._timing import Progress, Settings, compare
+
+Peers = dict[str, SimpleNamespace | None]
+Row = tuple[str, dict[str, Any], str]
+
+
+def _case_calls(case: BenchCase, peers: Peers, size: tuple[int, int], num_boxes: int = 8) -> dict[str, Callable[[], Any]]:
+    calls = {}
+    for name, peer in peers.items():
+        if peer is None:
+            continue
+        if name == "albumentations":
+            if case.alb is not None:
+                calls[name] = make_call(name, peer, albumentations_transform(case, peer.A, peer.cv2), case.kind, size, num_boxes)
+        else:
+            calls[name] = make_call(name, peer, case.build(peer.T, peer.D), case.kind, size, num_boxes)
+    return calls
+
+
+def _safe_calls(case: BenchCase, peers: Peers, size: tuple[int, int], num_boxes: int = 8) -> tuple[dict[str, Callable[[], Any]], dict[str, str]]:
+    """Like ``_case_calls`` but a peer failing to even build its transform becomes an error entry."""
+    calls, errors = {}, {}
+    for name in peers:
+        try:
+            calls.update(_case_calls(case, {name: peers[name]}, size, num_boxes))
+        except Exception as error:
+            errors[name] = f"error: {type(error).__name__}: {str(error).splitlines()[0][:80] if str(error) else ''}"
+    return calls, errors
+
+
+def run_cases(cases: Sequence[BenchCase], peers: Peers, size: tuple[int, int], settings: Settings, progress: Progress,
+              num_boxes: int = 8) -> tuple[list[Row], list[str]]:
+    """Time each available case at ``size``; returns the rows and the cases visiontx lacks."""
+    rows, unavailable = [], []
+    for case in cases:
+        progress.step(f"{case.name} @ {size[0]}x{size[1]}")
+        if missing(case, peers["visiontx"].T):
+            unavailable.append(case.name)
+            continue
+        calls, errors = _safe_calls(case, peers, size, num_boxes)
+        rows.append((case.name, {**compare(calls, settings), **errors}, case.note))
+    return rows, unavailable
+
+
+# ------------------------------------------------------------------------------------- dispatch
+def dispatch_rows(peers: Peers, settings: Settings, progress: Progress) -> list[Row]:
+    """Microseconds per call of a no-op and a flip on a 3 x 8 x 8 image."""
+    tiny = np.zeros((8, 8, 3), dtype=np.uint8)
+    entries: dict[str, dict[str, Callable[[], Any]]] = {
+        "no-op Transform subclass": {}, "Identity": {}, "RandomHorizontalFlip(p=1)": {},
+        "F.horizontal_flip (dispatcher)": {}, "horizontal flip kernel": {},
+    }
+    for name, peer in peers.items():
+        if peer is None:
+            continue
+        if name == "albumentations":
+            noop, flip = peer.A.NoOp(p=1.0), peer.A.HorizontalFlip(p=1.0)
+            entries["Identity"][name] = lambda noop=noop: noop(image=tiny)
+            entries["RandomHorizontalFlip(p=1)"][name] = lambda flip=flip: flip(image=tiny)
+            entries["horizontal flip kernel"][name] = lambda: peer_flip(tiny)
+            continue
+        image = peer.D.Image(torch.zeros(3, 8, 8, dtype=torch.uint8))
+        plain = image.as_subclass(torch.Tensor)
+        noop_cls = type("NoOp", (peer.T.Transform,), {"transform": lambda self, inpt, params: inpt})
+        kernel = getattr(peer.F, "horizontal_flip_image_tensor", None) or peer.F.horizontal_flip_image
+        for label, fn in {
+            "no-op Transform subclass": noop_cls(),
+            "Identity": peer.T.Identity(),
+            "RandomHorizontalFlip(p=1)": peer.T.RandomHorizontalFlip(p=1.0),
+            "F.horizontal_flip (dispatcher)": peer.F.horizontal_flip,
+        }.items():
+            entries[label][name] = lambda fn=fn, image=image: fn(image)
+        entries["horizontal flip kernel"][name] = lambda kernel=kernel, plain=plain: kernel(plain)
+    rows = []
+    for label, calls in entries.items():
+        progress.step(f"dispatch: {label}")
+        rows.append((label, compare(calls, settings), ""))
+    return rows
+
+
+def peer_flip(array: np.ndarray) -> np.ndarray:
+    """albumentations' flip is OpenCV's (``cv2.flip``), called directly here."""
+    import cv2
+
+    return cv2.flip(array, 1)
+
+
+# ---------------------------------------------------------------------------------------- batch
+@dataclasses.dataclass(frozen=True)
+class KernelCase:
+    label: str
+    op: str  # visiontx kernel = op + "_image_tensor", torchvision kernel = op + "_image"
+    kwargs: Callable[[SimpleNamespace], dict[str, Any]]
+    dtype: torch.dtype = torch.uint8
+
+
+def _interp(peer: SimpleNamespace) -> Any:
+    return peer.T.InterpolationMode.BILINEAR
+
+
+KERNELS = [
+    KernelCase("horizontal_flip", "horizontal_flip", lambda P: {}),
+    KernelCase("resize to half (antialias)", "resize", lambda P: dict(size=[112, 112], antialias=True)),
+    KernelCase("crop 192", "crop", lambda P: dict(top=16, left=16, height=192, width=192)),
+    KernelCase("adjust_brightness(1.3)", "adjust_brightness", lambda P: dict(brightness_factor=1.3)),
+    KernelCase("adjust_hue(0.1)", "adjust_hue", lambda P: dict(hue_factor=0.1)),
+    KernelCase("equalize", "equalize", lambda P: {}),
+    KernelCase("gaussian_blur(9, 1.5)", "gaussian_blur", lambda P: dict(kernel_size=[9, 9], sigma=[1.5, 1.5])),
+    KernelCase("rotate(30, bilinear)", "rotate", lambda P: dict(angle=30.0, interpolation=_interp(P))),
+    KernelCase("normalize (float32)", "normalize", lambda P: dict(mean=[0.485, 0.456, 0.406], std=[0.229, 0.224, 0.225]), torch.float32),
+    KernelCase("to_dtype float32", "to_dtype", lambda P: dict(dtype=torch.float32, scale=True)),
+]
+
+
+def _kernel(peer_name: str, peer: SimpleNamespace, op: str) -> Callable | None:
+    suffix = "_image_tensor" if peer_name == "visiontx" else "_image"
+    return getattr(peer.F, op + suffix, None)
+
+
+def batch_rows(peers: Peers, settings: Settings, progress: Progress, batch_size: int, hw: tuple[int, int],
+               device: str) -> tuple[list[Row], list[str]]:
+    """Seconds per batch of ``batch_size`` images for tensor kernels on ``device``."""
+    sync = torch.cuda.synchronize if device == "cuda" else (lambda: None)
+    generator = torch.Generator().manual_seed(0)
+    batch = torch.randint(0, 256, (batch_size, 3, *hw), generator=generator, dtype=torch.uint8).to(device)
+    rows, unavailable = [], []
+    for case in KERNELS:
+        progress.step(f"batch {device}: {case.label}")
+        inpt = batch.float().div(255) if case.dtype.is_floating_point else batch
+        calls = {}
+        for name, peer in peers.items():
+            kernel = _kernel(name, peer, case.op) if peer is not None and name != "albumentations" else None
+            if kernel is not None:
+                calls[name] = lambda kernel=kernel, kwargs=case.kwargs(peer): kernel(inpt, **kwargs)
+        if "visiontx" not in calls:
+            unavailable.append(case.label)
+            continue
+        rows.append((case.label, compare(calls, settings, sync), ""))
+    return rows, unavailable
+
+
+# -------------------------------------------------------------------------------------- scaling
+def size_scaling_rows(cases: Sequence[BenchCase], peers: Peers, sizes: Sequence[int], settings: Settings,
+                      progress: Progress) -> dict[int, list[Row]]:
+    """Per image size (square), the rows of the given cases."""
+    return {s: run_cases(cases, peers, (s, s), settings, progress)[0] for s in sizes}
+
+
+def box_scaling_rows(cases: Sequence[BenchCase], peers: Peers, counts: Sequence[int], settings: Settings,
+                     progress: Progress, size: tuple[int, int] = (128, 128)) -> dict[int, list[Row]]:
+    """Per number of boxes, the rows of the given cases on (image, boxes, labels) samples."""
+    box_cases = [dataclasses.replace(c, kind="boxes") for c in cases]
+    return {n: run_cases(box_cases, peers, size, settings, progress, num_boxes=n)[0] for n in counts}

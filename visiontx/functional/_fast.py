@@ -1,0 +1,410 @@
+"""Optional accelerated CPU paths (OpenCV), used by kernels where a benchmark shows they win.
+
+The pure-torch kernels stay the reference and the GPU path: a kernel calls ``can_use(image)`` and,
+when it says yes, hands the work to a helper here. Helpers work plane by plane on the contiguous
+``H x W`` planes of a ``[..., C, H, W]`` tensor and write straight into the output tensor, so no
+layout conversion is needed. ``disabled()`` switches the fast paths off (tests compare the two).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+import numpy as np
+import torch
+
+try:
+    import cv2
+except ImportError:  # OpenCV is optional: without it every kernel takes its torch path
+    cv2 = None
+try:  # optional too (albumentations brings it): SIMD byte translation, the fastest lookup table
+    import stringzilla
+except ImportError:
+    stringzilla = None
+
+__all__ = [
+    "adjust_hue",
+    "available",
+    "blend",
+    "can_use",
+    "can_warp",
+    "disabled",
+    "gaussian_blur",
+    "histograms",
+    "jpeg",
+    "sharpen",
+    "lut",
+    "lut_planes",
+    "pad",
+    "table",
+    "remap",
+    "warp",
+    "warp_affine",
+    "warp_perspective",
+]
+
+_DTYPES = (torch.uint8, torch.float32)
+_disabled_depth = 0
+
+
+def available() -> bool:
+    """Whether the accelerated backend is installed and not switched off."""
+    return cv2 is not None and _disabled_depth == 0
+
+
+@contextlib.contextmanager
+def disabled() -> Iterator[None]:
+    """Within this block every kernel takes its pure-torch path."""
+    global _disabled_depth
+    _disabled_depth += 1
+    try:
+        yield
+    finally:
+        _disabled_depth -= 1
+
+
+def can_use(image: torch.Tensor, *, dtypes: Sequence[torch.dtype] = _DTYPES) -> bool:
+    """Whether ``image`` (``[..., H, W]``) can take the accelerated path: a CPU tensor of one of
+    ``dtypes``, no autograd, not empty."""
+    return (
+        cv2 is not None
+        and _disabled_depth == 0
+        and type(image) is torch.Tensor
+        and image.device.type == "cpu"
+        and image.dtype in dtypes
+        and not image.requires_grad
+        and image.ndim >= 2
+        and image.numel() > 0
+    )
+
+
+def _planes(image: torch.Tensor, out_size: Sequence[int] | None = None) -> tuple[np.ndarray, torch.Tensor, np.ndarray]:
+    """(input planes ``N x H x W`` as numpy, output tensor, output planes as numpy)."""
+    height, width = image.shape[-2:]
+    out_h, out_w = out_size if out_size is not None else (height, width)
+    src = image.reshape(-1, height, width).contiguous().numpy()
+    out = torch.empty((*image.shape[:-2], out_h, out_w), dtype=image.dtype)
+    return src, out, out.view(-1, out_h, out_w).numpy()
+
+
+def _plane_fill(fill: Sequence[float] | None, num_channels: int, index: int) -> float:
+    if not fill:
+        return 0.0
+    return float(fill[index % num_channels] if len(fill) > 1 else fill[0])
+
+
+def lut(image: torch.Tensor, table: torch.Tensor) -> torch.Tensor:
+    """Map every value of a uint8 ``image`` through ``table`` (256 uint8 entries, one for all planes)."""
+    out = torch.empty(image.shape, dtype=torch.uint8)
+    _translate(image.contiguous().view(-1, image.shape[-1]).numpy(), table.contiguous().numpy(), out.view(-1, image.shape[-1]).numpy())
+    return out
+
+
+def lut_planes(image: torch.Tensor, tables: torch.Tensor) -> torch.Tensor:
+    """Map plane ``i`` of a uint8 ``[..., H, W]`` image through ``tables[i]`` (``N x 256`` uint8)."""
+    src, out, dst = _planes(image)
+    tables = tables.reshape(-1, 256).contiguous().numpy()
+    for i in range(src.shape[0]):
+        _translate(src[i], tables[i], dst[i])
+    return out
+
+
+def _translate(src: np.ndarray, table: np.ndarray, dst: np.ndarray) -> None:
+    """``dst = table[src]`` for contiguous 2-D uint8 arrays."""
+    if stringzilla is not None:
+        stringzilla.translate(memoryview(src.reshape(-1)), memoryview(table), out=memoryview(dst.reshape(-1)))
+    else:
+        cv2.LUT(src, table, dst=dst)
+
+
+def table(fn: Callable[[torch.Tensor], torch.Tensor], shape: Sequence[int] = (1, 1, 256)) -> torch.Tensor:
+    """The uint8 lookup table(s) of a point-wise uint8 function: ``fn`` applied to the values 0..255
+    laid out as ``shape`` (last dim 256), with the fast paths off so ``fn`` takes its torch path."""
+    values = torch.arange(256, dtype=torch.uint8).expand(*shape).contiguous()
+    with disabled():
+        return fn(values)
+
+
+_INTERPOLATION = {"nearest": 0, "bilinear": 1}  # cv2.INTER_NEAREST, cv2.INTER_LINEAR
+
+
+def _per_item(image: torch.Tensor, size: Sequence[int], fill: Sequence[float] | None, num_channels: int,
+              op: Callable[..., np.ndarray]) -> torch.Tensor:
+    """Run ``op(src, border_value, dst=...)`` on each plane, writing into the output tensor (per-plane
+    calls measured faster here than interleaving the channels for OpenCV)."""
+    src, out, dst = _planes(image, size)
+    for i in range(src.shape[0]):
+        op(src[i], _plane_fill(fill, num_channels, i), dst=dst[i])
+    return out
+
+
+def warp_affine(
+    image: torch.Tensor,
+    matrix: Sequence[Sequence[float]],
+    size: Sequence[int],
+    interpolation: str,
+    fill: Sequence[float] | None,
+    num_channels: int = 1,
+) -> torch.Tensor:
+    """Warp ``[..., H, W]`` planes with the 2 x 3 ``matrix`` mapping output pixel (x, y) to input
+    pixel coordinates (pixel centres at integers), to output ``size`` ``(H, W)``. Outside pixels take
+    ``fill`` (per channel; ``num_channels`` tells how planes group into images)."""
+    m = np.asarray(matrix, dtype=np.float64).reshape(2, 3)
+    flags = _INTERPOLATION[interpolation] | cv2.WARP_INVERSE_MAP
+
+    def op(src: np.ndarray, border: Any, dst: np.ndarray | None = None) -> np.ndarray:
+        return cv2.warpAffine(src, m, (size[1], size[0]), dst=dst, flags=flags, borderMode=cv2.BORDER_CONSTANT, borderValue=border)
+
+    return _per_item(image, size, fill, num_channels, op)
+
+
+def warp_perspective(
+    image: torch.Tensor,
+    matrix: Sequence[Sequence[float]],
+    size: Sequence[int],
+    interpolation: str,
+    fill: Sequence[float] | None,
+    num_channels: int = 1,
+) -> torch.Tensor:
+    """Like :func:`warp_affine` with a 3 x 3 projective ``matrix`` (output pixel -> input pixel)."""
+    m = np.asarray(matrix, dtype=np.float64).reshape(3, 3)
+    flags = _INTERPOLATION[interpolation] | cv2.WARP_INVERSE_MAP
+
+    def op(src: np.ndarray, border: Any, dst: np.ndarray | None = None) -> np.ndarray:
+        return cv2.warpPerspective(src, m, (size[1], size[0]), dst=dst, flags=flags, borderMode=cv2.BORDER_CONSTANT, borderValue=border)
+
+    return _per_item(image, size, fill, num_channels, op)
+
+
+def gaussian_blur(image: torch.Tensor, kernel_x: torch.Tensor, kernel_y: torch.Tensor) -> torch.Tensor:
+    """Separable convolution of each plane with 1-D kernels, reflect border (no edge repeat)."""
+    src, out, dst = _planes(image)
+    kx = kernel_x.to(torch.float32).numpy()
+    ky = kernel_y.to(torch.float32).numpy()
+    for i in range(src.shape[0]):
+        cv2.sepFilter2D(src[i], -1, kx, ky, dst=dst[i], borderType=cv2.BORDER_REFLECT_101)
+    return out
+
+
+def _num_channels(image: torch.Tensor) -> int:
+    return image.shape[-3] if image.ndim >= 3 else 1
+
+
+def can_warp(image: torch.Tensor, bilinear: bool, fill: Sequence[float] | None) -> bool:
+    """Whether a warp of ``image`` can take the accelerated path: bilinear only (OpenCV rounds
+    nearest-neighbour ties differently), and a fill the torch path would accept."""
+    channels = _num_channels(image)
+    fill_ok = fill is None or len(fill) == 1 or (image.ndim >= 3 and len(fill) == channels)
+    return bilinear and fill_ok and can_use(image) and max(image.shape[-2:]) < 32768  # OpenCV's warp limit
+
+
+def _to_pixel_centres(matrix: Sequence[Sequence[float]]) -> np.ndarray:
+    """A 3 x 3 map between continuous coordinates (pixel ``(i, j)`` covers ``[j, j + 1]``) re-expressed
+    between pixel-centre coordinates (pixel ``(i, j)`` at ``(j, i)``), as OpenCV uses."""
+    m = np.asarray(matrix, dtype=np.float64)
+    m = np.vstack([m, [0.0, 0.0, 1.0]]) if m.shape == (2, 3) else m
+    shift = np.array([[1.0, 0.0, 0.5], [0.0, 1.0, 0.5], [0.0, 0.0, 1.0]])
+    unshift = np.array([[1.0, 0.0, -0.5], [0.0, 1.0, -0.5], [0.0, 0.0, 1.0]])
+    return unshift @ m @ shift
+
+
+def warp(image: torch.Tensor, inverse: Sequence[Sequence[float]], size: Sequence[int], fill: Sequence[float] | None) -> torch.Tensor:
+    """Bilinear warp of ``[..., C, H, W]`` to ``size`` ``(H, W)``; ``inverse`` (2 x 3 affine or 3 x 3
+    projective) maps output to input points in continuous coordinates. Without ``fill`` outside points
+    are 0; with it, border pixels blend towards it as the torch path does (see ``_blend_border``)."""
+    m = _to_pixel_centres(inverse)
+    channels = _num_channels(image)
+    affine = bool(np.all(m[2] == [0.0, 0.0, 1.0]))
+    run = warp_affine if affine else warp_perspective
+    out = run(image, m[:2] if affine else m, size, "bilinear", fill, channels)
+    if fill is not None:
+        if affine:
+            rows, cols = _affine_band(m, image.shape[-2:], size)
+        else:
+            ones = torch.full(image.shape[-2:], 255, dtype=torch.uint8)
+            rows, cols = _band(run(ones, m, size, "bilinear", None))
+        x, y = cols.astype(np.float64), rows.astype(np.float64)
+        u, v, d = (m[i, 0] * x + m[i, 1] * y + m[i, 2] for i in range(3))
+        _blend_border(out, rows, cols, _footprint(u / d, v / d, image.shape[-2:]), fill, channels)
+    return out
+
+
+def _affine_band(m: np.ndarray, in_size: Sequence[int], out_size: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+    """Output pixels that may straddle the input's border under the affine output -> input map
+    ``m``: between the images of the input rectangle grown and shrunk by a margin of more than one
+    output pixel (extra pixels are harmless: their exact footprint weight is used)."""
+    height, width = in_size
+    margin = 1.5 * max(abs(m[0, 0]) + abs(m[0, 1]), abs(m[1, 0]) + abs(m[1, 1])) + 0.5
+    forward = np.linalg.inv(m)
+    mask = np.zeros(tuple(out_size), dtype=np.uint8)
+    for low, high, value in ((-1.0 - margin, margin, 255), (margin, -1.0 - margin, 0)):
+        x0, y0, x1, y1 = low, low, width - 1.0 + high, height - 1.0 + high
+        if x1 <= x0 or y1 <= y0:
+            continue
+        corners = np.array([[x0, y0, 1.0], [x1, y0, 1.0], [x1, y1, 1.0], [x0, y1, 1.0]]) @ forward.T
+        points = np.round(corners[:, :2] * 16).astype(np.int32)  # 4 fractional bits
+        cv2.fillConvexPoly(mask, points, value, lineType=cv2.LINE_8, shift=4)
+    points = cv2.findNonZero(mask)
+    if points is None:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    points = points.reshape(-1, 2)
+    return points[:, 1].astype(np.int64), points[:, 0].astype(np.int64)
+
+
+def _band(weight: torch.Tensor) -> tuple[np.ndarray, np.ndarray]:
+    """Rows and columns of the pixels whose uint8 footprint weight is strictly between 0 and 255."""
+    points = cv2.findNonZero(cv2.inRange(weight.numpy(), 1, 254))
+    if points is None:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    points = points.reshape(-1, 2)  # (x, y) pairs
+    return points[:, 1].astype(np.int64), points[:, 0].astype(np.int64)
+
+
+def _footprint(u: np.ndarray, v: np.ndarray, in_size: Sequence[int]) -> np.ndarray:
+    """The in-image share of the bilinear footprint at pixel-centre source points ``(u, v)``."""
+    height, width = in_size
+    wx = np.clip(np.minimum(u + 1.0, width - u), 0.0, 1.0)
+    wy = np.clip(np.minimum(v + 1.0, height - v), 0.0, 1.0)
+    return wx * wy
+
+
+def _blend_border(out: torch.Tensor, rows: np.ndarray, cols: np.ndarray, w: np.ndarray, fill: Sequence[float], channels: int) -> None:
+    """Turn OpenCV's border (``v + (1 - w) fill``, ``v`` the in-image part, ``w`` the in-image share of
+    the footprint) into the torch path's (``v w + (1 - w) fill``): ``w out + (1 - w)^2 fill``, on the
+    given border pixels, in place."""
+    if rows.size == 0:
+        return
+    flat = out.view(-1, out.shape[-2] * out.shape[-1]).numpy()
+    index = rows * out.shape[-1] + cols
+    fills = np.array([_plane_fill(fill, channels, i) for i in range(flat.shape[0])], dtype=np.float32)[:, None]
+    w = w.astype(np.float32)
+    blended = flat.take(index, axis=1) * w + (1.0 - w) ** 2 * fills
+    if out.dtype == torch.uint8:
+        blended = np.clip(np.rint(blended), 0, 255)
+    flat[:, index] = blended
+
+
+def remap(image: torch.Tensor, grid: torch.Tensor, fill: Sequence[float] | None) -> torch.Tensor:
+    """Bilinear sampling of ``[..., C, H, W]`` at ``grid`` ``(H_out, W_out, 2)`` (``grid_sample``
+    convention: ``(x, y)`` normalised to ``[-1, 1]``, ``align_corners=False``); outside points as
+    :func:`warp`."""
+    height, width = image.shape[-2:]
+    grid = grid.to(torch.float32)
+    maps = (grid[..., 0].add(1.0).mul_(width / 2).sub_(0.5).numpy(), grid[..., 1].add(1.0).mul_(height / 2).sub_(0.5).numpy())
+    channels = _num_channels(image)
+    out = _remap_planes(image, maps, fill, channels)
+    if fill is not None:
+        rows, cols = _band(_remap_planes(torch.full((height, width), 255, dtype=torch.uint8), maps, None, 1))
+        w = _footprint(maps[0][rows, cols].astype(np.float64), maps[1][rows, cols].astype(np.float64), (height, width))
+        _blend_border(out, rows, cols, w, fill, channels)
+    return out
+
+
+def _remap_planes(image: torch.Tensor, maps: tuple[np.ndarray, np.ndarray], fill: Sequence[float] | None, channels: int) -> torch.Tensor:
+    def op(src: np.ndarray, border: Any, dst: np.ndarray | None = None) -> np.ndarray:
+        return cv2.remap(src, maps[0], maps[1], cv2.INTER_LINEAR, dst=dst, borderMode=cv2.BORDER_CONSTANT, borderValue=border)
+
+    return _per_item(image, maps[0].shape, fill, channels, op)
+
+
+def adjust_hue(image: torch.Tensor, hue_factor: float) -> torch.Tensor:
+    """Rotate the hue of RGB ``[..., 3, H, W]`` by ``hue_factor`` turns, through OpenCV's float HSV
+    (scale-free, so uint8 values need no rescaling; its HSV -> RGB conversion wraps the hue)."""
+    flat = image.reshape(-1, 3, *image.shape[-2:])
+    out = torch.empty(flat.shape, dtype=image.dtype)
+    for item, target in zip(flat, out):
+        rgb = cv2.merge(list(item.contiguous().numpy()))  # H x W x 3, contiguous
+        hsv = cv2.cvtColor(rgb.astype(np.float32) if image.dtype == torch.uint8 else rgb, cv2.COLOR_RGB2HSV)
+        hsv[..., 0] += np.float32((360.0 * hue_factor) % 360.0)  # a positive shift: wrapped above 360
+        back = cv2.cvtColor(hsv, cv2.COLOR_HSV2RGB)
+        if image.dtype == torch.uint8:
+            back = cv2.convertScaleAbs(back)  # round to nearest (values are never below -0.5)
+        else:
+            np.clip(back, 0.0, 1.0, out=back)
+        cv2.split(back, list(target.numpy()))
+    return out.reshape(image.shape)
+
+
+
+def histograms(rows: torch.Tensor) -> torch.Tensor:
+    """``N x 256`` int64 counts of the values of each row of a uint8 ``N x P`` tensor."""
+    src = rows.contiguous().numpy()
+    counts = [cv2.calcHist([row[None]], [0], None, [256], [0, 256]).reshape(256) for row in src]
+    return torch.from_numpy(np.stack(counts)).to(torch.int64) if counts else torch.zeros(0, 256, dtype=torch.int64)
+
+
+_SMOOTH = np.array([[1, 1, 1], [1, 5, 1], [1, 1, 1]], dtype=np.float32) / 13
+
+
+def sharpen(image: torch.Tensor, factor: float) -> torch.Tensor:
+    """PIL's sharpness on ``[..., H, W]`` planes (at least 3 x 3): blend each pixel with its
+    ``[[1, 1, 1], [1, 5, 1], [1, 1, 1]] / 13`` smoothing by ``factor``; the 1-pixel border is kept."""
+    src, out, dst = _planes(image)
+    for i in range(src.shape[0]):
+        if image.dtype == torch.uint8:  # the smoothing rounds exactly (no ties in k / 13)
+            smooth = cv2.filter2D(src[i], -1, _SMOOTH, borderType=cv2.BORDER_REPLICATE)
+            cv2.addWeighted(src[i], factor, smooth, 1.0 - factor, 0.0, dst=dst[i])
+        else:
+            smooth = cv2.filter2D(src[i], -1, _SMOOTH, borderType=cv2.BORDER_REPLICATE)
+            np.clip(smooth + (src[i] - smooth) * np.float32(factor), 0.0, 1.0, out=dst[i])
+        dst[i, 0], dst[i, -1], dst[i, :, 0], dst[i, :, -1] = src[i, 0], src[i, -1], src[i, :, 0], src[i, :, -1]
+    return out
+
+
+def jpeg(image: torch.Tensor, quality: int) -> torch.Tensor:
+    """JPEG round trip of uint8 ``[..., C, H, W]`` (C is 1 or 3) with OpenCV's libjpeg (the same
+    bytes as Pillow's encoder and decoder at default settings)."""
+    flat = image.reshape(-1, *image.shape[-3:])
+    out = torch.empty(flat.shape, dtype=torch.uint8)
+    params = [cv2.IMWRITE_JPEG_QUALITY, int(quality)]
+    for item, target in zip(flat, out):
+        planes = list(item.contiguous().numpy())
+        color = len(planes) == 3
+        ok, encoded = cv2.imencode(".jpg", cv2.merge(planes[::-1]) if color else planes[0], params)
+        decoded = cv2.imdecode(encoded, cv2.IMREAD_COLOR if color else cv2.IMREAD_GRAYSCALE)
+        if color:
+            cv2.split(decoded, list(target.numpy())[::-1])
+        else:
+            target[0].copy_(torch.from_numpy(decoded))
+    return out.reshape(image.shape)
+
+
+_BORDERS = {"constant": 0, "edge": 1, "reflect": 4, "symmetric": 2}  # cv2.BORDER_CONSTANT, _REPLICATE, _REFLECT_101, _REFLECT
+
+
+def can_pad(image: torch.Tensor, padding_mode: str, fill: Sequence[float]) -> bool:
+    """Whether a pad can take the accelerated path: non-negative padding is the caller's business;
+    constant fills must be one per channel (or one) and, for uint8, whole numbers in 0..255."""
+    if not can_use(image) or padding_mode not in _BORDERS:
+        return False
+    if padding_mode != "constant":
+        return True
+    if len(fill) != 1 and (image.ndim < 3 or len(fill) != image.shape[-3]):
+        return False
+    return image.dtype != torch.uint8 or all(float(v).is_integer() and 0 <= v <= 255 for v in fill)
+
+
+def pad(image: torch.Tensor, padding: Sequence[int], padding_mode: str, fill: Sequence[float]) -> torch.Tensor:
+    """Pad ``[..., H, W]`` planes by ``padding`` ``(left, top, right, bottom)``: constant (per-channel
+    ``fill``), edge, reflect (no edge repeat) or symmetric (edge repeated)."""
+    left, top, right, bottom = padding
+    size = (image.shape[-2] + top + bottom, image.shape[-1] + left + right)
+    border = _BORDERS[padding_mode]
+
+    def op(src: np.ndarray, value: float, dst: np.ndarray | None = None) -> np.ndarray:
+        return cv2.copyMakeBorder(src, top, bottom, left, right, border, dst=dst, value=value)
+
+    return _per_item(image, size, fill, _num_channels(image), op)
+
+
+def blend(image: torch.Tensor, other: torch.Tensor, factor: float) -> torch.Tensor:
+    """``factor * image + (1 - factor) * other``, rounded and saturated, for uint8 ``[..., C, H, W]``
+    and ``other`` ``[..., 1, H, W]`` (one plane per image, shared by its channels)."""
+    src, out, dst = _planes(image)
+    others = other.reshape(-1, *other.shape[-2:]).contiguous().numpy()
+    channels = _num_channels(image)
+    for i in range(src.shape[0]):
+        cv2.addWeighted(src[i], factor, others[i // channels], 1.0 - factor, 0.0, dst=dst[i])
+    return out
