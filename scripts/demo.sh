@@ -7,6 +7,6 @@ cd "$(dirname "$0")/.."
 # shellcheck disable=SC1091
 . .venv-demo/bin/activate
 python -m pip install -q --upgrade pip
-python -m pip install -q torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu
+python -m pip install -q torch==2.13.0   # the small CPU-only build
 python -m pip install -q .
 python -m visiontx demo "$@"
