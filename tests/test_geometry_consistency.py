@@ -7,6 +7,7 @@ image's bright region must match the masks' union, within interpolation toleranc
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import pytest
@@ -33,12 +34,15 @@ TRANSFORMS: dict[str, tuple[Any, float]] = {
     "scale_jitter": (lambda: T.ScaleJitter(target_size=(40, 50), scale_range=(0.5, 1.5)), 2),
     "shortest_size": (lambda: T.RandomShortestSize(min_size=[20, 30, 40], max_size=70), 2),
     "random_resize": (lambda: T.RandomResize(min_size=20, max_size=50), 2),
-    "rotation": (lambda: T.RandomRotation(45), 2),
-    "rotation_expand": (lambda: T.RandomRotation((-90, 90), expand=True), 2),
-    "affine": (lambda: T.RandomAffine(30, translate=(0.1, 0.1), scale=(0.8, 1.2), shear=(-10, 10, -10, 10)), 2.5),
-    "perspective": (lambda: T.RandomPerspective(distortion_scale=0.3, p=1.0), 2.5),
+    "rotation": (lambda: T.RandomRotation(45), 3),
+    "rotation_expand": (lambda: T.RandomRotation((-90, 90), expand=True), 3),
+    "affine": (lambda: T.RandomAffine(30, translate=(0.1, 0.1), scale=(0.8, 1.2), shear=(-10, 10, -10, 10)), 3),
+    "perspective": (lambda: T.RandomPerspective(distortion_scale=0.3, p=1.0), 3),
     "elastic": (lambda: T.ElasticTransform(alpha=8.0, sigma=6.0), 4),
 }
+# A box clamped to the image after a rotation encloses the rotated corners, not the visible part of
+# the object, so for these transforms boxes that touch the border are not compared.
+ROTATING = {"rotation", "rotation_expand", "affine", "perspective", "elastic"}
 
 
 @st.composite
@@ -68,7 +72,9 @@ def _extent(region: torch.Tensor) -> list[float] | None:
     return [xs.min().item(), ys.min().item(), xs.max().item() + 1.0, ys.max().item() + 1.0]
 
 
-def _check_consistent(image: Image, masks: Mask, boxes: BoundingBox, tolerance: float) -> int:
+def _check_consistent(
+    image: Image, masks: Mask, boxes: BoundingBox, tolerance: float, skip_border: bool = False
+) -> int:
     assert masks.shape[-2:] == image.shape[-2:] and tuple(boxes.spatial_size) == tuple(image.shape[-2:])
     assert masks.shape[0] == boxes.shape[0]
     checked = 0
@@ -77,6 +83,9 @@ def _check_consistent(image: Image, masks: Mask, boxes: BoundingBox, tolerance: 
         x1, y1, x2, y2 = box
         if extent is None or x2 - x1 < 3 or y2 - y1 < 3:
             continue  # the object left the picture, or a crop zeroed its box for sanitizing
+        height, width = image.shape[-2:]
+        if skip_border and (x1 <= 0 or y1 <= 0 or x2 >= width or y2 >= height):
+            continue
         assert max(abs(a - b) for a, b in zip(extent, box)) <= tolerance, f"box {box} vs mask extent {extent}"
         checked += 1
     union = _extent(unwrap(masks).amax(0))
@@ -87,14 +96,14 @@ def _check_consistent(image: Image, masks: Mask, boxes: BoundingBox, tolerance: 
 
 
 @pytest.mark.parametrize("name", list(TRANSFORMS))
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=int(os.environ.get("VISIONTX_EXAMPLES", 15)), deadline=None)
 @given(sample=samples(), seed=st.integers(0, 2**16))
 def test_boxes_follow_masks(name: str, sample: tuple[Image, Mask, BoundingBox], seed: int) -> None:
     factory, tolerance = TRANSFORMS[name]
     torch.manual_seed(seed)
     image, masks, boxes = factory()(*sample)
     assert type(image) is Image and type(masks) is Mask and type(boxes) is BoundingBox
-    _check_consistent(image, masks, boxes, tolerance)
+    _check_consistent(image, masks, boxes, tolerance, skip_border=name in ROTATING)
 
 
 def test_the_check_catches_boxes_that_did_not_move() -> None:

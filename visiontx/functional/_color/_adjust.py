@@ -9,6 +9,7 @@ import PIL.ImageEnhance
 import torch
 
 from ...datapoints import Image, Video
+from .. import _fast
 from .._registry import get_kernel, register_kernels
 from ._grayscale import luma
 from ._utils import apply_lut, check_channels, check_factor, make_lut, pil_point, to_dtype_rounded
@@ -93,7 +94,12 @@ def adjust_contrast_image_tensor(image: torch.Tensor, contrast_factor: float) ->
         return image.clone()
     work = _float_copy(image)
     gray = _degenerate_gray(work, image.dtype) if channels == 3 else work
-    return _blend_into(work, gray.mean(dim=(-3, -2, -1), keepdim=True), factor, image.dtype)
+    mean = gray.mean(dim=(-3, -2, -1), keepdim=True)
+    if _fast.can_use(image, dtypes=(torch.uint8,)):  # one lookup table per image, same maths
+        values = torch.arange(256, dtype=torch.float32).expand(*mean.shape[:-1], 256).clone()
+        tables = _blend_into(values, mean, factor, image.dtype).squeeze(-2)
+        return _fast.lut_planes(image, tables.expand(*image.shape[:-2], 256))
+    return _blend_into(work, mean, factor, image.dtype)
 
 
 adjust_contrast_video = adjust_contrast_image_tensor
@@ -120,6 +126,8 @@ def adjust_saturation_image_tensor(image: torch.Tensor, saturation_factor: float
     factor = check_factor("saturation_factor", saturation_factor)
     if check_channels(image, "adjust_saturation") == 1:
         return image.clone()
+    if _fast.can_use(image, dtypes=(torch.uint8,)):
+        return _fast.blend(image, _degenerate_gray(image.to(torch.float32), image.dtype).to(torch.uint8), factor)
     work = _float_copy(image)
     return _blend_into(work, _degenerate_gray(work, image.dtype), factor, image.dtype)
 

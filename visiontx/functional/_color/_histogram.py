@@ -9,6 +9,7 @@ import PIL.ImageOps
 import torch
 
 from ...datapoints import Image, Video
+from .. import _fast
 from .._dtype import max_value, to_dtype_image_tensor
 from .._registry import get_kernel, register_kernels
 from ._utils import to_dtype_rounded
@@ -39,6 +40,8 @@ def _planes(image: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
 
 
 def _apply_plane_luts(image: torch.Tensor, index: torch.Tensor, luts: torch.Tensor) -> torch.Tensor:
+    if _fast.can_use(image, dtypes=(torch.uint8,)) and luts.device.type == "cpu":
+        return _fast.lut_planes(image, luts)
     return luts.reshape(-1).index_select(0, index).view(image.shape)
 
 
@@ -113,6 +116,9 @@ def _equalize_luts(hist: torch.Tensor, num_pixels: int) -> torch.Tensor:
 
 def _equalize_uint8(image: torch.Tensor) -> torch.Tensor:
     """Equalize every ``H x W`` plane of a uint8 image with one histogram pass and one table lookup."""
+    if _fast.can_use(image, dtypes=(torch.uint8,)):
+        rows = image.reshape(-1, image.shape[-2] * image.shape[-1])
+        return _fast.lut_planes(image, _equalize_luts(_fast.histograms(rows), rows.shape[1]))
     rows, index = _planes(image)
     num_rows, num_pixels = rows.shape
     hist = torch.bincount(index, minlength=num_rows * 256).view(num_rows, 256)  # all planes at once

@@ -8,6 +8,7 @@ import PIL.Image
 import torch
 
 from ...datapoints import Image, Video
+from .. import _fast
 from .._registry import get_kernel, register_kernels
 from ._utils import check_channels, is_number, to_dtype_rounded
 
@@ -72,6 +73,8 @@ def adjust_hue_image_tensor(image: torch.Tensor, hue_factor: float) -> torch.Ten
     factor = _check_hue_factor(hue_factor)
     if check_channels(image, "adjust_hue") == 1 or image.numel() == 0:
         return image.clone()
+    if _fast.can_use(image):
+        return _fast.adjust_hue(image, factor)
     dtype = image.dtype if image.is_floating_point() else torch.float32
     hue, chroma, value = _rgb_to_hcv(image.to(dtype))  # in the image's own value scale
     return to_dtype_rounded(_hcv_to_rgb(hue.add_(factor).remainder_(1.0), chroma, value), image.dtype)

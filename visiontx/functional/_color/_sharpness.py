@@ -9,6 +9,7 @@ import PIL.ImageEnhance
 import torch
 
 from ...datapoints import Image, Video
+from .. import _fast
 from .._registry import get_kernel, register_kernels
 from ._utils import check_factor, to_dtype_rounded
 
@@ -48,6 +49,8 @@ def adjust_sharpness_image_tensor(image: torch.Tensor, sharpness_factor: float) 
         raise ValueError(f"adjust_sharpness: image must be [..., C, H, W], got shape {tuple(image.shape)}")
     if image.numel() == 0 or image.shape[-1] <= 2 or image.shape[-2] <= 2:
         return image.clone()
+    if _fast.can_use(image):
+        return _fast.sharpen(image, factor)
     work = image if image.is_floating_point() else image.to(torch.float32)
     smooth = _smooth_interior(work, rounded=not image.is_floating_point())
     interior = to_dtype_rounded(smooth.add_(work[..., 1:-1, 1:-1] - smooth, alpha=factor), image.dtype)

@@ -9,6 +9,7 @@ from typing import Any
 import PIL.Image
 import torch
 
+from .. import _fast
 from .._dtype import max_value
 
 
@@ -48,6 +49,8 @@ def to_dtype_rounded(output: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
 
 def apply_lut(image: torch.Tensor, lut: torch.Tensor) -> torch.Tensor:
     """Map every value of a uint8 ``image`` through ``lut`` (256 uint8 entries on the same device)."""
+    if _fast.can_use(image, dtypes=(torch.uint8,)) and lut.device.type == "cpu":
+        return _fast.lut(image, lut)
     index = image.reshape(-1).to(torch.int32)
     return lut.index_select(0, index).view(image.shape)
 

@@ -17,6 +17,7 @@ import PIL.Image
 import torch
 
 from ...datapoints import BoundingBox, BoundingBoxFormat, Image, Mask, Video
+from .. import _fast
 from .._interpolation import InterpolationMode
 from .._registry import get_kernel, register_kernels
 from ._grid import FillArg, matrix_grid, parse_fill, parse_mode, pil_fill, sample, work_dtype
@@ -145,6 +146,8 @@ def _rotate_geometry(
 def _warp_tensor(
     image: torch.Tensor, matrix: Matrix, out_size: Sequence[int], mode: InterpolationMode, fill: list[float] | None
 ) -> torch.Tensor:
+    if _fast.can_warp(image, mode == InterpolationMode.BILINEAR, fill):
+        return _fast.warp(image, invert(matrix), out_size, fill)
     grid = matrix_grid(invert(matrix), out_size, image.shape[-2:], work_dtype(image.dtype), image.device)
     return sample(image, grid, mode, fill)
 

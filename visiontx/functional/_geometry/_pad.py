@@ -15,6 +15,7 @@ import torch
 from torch.nn.functional import pad as torch_pad
 
 from ...datapoints import BoundingBox, BoundingBoxFormat, Image, Mask, Video
+from .. import _fast
 from .._meta import clamp_bounding_box_tensor
 from .._registry import get_kernel, register_kernels
 from ._matrix import transform_boxes, translation_matrix
@@ -122,6 +123,8 @@ def pad_image_tensor(
     padding = parse_padding(padding)
     check_padding_mode(padding_mode)
     fill_values = _fill_values(fill)
+    if any(padding) and _fast.can_pad(image, padding_mode, fill_values):
+        return _fast.pad(image, padding, padding_mode, fill_values)
     if padding_mode == "constant":
         return image if not any(padding) else _pad_constant(image, padding, fill_values)
     left, top, right, bottom = padding

@@ -17,6 +17,7 @@ import torch
 from torch.nn.functional import conv2d, pad
 
 from ...datapoints import BoundingBox, BoundingBoxFormat, Image, Mask, Video
+from .. import _fast
 from .._interpolation import InterpolationMode
 from .._meta import _from_xyxy, _to_xyxy
 from .._registry import get_kernel, register_kernels
@@ -147,6 +148,8 @@ def perspective_image_tensor(
     mode, fill_values = parse_mode(interpolation), parse_fill(fill, image)
     if values == _IDENTITY:
         return image
+    if _fast.can_warp(image, mode == InterpolationMode.BILINEAR, fill_values):
+        return _fast.warp(image, _coefficient_matrix(values), image.shape[-2:], fill_values)
     grid = _perspective_grid(values, image.shape[-2:], work_dtype(image.dtype), image.device)
     return sample(image, grid, mode, fill_values)
 
@@ -251,6 +254,8 @@ def _blur(noise: torch.Tensor, kernel_size: int, sigma: Sequence[float]) -> torc
     is capped at the image size minus one (so tiny images work too)."""
     radius_x = min(kernel_size // 2, noise.shape[-1] - 1)
     radius_y = min(kernel_size // 2, noise.shape[-2] - 1)
+    if _fast.can_use(noise):
+        return _fast.gaussian_blur(noise, _gaussian_kernel(radius_x, sigma[0]), _gaussian_kernel(radius_y, sigma[1]))
     kernel_x = _gaussian_kernel(radius_x, sigma[0]).view(1, 1, 1, -1)
     kernel_y = _gaussian_kernel(radius_y, sigma[1]).view(1, 1, -1, 1)
     noise = conv2d(pad(noise, [radius_x, radius_x, 0, 0], mode="reflect"), kernel_x)
@@ -302,6 +307,8 @@ def elastic_image_tensor(
     dtype = work_dtype(image.dtype)
     grid = _identity_grid(image.shape[-2:], dtype, image.device)
     grid = grid.add_(displacement[0].to(dtype=dtype, device=image.device))
+    if _fast.can_warp(image, mode == InterpolationMode.BILINEAR, fill_values):
+        return _fast.remap(image, grid, fill_values)
     return sample(image, grid, mode, fill_values)
 
 

@@ -10,6 +10,7 @@ import PIL.Image
 import torch
 
 from ...datapoints import Image, Video
+from .. import _fast
 from .._registry import get_kernel, register_kernels
 
 __all__ = ["jpeg", "jpeg_image_pil", "jpeg_image_tensor", "jpeg_video"]
@@ -49,6 +50,8 @@ def jpeg_image_tensor(image: torch.Tensor, quality: int) -> torch.Tensor:
         raise ValueError(f"jpeg needs an image [..., 1 or 3, H, W], got shape {tuple(image.shape)}")
     if image.numel() == 0:
         return image.clone()
+    if _fast.can_use(image, dtypes=(torch.uint8,)):
+        return _fast.jpeg(image, quality)
     items = image.reshape(-1, *image.shape[-3:]).permute(0, 2, 3, 1).cpu().numpy()
     if image.shape[-3] == 1:
         items = items[..., 0]
