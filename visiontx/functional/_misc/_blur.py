@@ -12,14 +12,10 @@ import torch
 from torch.nn.functional import pad
 
 from ...datapoints import Image, Video
+from .. import _fast
 from .._dtype import max_value
 from .._registry import get_kernel, register_kernels
 from .._type_conversion import pil_to_tensor, to_image_pil
-
-try:  # optional CPU fast path
-    import cv2
-except ImportError:  # pragma: no cover - depends on the environment
-    cv2 = None
 
 __all__ = [
     "gaussian_blur",
@@ -89,22 +85,6 @@ def _blur_planes_torch(planes: torch.Tensor, wx: list[float], wy: list[float]) -
     return _blur_axis(_blur_axis(planes, wy, dim=-2), wx, dim=-1)
 
 
-def _blur_planes_cv2(planes: torch.Tensor, wx: list[float], wy: list[float]) -> torch.Tensor:
-    """OpenCV's separable filter on each CPU plane, same dtype out (uint8 rounded); same borders as torch."""
-    kx, ky = np.asarray(wx, dtype=np.float32), np.asarray(wy, dtype=np.float32)
-    arrays = planes.reshape(-1, *planes.shape[-2:]).contiguous().numpy()
-    output = np.empty_like(arrays)
-    for src, dst in zip(arrays, output):
-        cv2.sepFilter2D(src, -1, kx, ky, dst=dst, borderType=cv2.BORDER_REFLECT_101)
-    return torch.from_numpy(output).view(planes.shape)
-
-
-def _use_cv2(image: torch.Tensor) -> bool:
-    return cv2 is not None and image.device.type == "cpu" and image.dtype in (torch.uint8, torch.float32) and (
-        not image.requires_grad
-    )
-
-
 @register_kernels(gaussian_blur, (torch.Tensor, Image, Video))
 def gaussian_blur_image_tensor(
     image: torch.Tensor, kernel_size: int | Sequence[int], sigma: float | Sequence[float] | None = None
@@ -122,8 +102,8 @@ def gaussian_blur_image_tensor(
         raise ValueError(f"kernel_size {kernel_size!r} needs an image larger than half of it, got {height}x{width}")
     wx, wy = _weights(kx, sx), _weights(ky, sy)
     planes = image.reshape(-1, 1, height, width)
-    if _use_cv2(image):
-        return _blur_planes_cv2(planes, wx, wy).view(image.shape)
+    if _fast.can_use(image):
+        return _fast.gaussian_blur(planes, torch.tensor(wx), torch.tensor(wy)).view(image.shape)
     output = _blur_planes_torch(planes if image.is_floating_point() else planes.to(torch.float32), wx, wy)
     if image.is_floating_point():
         return output.reshape(image.shape)
