@@ -264,3 +264,18 @@ def test_constructor_validation(make, error, match) -> None:
 def test_random_crop_too_large_without_padding() -> None:
     with pytest.raises(ValueError, match="larger"):
         T.RandomCrop(50)(make_image((40, 60)))
+
+
+def test_random_iou_crop_draws_like_torchvision_over_many_seeds() -> None:
+    """Same crops as torchvision for the same seed, and the same RNG state left for the next transform."""
+    tv_t = _tv_transforms()
+    ours, theirs = T.RandomIoUCrop(), tv_t.RandomIoUCrop()
+    for seed in range(60):
+        _compare_with_torchvision(ours, theirs, seeds=[seed], size=(375, 500))
+        sample = _sample((375, 500))
+        torch.manual_seed(seed)
+        ours(*sample)
+        next_ours = torch.rand(1).item()
+        torch.manual_seed(seed)
+        theirs(*_to_tv(sample))
+        assert next_ours == torch.rand(1).item()
