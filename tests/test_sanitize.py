@@ -161,6 +161,9 @@ def test_sanitize_errors() -> None:
         T.SanitizeBoundingBox()({"boxes": target["boxes"], "labels": torch.arange(3)})
     with pytest.raises(TypeError, match="labels_getter"):
         T.SanitizeBoundingBox(labels_getter=lambda s: [1, 2])(image, target)
+    batched = BoundingBox(torch.zeros(2, 3, 4), format="XYXY", spatial_size=(10, 10))
+    with pytest.raises(ValueError, match="N x 4"):
+        T.SanitizeBoundingBox(labels_getter=None)(batched)
     for kwargs in (dict(min_size=0), dict(min_area=-1), dict(labels_getter="labels")):
         with pytest.raises(ValueError):
             T.SanitizeBoundingBox(**kwargs)
