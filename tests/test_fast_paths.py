@@ -279,3 +279,30 @@ def test_fast_pad_matches_torch_path(padding_mode: str, dtype: torch.dtype, size
         with _fast.disabled():
             reference = F.pad_image_tensor(image, padding, fill=fill, padding_mode=padding_mode)
         torch.testing.assert_close(fast, reference, rtol=0, atol=0)
+
+
+@needs_cv2
+@pytest.mark.parametrize("dtype", [torch.uint8, torch.float32])
+def test_nearest_resize_equals_torch_for_every_size(dtype: torch.dtype) -> None:
+    """OpenCV is used only where its source indices equal torch's: the results are identical."""
+    import visiontx.functional as F
+
+    image = make_image_tensor((24, 36), batch_dims=(2,), dtype=dtype)
+    used = 0
+    for size in [(1, 1), (23, 37), (48, 72), (11, 18), (34, 20), (123, 141), (5, 300), (68, 44)]:
+        used += _fast.can_resize_nearest(image, size)
+        fast = F.resize_image_tensor(image, list(size), interpolation="nearest")
+        with _fast.disabled():
+            reference = F.resize_image_tensor(image, list(size), interpolation="nearest")
+        torch.testing.assert_close(fast, reference, rtol=0, atol=0)
+    assert 0 < used < 8  # both paths ran: (34, 20) and (68, 44) disagree with OpenCV's indices
+
+
+@needs_cv2
+def test_nearest_index_check_spots_sizes_where_opencv_differs() -> None:
+    disagreeing = [(i, o) for i in range(1, 60) for o in range(1, 200) if not _fast._nearest_agrees(i, o)]
+    assert (2, 82) in disagreeing  # float32 vs double rounding: torch picks another source pixel here
+    for i, o in disagreeing[:50]:
+        row = torch.arange(i, dtype=torch.uint8).view(1, 1, i)
+        fast = _fast.resize_nearest(row, (1, o)).view(-1)
+        assert not torch.equal(fast, torch.nn.functional.interpolate(row.view(1, 1, 1, i), size=(1, o)).view(-1))

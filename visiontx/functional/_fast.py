@@ -9,6 +9,7 @@ layout conversion is needed. ``disabled()`` switches the fast paths off (tests c
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -28,6 +29,7 @@ __all__ = [
     "adjust_hue",
     "available",
     "blend",
+    "can_resize_nearest",
     "can_use",
     "can_warp",
     "disabled",
@@ -40,6 +42,7 @@ __all__ = [
     "pad",
     "table",
     "remap",
+    "resize_nearest",
     "warp",
     "warp_affine",
     "warp_perspective",
@@ -185,6 +188,36 @@ def gaussian_blur(image: torch.Tensor, kernel_x: torch.Tensor, kernel_y: torch.T
     ky = kernel_y.to(torch.float32).numpy()
     for i in range(src.shape[0]):
         cv2.sepFilter2D(src[i], -1, kx, ky, dst=dst[i], borderType=cv2.BORDER_REFLECT_101)
+    return out
+
+
+@functools.lru_cache(maxsize=256)
+def _nearest_agrees(in_len: int, out_len: int) -> bool:
+    """Whether OpenCV's nearest-neighbour source indices (``floor(x * (1 / (out / in)))`` in double)
+    equal torch's ``nearest`` ones (float32 maths) for this length: they differ for some sizes."""
+    torch_index = torch.nn.functional.interpolate(
+        torch.arange(in_len, dtype=torch.float32).view(1, 1, in_len), size=out_len, mode="nearest"
+    ).view(-1).numpy()
+    cv2_index = np.minimum(np.floor(np.arange(out_len) * (1.0 / (out_len / in_len))), in_len - 1)
+    return bool(np.array_equal(torch_index, cv2_index))
+
+
+def can_resize_nearest(image: torch.Tensor, size: Sequence[int]) -> bool:
+    """Whether ``image`` can be resized to ``size`` by OpenCV with exactly torch's ``nearest`` indices."""
+    height, width = image.shape[-2:]
+    return (
+        can_use(image)
+        and max(*size, height, width) < 32768
+        and _nearest_agrees(height, size[0])
+        and _nearest_agrees(width, size[1])
+    )
+
+
+def resize_nearest(image: torch.Tensor, size: Sequence[int]) -> torch.Tensor:
+    """Nearest-neighbour resize of each ``H x W`` plane to ``size`` ``(H, W)``."""
+    src, out, dst = _planes(image, size)
+    for i in range(src.shape[0]):
+        cv2.resize(src[i], (size[1], size[0]), dst=dst[i], interpolation=cv2.INTER_NEAREST)
     return out
 
 

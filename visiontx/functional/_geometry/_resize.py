@@ -16,6 +16,7 @@ import torch
 from torch.nn.functional import interpolate
 
 from ...datapoints import BoundingBox, BoundingBoxFormat, Image, Mask, Video
+from .. import _fast
 from .._interpolation import InterpolationMode
 from .._registry import get_kernel, register_kernels
 from ._matrix import scale_matrix, transform_boxes
@@ -104,6 +105,8 @@ def _check_tensor_mode(interpolation: InterpolationMode, antialias: bool) -> Non
 
 def _interpolate(image: torch.Tensor, size: tuple[int, int], mode: InterpolationMode, antialias: bool) -> torch.Tensor:
     """``interpolate`` on ``[N, C, H, W]``; uint8 stays uint8 natively where torch supports it."""
+    if mode == InterpolationMode.NEAREST and _fast.can_resize_nearest(image, size):
+        return _fast.resize_nearest(image, size)
     smooth = mode in _SMOOTH
     native_uint8 = image.dtype == torch.uint8 and image.device.type == "cpu"
     native = image.is_floating_point() or mode in _NEAREST or native_uint8
