@@ -11,7 +11,7 @@ setup(
     python_requires=">=3.9",
     install_requires=["torch>=2.0", "pillow>=9.1", "numpy", "pycocotools>=2.0"],
     extras_require={
-        "test": ["pytest", "pytest-xdist", "hypothesis", "torchvision", "matplotlib", "opencv-python-headless"],
+        "test": ["pytest", "pytest-xdist", "hypothesis", "torchvision", "matplotlib", "opencv-python-headless", "scipy"],
         "gallery": ["matplotlib"],
         "bench": ["torchvision", "opencv-python-headless"],
     },

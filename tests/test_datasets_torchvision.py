@@ -180,7 +180,7 @@ def test_voc_segmentation(tv: Any, tmp_path: pathlib.Path) -> None:
 
 # --------------------------------------------------------------------------------------------- SBD
 def test_sbd(tv: Any, tmp_path: pathlib.Path) -> None:
-    savemat = pytest.importorskip("scipy.io").savemat
+    from scipy.io import savemat  # a test dependency (setup.py extras "test")
 
     _save_image(tmp_path / "img" / "a.jpg")
     (tmp_path / "cls").mkdir()
