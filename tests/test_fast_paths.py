@@ -375,3 +375,59 @@ def test_fast_warps_match_torch_path_for_any_channels(name: str, kwargs: dict, d
     assert fast.dtype == reference.dtype and fast.shape == reference.shape
     assert diff.max() <= 1.5 / 255  # OpenCV snaps sample positions to 1/32 pixel
     assert diff.gt(0.5 / 255).float().mean() < 0.05
+
+
+# ------------------------------------------------------------------ per-call shortcuts (no OpenCV)
+def test_lone_leaf_shortcut_matches_the_flattened_sample_path() -> None:
+    import visiontx.transforms as T
+    from visiontx.datapoints import BoundingBox, Image, Mask
+
+    class Recorder(T.Transform):
+        _transformed_types = (Image, Mask)
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.seen: list[int] = []
+
+        def make_params(self, flat_inputs: list) -> dict:
+            self.seen.append(len(flat_inputs))
+            return {}
+
+        def transform(self, inpt, params: dict):
+            return ("done", inpt)
+
+    t = Recorder()
+    image, mask = Image(make_image_tensor((4, 5))), Mask(torch.zeros(4, 5, dtype=torch.uint8))
+    boxes = BoundingBox(torch.zeros(1, 4), format="XYXY", spatial_size=(4, 5))
+    for leaf, transformed in ((image, True), (mask, True), (boxes, False), (make_image_tensor((4, 5)), False)):
+        alone, in_list = t(leaf), t([leaf])[0]
+        assert (alone[0] == "done") is transformed and (in_list[0] == "done") is transformed
+        if not transformed:
+            assert alone is leaf and in_list is leaf
+    assert t.seen == [1, 1, 1, 1, 0, 0, 0, 0]
+    plain = make_image_tensor((4, 5))
+    assert T.Lambda(lambda x: "lambda", Image)(plain) is plain  # an overridden leaf filter still applies
+    assert T.RandomHorizontalFlip(p=1.0)(plain).shape == plain.shape  # a lone plain tensor is the image
+
+
+@pytest.mark.parametrize("batch_dims", [(), (2,)])
+def test_crop_inside_the_image_is_a_view_and_matches_the_padded_crop(batch_dims: tuple) -> None:
+    import visiontx.functional as F
+
+    image = make_image_tensor((6, 7), batch_dims=batch_dims)
+    padded = nnf.pad(image, [9, 9, 9, 9])
+    for top in (-2, -1, 0, 1, 3, 5, 6):
+        for left in (-1, 0, 2, 6, 7):
+            for height, width in ((1, 1), (3, 4), (6, 7), (0, 2), (8, 9)):
+                out = F.crop_image_tensor(image, top, left, height, width)
+                expected = padded[..., top + 9 : top + 9 + height, left + 9 : left + 9 + width]
+                torch.testing.assert_close(out, expected, rtol=0, atol=0)
+                inside = top >= 0 and left >= 0 and top + height <= 6 and left + width <= 7
+                assert (out.data_ptr() == image[..., top:, left:].data_ptr()) or not inside or out.numel() == 0
+    with pytest.raises(ValueError, match="non-negative"):
+        F.crop_image_tensor(image, 0, 0, -1, 3)
+    assert F.center_crop_image_tensor(image, (4, 3)).shape[-2:] == (4, 3)
+    with pytest.raises(ValueError, match="non-negative"):
+        F.center_crop_image_tensor(image, (4, -3))
+    with pytest.raises(TypeError):
+        F.center_crop_image_tensor(image, (4, True))
