@@ -431,3 +431,21 @@ def test_crop_inside_the_image_is_a_view_and_matches_the_padded_crop(batch_dims:
         F.center_crop_image_tensor(image, (4, -3))
     with pytest.raises(TypeError):
         F.center_crop_image_tensor(image, (4, True))
+
+
+def test_random_erasing_fixed_value_converted_once_per_dtype() -> None:
+    import visiontx.functional as F
+    import visiontx.transforms as T
+
+    value = [0.6, 100.4, 300.0]
+    t = T.RandomErasing(p=1.0, scale=(0.3, 0.3), ratio=(1.0, 1.0), value=value)
+    for dtype in (torch.uint8, torch.float32, torch.uint8, torch.float64, torch.int32):
+        image = make_image_tensor((20, 20), batch_dims=(2,), dtype=dtype)
+        torch.manual_seed(0)
+        out = t(image)
+        torch.manual_seed(0)
+        torch.rand(1)  # the coin flip of p
+        params = T.RandomErasing(scale=(0.3, 0.3), ratio=(1.0, 1.0)).make_params([image])
+        expected = F.erase(image, params["i"], params["j"], params["h"], params["w"], torch.tensor(value)[:, None, None])
+        torch.testing.assert_close(out, expected, rtol=0, atol=0)
+        assert not torch.equal(out, image)

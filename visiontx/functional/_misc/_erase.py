@@ -31,11 +31,12 @@ def _check_region(i: int, j: int, h: int, w: int) -> None:
             raise ValueError(f"{name} must be a non-negative int, got {value!r}")
 
 
-def _fill_value(v: torch.Tensor | float, like: torch.Tensor) -> torch.Tensor:
-    value = torch.as_tensor(v, device=like.device)
-    if like.is_floating_point() or not value.is_floating_point():
-        return value.to(like.dtype)
-    return value.round().clamp_(0, max_value(like.dtype)).to(like.dtype)
+def erase_fill(v: torch.Tensor | float, dtype: torch.dtype, device: torch.device | None = None) -> torch.Tensor:
+    """``v`` as a tensor of ``dtype`` (on ``device``): integer dtypes round and clamp float values."""
+    value = torch.as_tensor(v, device=device)
+    if dtype.is_floating_point or not value.is_floating_point():
+        return value.to(dtype)
+    return value.round().clamp_(0, max_value(dtype)).to(dtype)
 
 
 @register_kernels(erase, (torch.Tensor, Image, Video))
@@ -45,7 +46,7 @@ def erase_image_tensor(
     """Fill a rectangle of a tensor ``[..., C, H, W]`` (integer images round and clamp float values)."""
     _check_region(i, j, h, w)
     output = image if inplace else image.clone()
-    output[..., i : i + h, j : j + w] = _fill_value(v, image)
+    output[..., i : i + h, j : j + w] = erase_fill(v, image.dtype, image.device)
     return output
 
 
