@@ -90,9 +90,9 @@ def _planes(image: torch.Tensor, out_size: Sequence[int] | None = None) -> tuple
     """(input planes ``N x H x W`` as numpy, output tensor, output planes as numpy)."""
     height, width = image.shape[-2:]
     out_h, out_w = out_size if out_size is not None else (height, width)
-    src = image.reshape(-1, height, width).contiguous().numpy()
+    src = image.contiguous().numpy().reshape(-1, height, width)  # numpy's reshape: a cheaper view
     out = torch.empty((*image.shape[:-2], out_h, out_w), dtype=image.dtype)
-    return src, out, out.view(-1, out_h, out_w).numpy()
+    return src, out, out.numpy().reshape(-1, out_h, out_w)
 
 
 def _plane_fill(fill: Sequence[float] | None, num_channels: int, index: int) -> float:
