@@ -449,3 +449,27 @@ def test_random_erasing_fixed_value_converted_once_per_dtype() -> None:
         expected = F.erase(image, params["i"], params["j"], params["h"], params["w"], torch.tensor(value)[:, None, None])
         torch.testing.assert_close(out, expected, rtol=0, atol=0)
         assert not torch.equal(out, image)
+
+
+@needs_cv2
+def test_affine_border_band_holds_every_straddling_pixel() -> None:
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    for trial in range(200):
+        in_size, out_size = rng.integers(1, 40, 2), rng.integers(1, 50, 2)
+        angle, scale = math.radians(rng.uniform(-180, 180)), rng.uniform(0.3, 3.0)
+        m = np.array([[math.cos(angle) * scale, -math.sin(angle) * scale + rng.uniform(-0.5, 0.5), rng.uniform(-20, 20)],
+                      [math.sin(angle) * scale, math.cos(angle) * scale, rng.uniform(-20, 20)], [0.0, 0.0, 1.0]])
+        if trial % 4 == 0:  # axis-aligned maps: a zero coefficient per row
+            m[0, 1] = m[1, 0] = 0.0
+        if trial % 4 == 1:
+            m[0, 0] = m[1, 1] = 0.0
+        rows, cols = _fast._affine_band(m, in_size, out_size)
+        band = set(zip(rows.tolist(), cols.tolist()))
+        assert len(band) == rows.size and all(0 <= r < out_size[0] and 0 <= c < out_size[1] for r, c in band)
+        ys, xs = np.mgrid[0 : out_size[0], 0 : out_size[1]]
+        w = _fast._footprint(m[0, 0] * xs + m[0, 1] * ys + m[0, 2], m[1, 0] * xs + m[1, 1] * ys + m[1, 2], in_size)
+        straddling = set(zip(*(index.tolist() for index in np.nonzero((w > 0) & (w < 1)))))
+        assert straddling <= band, trial
+        assert len(band) <= 3 * len(straddling) + 4 * sum(out_size), trial  # a band, not the whole image

@@ -311,25 +311,44 @@ def warp(image: torch.Tensor, inverse: Sequence[Sequence[float]], size: Sequence
 
 
 def _affine_band(m: np.ndarray, in_size: Sequence[int], out_size: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
-    """Output pixels that may straddle the input's border under the affine output -> input map
-    ``m``: between the images of the input rectangle grown and shrunk by a margin of more than one
-    output pixel (extra pixels are harmless: their exact footprint weight is used)."""
+    """Output pixels whose bilinear footprint may straddle the input's border under the affine
+    output -> input map ``m`` (pixel centres): source point inside ``(-1, W) x (-1, H)`` but not
+    inside ``[0, W - 1] x [0, H - 1]``, each bound widened by 0.01 pixel (extra pixels are harmless:
+    their exact footprint weight is used). Worked out row by row: each is one or two runs."""
     height, width = in_size
-    margin = 1.5 * max(abs(m[0, 0]) + abs(m[0, 1]), abs(m[1, 0]) + abs(m[1, 1])) + 0.5
-    forward = np.linalg.inv(m)
-    mask = np.zeros(tuple(out_size), dtype=np.uint8)
-    for low, high, value in ((-1.0 - margin, margin, 255), (margin, -1.0 - margin, 0)):
-        x0, y0, x1, y1 = low, low, width - 1.0 + high, height - 1.0 + high
-        if x1 <= x0 or y1 <= y0:
+    out_h, out_w = out_size
+    y = np.arange(out_h, dtype=np.float64)
+    outer = _spans(m, y, (-1.01, width + 0.01), (-1.01, height + 0.01), out_w)
+    inner = _spans(m, y, (0.01, width - 1.01), (0.01, height - 1.01), out_w)
+    empty = inner[0] >= inner[1]
+    inner_start, inner_stop = np.where(empty, outer[1], inner[0]), np.where(empty, outer[1], inner[1])
+    left = _runs(outer[0], inner_start)  # [outer start, inner start) and [inner stop, outer stop)
+    right = _runs(inner_stop, outer[1])
+    return np.concatenate([left[0], right[0]]), np.concatenate([left[1], right[1]])
+
+
+def _spans(m: np.ndarray, y: np.ndarray, u_range: tuple[float, float], v_range: tuple[float, float],
+           width: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per output row ``y``: the integer ``x`` in ``[start, stop)`` (within ``[0, width)``) whose
+    source point ``m @ (x, y, 1)`` lies in ``u_range x v_range`` (bounds inclusive)."""
+    start, stop = np.zeros_like(y), np.full_like(y, width)
+    for (a, b, c), (low, high) in zip(m[:2], (u_range, v_range)):
+        offset = b * y + c
+        if a == 0:
+            stop = np.where((low <= offset) & (offset <= high), stop, 0.0)
             continue
-        corners = np.array([[x0, y0, 1.0], [x1, y0, 1.0], [x1, y1, 1.0], [x0, y1, 1.0]]) @ forward.T
-        points = np.round(corners[:, :2] * 16).astype(np.int32)  # 4 fractional bits
-        cv2.fillConvexPoly(mask, points, value, lineType=cv2.LINE_8, shift=4)
-    points = cv2.findNonZero(mask)
-    if points is None:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    points = points.reshape(-1, 2)
-    return points[:, 1].astype(np.int64), points[:, 0].astype(np.int64)
+        first, last = (low - offset) / a, (high - offset) / a
+        first, last = (first, last) if a > 0 else (last, first)
+        start, stop = np.maximum(start, np.ceil(first)), np.minimum(stop, np.floor(last) + 1)
+    return np.clip(start, 0, width).astype(np.int64), np.clip(stop, 0, width).astype(np.int64)
+
+
+def _runs(starts: np.ndarray, stops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Rows and columns of the pixels ``starts[r] <= x < stops[r]`` of each row ``r``."""
+    lengths = np.maximum(stops - starts, 0)
+    rows = np.repeat(np.arange(starts.size), lengths)
+    cols = np.arange(rows.size) + np.repeat(starts - (np.cumsum(lengths) - lengths), lengths)
+    return rows, cols
 
 
 def _band(weight: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -355,16 +374,13 @@ def _blend_border(out: torch.Tensor, rows: np.ndarray, cols: np.ndarray, w: np.n
     """Turn OpenCV's border (``v + (1 - w) fill``, ``v`` the in-image part, ``w`` the in-image share of
     the footprint) into the torch path's (``v w + (1 - w) fill``): ``w out + (1 - w)^2 fill``, on the
     given border pixels, in place."""
-    if rows.size == 0:
-        return
-    flat = out.view(-1, out.shape[-2] * out.shape[-1]).numpy()
-    index = rows * out.shape[-1] + cols
-    fills = np.array([_plane_fill(fill, channels, i) for i in range(flat.shape[0])], dtype=np.float32)[:, None]
     w = w.astype(np.float32)
-    blended = flat.take(index, axis=1) * w + (1.0 - w) ** 2 * fills
-    if out.dtype == torch.uint8:
-        blended = np.clip(np.rint(blended), 0, 255)
-    flat[:, index] = blended
+    straddling = (w > 0) & (w < 1)  # elsewhere OpenCV's value is already the torch path's
+    index, w = (rows * out.shape[-1] + cols)[straddling], w[straddling]
+    fill_share = (1.0 - w) ** 2
+    for i, plane in enumerate(out.numpy().reshape(-1, out.shape[-2] * out.shape[-1])):
+        blended = plane.take(index) * w + fill_share * np.float32(_plane_fill(fill, channels, i))
+        plane[index] = np.clip(np.rint(blended), 0, 255) if out.dtype == torch.uint8 else blended
 
 
 def remap(image: torch.Tensor, grid: torch.Tensor, fill: Sequence[float] | None) -> torch.Tensor:
