@@ -473,3 +473,23 @@ def test_affine_border_band_holds_every_straddling_pixel() -> None:
         straddling = set(zip(*(index.tolist() for index in np.nonzero((w > 0) & (w < 1)))))
         assert straddling <= band, trial
         assert len(band) <= 3 * len(straddling) + 4 * sum(out_size), trial  # a band, not the whole image
+
+
+def test_compose_equals_the_summed_matrix_product_bit_for_bit() -> None:
+    import random
+
+    from visiontx.functional._geometry._matrix import compose
+
+    def reference(*matrices: list) -> list:
+        result = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
+        for m in matrices:
+            result = [[sum(result[i][k] * m[k][j] for k in range(3)) for j in range(3)] for i in range(3)]
+        return result
+
+    rng = random.Random(0)
+    values = [0.0, -0.0, 1.0, -1.0, 0.5, 1e-300]
+    for _ in range(2000):
+        matrices = [[[rng.choice([*values, rng.uniform(-5, 5), rng.uniform(-5, 5)]) for _ in range(3)] for _ in range(3)]
+                    for _ in range(rng.randint(0, 5))]
+        expected, out = reference(*matrices), compose(*matrices)
+        assert [(v, math.copysign(1, v)) for row in out for v in row] == [(v, math.copysign(1, v)) for row in expected for v in row]
