@@ -452,7 +452,7 @@ def test_random_erasing_fixed_value_converted_once_per_dtype() -> None:
 
 
 @needs_cv2
-def test_affine_border_band_holds_every_straddling_pixel() -> None:
+def test_border_band_holds_every_straddling_pixel() -> None:
     import numpy as np
 
     rng = np.random.default_rng(0)
@@ -465,14 +465,19 @@ def test_affine_border_band_holds_every_straddling_pixel() -> None:
             m[0, 1] = m[1, 0] = 0.0
         if trial % 4 == 1:
             m[0, 0] = m[1, 1] = 0.0
-        rows, cols = _fast._affine_band(m, in_size, out_size)
+        if trial % 4 == 2:  # projective, the divisor crossing zero in some
+            m[2] = [rng.uniform(-0.05, 0.05), rng.uniform(-0.05, 0.05), 1.0]
+        rows, cols = _fast._border_band(m, in_size, out_size)
         band = set(zip(rows.tolist(), cols.tolist()))
         assert len(band) == rows.size and all(0 <= r < out_size[0] and 0 <= c < out_size[1] for r, c in band)
         ys, xs = np.mgrid[0 : out_size[0], 0 : out_size[1]]
-        w = _fast._footprint(m[0, 0] * xs + m[0, 1] * ys + m[0, 2], m[1, 0] * xs + m[1, 1] * ys + m[1, 2], in_size)
+        d = m[2, 0] * xs + m[2, 1] * ys + m[2, 2]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            w = _fast._footprint((m[0, 0] * xs + m[0, 1] * ys + m[0, 2]) / d, (m[1, 0] * xs + m[1, 1] * ys + m[1, 2]) / d, in_size)
         straddling = set(zip(*(index.tolist() for index in np.nonzero((w > 0) & (w < 1)))))
         assert straddling <= band, trial
-        assert len(band) <= 3 * len(straddling) + 4 * sum(out_size), trial  # a band, not the whole image
+        if trial % 4 != 2:
+            assert len(band) <= 3 * len(straddling) + 4 * sum(out_size), trial  # a band, not the whole image
 
 
 def test_compose_equals_the_summed_matrix_product_bit_for_bit() -> None:

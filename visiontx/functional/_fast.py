@@ -301,45 +301,52 @@ def warp(image: torch.Tensor, inverse: Sequence[Sequence[float]], size: Sequence
     channels = _num_channels(image)
     affine = bool(np.all(m[2] == [0.0, 0.0, 1.0]))
     op = _affine_op(m[:2], size, "bilinear") if affine else _perspective_op(m, size, "bilinear")
-    out, weight = _map_planes(image, size, fill, channels, op, with_weight=fill is not None and not affine)
+    out = _map_planes(image, size, fill, channels, op)[0]
     if fill is not None:
-        rows, cols = _affine_band(m, image.shape[-2:], size) if affine else _band(weight)
-        x, y = cols.astype(np.float64), rows.astype(np.float64)
-        u, v, d = (m[i, 0] * x + m[i, 1] * y + m[i, 2] for i in range(3))
-        _blend_border(out, rows, cols, _footprint(u / d, v / d, image.shape[-2:]), fill, channels)
+        with np.errstate(divide="ignore", over="ignore", invalid="ignore"):  # degenerate maps: nan weights, skipped
+            rows, cols = _border_band(m, image.shape[-2:], size)
+            x, y = cols.astype(np.float64), rows.astype(np.float64)
+            u, v, d = (m[i, 0] * x + m[i, 1] * y + m[i, 2] for i in range(3))
+            _blend_border(out, rows, cols, _footprint(u / d, v / d, image.shape[-2:]), fill, channels)
     return out
 
 
-def _affine_band(m: np.ndarray, in_size: Sequence[int], out_size: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
-    """Output pixels whose bilinear footprint may straddle the input's border under the affine
-    output -> input map ``m`` (pixel centres): source point inside ``(-1, W) x (-1, H)`` but not
-    inside ``[0, W - 1] x [0, H - 1]``, each bound widened by 0.01 pixel (extra pixels are harmless:
-    their exact footprint weight is used). Worked out row by row: each is one or two runs."""
+def _border_band(m: np.ndarray, in_size: Sequence[int], out_size: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+    """Output pixels whose bilinear footprint may straddle the input's border under the 3 x 3 output
+    -> input map ``m`` (pixel centres): source point inside ``(-1, W) x (-1, H)`` but not inside
+    ``[0, W - 1] x [0, H - 1]``, each bound widened by 0.01 pixel; rows where the projective divisor
+    is not positive throughout are taken whole (extra pixels are harmless: their exact footprint
+    weight is used). Worked out row by row: each is one or two runs."""
     height, width = in_size
     out_h, out_w = out_size
     y = np.arange(out_h, dtype=np.float64)
     outer = _spans(m, y, (-1.01, width + 0.01), (-1.01, height + 0.01), out_w)
     inner = _spans(m, y, (0.01, width - 1.01), (0.01, height - 1.01), out_w)
-    empty = inner[0] >= inner[1]
-    inner_start, inner_stop = np.where(empty, outer[1], inner[0]), np.where(empty, outer[1], inner[1])
-    left = _runs(outer[0], inner_start)  # [outer start, inner start) and [inner stop, outer stop)
-    right = _runs(inner_stop, outer[1])
+    divisor = m[2, 1] * y + m[2, 2]
+    whole = (divisor <= 0) | (divisor + m[2, 0] * (out_w - 1) <= 0)
+    outer_start, outer_stop = np.where(whole, 0, outer[0]), np.where(whole, out_w, outer[1])
+    empty = whole | (inner[0] >= inner[1])
+    inner_start, inner_stop = np.where(empty, outer_stop, inner[0]), np.where(empty, outer_stop, inner[1])
+    left = _runs(outer_start, inner_start)  # [outer start, inner start) and [inner stop, outer stop)
+    right = _runs(inner_stop, outer_stop)
     return np.concatenate([left[0], right[0]]), np.concatenate([left[1], right[1]])
 
 
 def _spans(m: np.ndarray, y: np.ndarray, u_range: tuple[float, float], v_range: tuple[float, float],
            width: int) -> tuple[np.ndarray, np.ndarray]:
     """Per output row ``y``: the integer ``x`` in ``[start, stop)`` (within ``[0, width)``) whose
-    source point ``m @ (x, y, 1)`` lies in ``u_range x v_range`` (bounds inclusive)."""
+    source point (``m @ (x, y, 1)`` over its positive last coordinate) lies in ``u_range x v_range``
+    (bounds inclusive)."""
     start, stop = np.zeros_like(y), np.full_like(y, width)
-    for (a, b, c), (low, high) in zip(m[:2], (u_range, v_range)):
-        offset = b * y + c
-        if a == 0:
-            stop = np.where((low <= offset) & (offset <= high), stop, 0.0)
-            continue
-        first, last = (low - offset) / a, (high - offset) / a
-        first, last = (first, last) if a > 0 else (last, first)
-        start, stop = np.maximum(start, np.ceil(first)), np.minimum(stop, np.floor(last) + 1)
+    for row, (low, high) in zip(m[:2], (u_range, v_range)):
+        for a, b, c in (row - low * m[2], high * m[2] - row):  # a x + b y + c >= 0
+            offset = b * y + c
+            if a > 0:
+                start = np.maximum(start, np.ceil(-offset / a))
+            elif a < 0:
+                stop = np.minimum(stop, np.floor(-offset / a) + 1)
+            else:
+                stop = np.where(offset >= 0, stop, 0.0)
     return np.clip(start, 0, width).astype(np.int64), np.clip(stop, 0, width).astype(np.int64)
 
 
