@@ -498,3 +498,25 @@ def test_compose_equals_the_summed_matrix_product_bit_for_bit() -> None:
                     for _ in range(rng.randint(0, 5))]
         expected, out = reference(*matrices), compose(*matrices)
         assert [(v, math.copysign(1, v)) for row in out for v in row] == [(v, math.copysign(1, v)) for row in expected for v in row]
+
+
+@needs_cv2
+@pytest.mark.parametrize("dtype", [torch.uint8, torch.float32])
+@pytest.mark.parametrize(("channels", "batch_dims"), [(1, ()), (3, ()), (4, (2,)), (3, (2, 2))])
+def test_fast_erase_matches_torch_path(dtype: torch.dtype, channels: int, batch_dims: tuple) -> None:
+    import visiontx.functional as F
+
+    image = make_image_tensor((9, 11), channels=channels, batch_dims=batch_dims, dtype=dtype)
+    values = [torch.rand(channels, 4, 5) * 300, torch.tensor(_fills(channels, dtype))[:, None, None], 7.6, torch.tensor(2)]
+    for (i, j, h, w), v in zip([(1, 2, 4, 5), (0, 0, 9, 11), (6, 8, 4, 5), (3, 3, 0, 2)], values):
+        before = image.clone()
+        fast = F.erase_image_tensor(image, i, j, h, w, v)
+        with _fast.disabled():
+            reference = F.erase_image_tensor(image, i, j, h, w, v)
+        torch.testing.assert_close(fast, reference, rtol=0, atol=0)
+        torch.testing.assert_close(image, before, rtol=0, atol=0)
+        assert fast.data_ptr() != image.data_ptr() and fast.stride() == reference.stride()
+    strided = image.transpose(-1, -2)  # not contiguous: torch's clone keeps its strides
+    assert F.erase_image_tensor(strided, 1, 1, 2, 2, 0.0).stride() == strided.clone().stride()
+    with pytest.raises(RuntimeError):  # a value that does not broadcast: torch's own error
+        F.erase_image_tensor(image, 1, 2, 4, 5, torch.zeros(channels, 3, 3))

@@ -8,6 +8,7 @@ import PIL.Image
 import torch
 
 from ...datapoints import Image, Video
+from .. import _fast
 from .._dtype import max_value
 from .._registry import get_kernel, register_kernels
 from .._type_conversion import pil_to_tensor, to_image_pil
@@ -45,8 +46,14 @@ def erase_image_tensor(
 ) -> torch.Tensor:
     """Fill a rectangle of a tensor ``[..., C, H, W]`` (integer images round and clamp float values)."""
     _check_region(i, j, h, w)
+    value = erase_fill(v, image.dtype, image.device)
+    if not inplace and image.is_contiguous() and not value.requires_grad and _fast.can_use(image):
+        try:
+            return _fast.erase(image, i, j, h, w, value)
+        except ValueError:  # a value that does not broadcast: the torch path raises its own error
+            pass
     output = image if inplace else image.clone()
-    output[..., i : i + h, j : j + w] = erase_fill(v, image.dtype, image.device)
+    output[..., i : i + h, j : j + w] = value
     return output
 
 
