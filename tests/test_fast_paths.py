@@ -324,11 +324,12 @@ def test_grouped_warps_equal_plane_by_plane(dtype: torch.dtype, channels: int, b
     image = make_image_tensor((23, 30), channels=channels, batch_dims=batch_dims, dtype=dtype)
     fills = _fills(channels, dtype)
     affine = [[0.9, -0.35, 6.0], [0.3, 1.05, -4.0]]
+    projective = [*affine, [0.004, -0.006, 1.0]]
     grid = torch.rand(21, 33, 2, generator=torch.Generator().manual_seed(1), dtype=torch.float32) * 2.4 - 1.2
     runs = {
         "affine": lambda x, fill, c: _fast.warp_affine(x, affine, (21, 33), "bilinear", fill, c),
-        "perspective": lambda x, fill, c: _fast.warp_perspective(x, [*affine, [0.004, -0.006, 1.0]], (21, 33), "bilinear", fill, c),
-        "warp with fill": lambda x, fill, c: _fast.warp(x, [*affine, [0.004, -0.006, 1.0]], (21, 33), fill),
+        "perspective": lambda x, fill, c: _fast.warp_perspective(x, projective, (21, 33), "bilinear", fill, c),
+        "warp with fill": lambda x, fill, c: _fast.warp(x, projective, (21, 33), fill),
         "remap with fill": lambda x, fill, c: _fast.remap(x, grid, fill),
     }
     planes = image.reshape(-1, *image.shape[-2:])
@@ -339,14 +340,13 @@ def test_grouped_warps_equal_plane_by_plane(dtype: torch.dtype, channels: int, b
         torch.testing.assert_close(out, expected.view(out.shape), rtol=0, atol=0, msg=name)
 
 
+CORNERS, MOVED = [[0, 0], [40, 0], [40, 30], [0, 30]], [[4, 2], [37, 1], [40, 27], [2, 30]]
 WARP_CASES = [
     ("rotate_image_tensor", dict(angle=23.0, interpolation=B)),
     ("rotate_image_tensor", dict(angle=-35.0, interpolation=B, expand=True, fill="per channel")),
     ("affine_image_tensor", dict(angle=12.0, translate=[4, -3], scale=0.8, shear=[6.0, -4.0], interpolation=B, fill=9)),
-    ("perspective_image_tensor", dict(startpoints=[[0, 0], [40, 0], [40, 30], [0, 30]],
-                                      endpoints=[[4, 2], [37, 1], [40, 27], [2, 30]], interpolation=B, fill="per channel")),
-    ("perspective_image_tensor", dict(startpoints=[[0, 0], [40, 0], [40, 30], [0, 30]],
-                                      endpoints=[[4, 2], [37, 1], [40, 27], [2, 30]], interpolation=B)),
+    ("perspective_image_tensor", dict(startpoints=CORNERS, endpoints=MOVED, interpolation=B, fill="per channel")),
+    ("perspective_image_tensor", dict(startpoints=CORNERS, endpoints=MOVED, interpolation=B)),
     ("elastic_image_tensor", dict(fill="per channel")),
     ("elastic_image_tensor", dict()),
 ]
@@ -356,7 +356,9 @@ WARP_CASES = [
 @pytest.mark.parametrize("dtype", [torch.uint8, torch.float32])
 @pytest.mark.parametrize(("channels", "batch_dims"), [(1, ()), (3, ()), (4, ()), (3, (2,)), (5, (2,))])
 @pytest.mark.parametrize(("name", "kwargs"), WARP_CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(WARP_CASES)])
-def test_fast_warps_match_torch_path_for_any_channels(name: str, kwargs: dict, dtype: torch.dtype, channels: int, batch_dims: tuple) -> None:
+def test_fast_warps_match_torch_path_for_any_channels(
+    name: str, kwargs: dict, dtype: torch.dtype, channels: int, batch_dims: tuple
+) -> None:
     import visiontx.functional as F
 
     image = make_image_tensor((31, 41), channels=channels, batch_dims=batch_dims, dtype=dtype)
@@ -446,7 +448,8 @@ def test_random_erasing_fixed_value_converted_once_per_dtype() -> None:
         torch.manual_seed(0)
         torch.rand(1)  # the coin flip of p
         params = T.RandomErasing(scale=(0.3, 0.3), ratio=(1.0, 1.0)).make_params([image])
-        expected = F.erase(image, params["i"], params["j"], params["h"], params["w"], torch.tensor(value)[:, None, None])
+        region = params["i"], params["j"], params["h"], params["w"]
+        expected = F.erase(image, *region, torch.tensor(value)[:, None, None])
         torch.testing.assert_close(out, expected, rtol=0, atol=0)
         assert not torch.equal(out, image)
 
@@ -459,8 +462,9 @@ def test_border_band_holds_every_straddling_pixel() -> None:
     for trial in range(200):
         in_size, out_size = rng.integers(1, 40, 2), rng.integers(1, 50, 2)
         angle, scale = math.radians(rng.uniform(-180, 180)), rng.uniform(0.3, 3.0)
-        m = np.array([[math.cos(angle) * scale, -math.sin(angle) * scale + rng.uniform(-0.5, 0.5), rng.uniform(-20, 20)],
-                      [math.sin(angle) * scale, math.cos(angle) * scale, rng.uniform(-20, 20)], [0.0, 0.0, 1.0]])
+        cos, sin = math.cos(angle) * scale, math.sin(angle) * scale
+        shear, dx, dy = rng.uniform(-0.5, 0.5), rng.uniform(-20, 20), rng.uniform(-20, 20)
+        m = np.array([[cos, -sin + shear, dx], [sin, cos, dy], [0.0, 0.0, 1.0]])
         if trial % 4 == 0:  # axis-aligned maps: a zero coefficient per row
             m[0, 1] = m[1, 0] = 0.0
         if trial % 4 == 1:
@@ -473,7 +477,8 @@ def test_border_band_holds_every_straddling_pixel() -> None:
         ys, xs = np.mgrid[0 : out_size[0], 0 : out_size[1]]
         d = m[2, 0] * xs + m[2, 1] * ys + m[2, 2]
         with np.errstate(divide="ignore", invalid="ignore"):
-            w = _fast._footprint((m[0, 0] * xs + m[0, 1] * ys + m[0, 2]) / d, (m[1, 0] * xs + m[1, 1] * ys + m[1, 2]) / d, in_size)
+            u, v = (m[0, 0] * xs + m[0, 1] * ys + m[0, 2]) / d, (m[1, 0] * xs + m[1, 1] * ys + m[1, 2]) / d
+            w = _fast._footprint(u, v, in_size)
         straddling = set(zip(*(index.tolist() for index in np.nonzero((w > 0) & (w < 1)))))
         assert straddling <= band, trial
         if trial % 4 != 2:
@@ -494,10 +499,11 @@ def test_compose_equals_the_summed_matrix_product_bit_for_bit() -> None:
     rng = random.Random(0)
     values = [0.0, -0.0, 1.0, -1.0, 0.5, 1e-300]
     for _ in range(2000):
-        matrices = [[[rng.choice([*values, rng.uniform(-5, 5), rng.uniform(-5, 5)]) for _ in range(3)] for _ in range(3)]
-                    for _ in range(rng.randint(0, 5))]
+        entries = [*values, rng.uniform(-5, 5), rng.uniform(-5, 5)]
+        matrices = [[[rng.choice(entries) for _ in range(3)] for _ in range(3)] for _ in range(rng.randint(0, 5))]
         expected, out = reference(*matrices), compose(*matrices)
-        assert [(v, math.copysign(1, v)) for row in out for v in row] == [(v, math.copysign(1, v)) for row in expected for v in row]
+        signed = [[(v, math.copysign(1, v)) for v in row] for row in out]
+        assert signed == [[(v, math.copysign(1, v)) for v in row] for row in expected]
 
 
 @needs_cv2
@@ -507,7 +513,8 @@ def test_fast_erase_matches_torch_path(dtype: torch.dtype, channels: int, batch_
     import visiontx.functional as F
 
     image = make_image_tensor((9, 11), channels=channels, batch_dims=batch_dims, dtype=dtype)
-    values = [torch.rand(channels, 4, 5) * 300, torch.tensor(_fills(channels, dtype))[:, None, None], 7.6, torch.tensor(2)]
+    per_channel = torch.tensor(_fills(channels, dtype))[:, None, None]
+    values = [torch.rand(channels, 4, 5) * 300, per_channel, 7.6, torch.tensor(2)]
     for (i, j, h, w), v in zip([(1, 2, 4, 5), (0, 0, 9, 11), (6, 8, 4, 5), (3, 3, 0, 2)], values):
         before = image.clone()
         fast = F.erase_image_tensor(image, i, j, h, w, v)

@@ -154,7 +154,9 @@ def _map_planes(image: torch.Tensor, size: Sequence[int], fill: Sequence[float] 
     return out, weight
 
 
-def _map_rgba(src: list[np.ndarray], dst: list[np.ndarray], borders: list[float], op: Callable[..., np.ndarray]) -> np.ndarray:
+def _map_rgba(
+    src: list[np.ndarray], dst: list[np.ndarray], borders: list[float], op: Callable[..., np.ndarray]
+) -> np.ndarray:
     """Sample up to 3 planes in one call as an RGBA image (topped up with copies of the first plane):
     OpenCV's warps and remap take about as long on 4 interleaved channels as on one plane, 2 or 3
     channels take 2-3x longer. The alpha plane (the dtype's maximum, border 0) samples to the
@@ -198,7 +200,9 @@ def _affine_op(matrix: Sequence[Sequence[float]], size: Sequence[int], interpola
     )
 
 
-def _perspective_op(matrix: Sequence[Sequence[float]], size: Sequence[int], interpolation: str) -> Callable[..., np.ndarray]:
+def _perspective_op(
+    matrix: Sequence[Sequence[float]], size: Sequence[int], interpolation: str
+) -> Callable[..., np.ndarray]:
     m = np.asarray(matrix, dtype=np.float64).reshape(3, 3)
     flags = _INTERPOLATION[interpolation] | cv2.WARP_INVERSE_MAP
     return lambda src, border, dst=None: cv2.warpPerspective(

@@ -29,7 +29,9 @@ def compose(*matrices: list[list[float]]) -> list[list[float]]:
     result = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
     for (a, b, c), (d, e, f), (g, h, i) in matrices:
         # each entry summed as sum() would, from 0 and left to right (same floats, signed zeros too)
-        result = [[0 + x * a + y * d + z * g, 0 + x * b + y * e + z * h, 0 + x * c + y * f + z * i] for x, y, z in result]
+        result = [
+            [0 + x * a + y * d + z * g, 0 + x * b + y * e + z * h, 0 + x * c + y * f + z * i] for x, y, z in result
+        ]
     return result
 
 
