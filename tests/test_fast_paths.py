@@ -306,3 +306,224 @@ def test_nearest_index_check_spots_sizes_where_opencv_differs() -> None:
         row = torch.arange(i, dtype=torch.uint8).view(1, 1, i)
         fast = _fast.resize_nearest(row, (1, o)).view(-1)
         assert not torch.equal(fast, torch.nn.functional.interpolate(row.view(1, 1, 1, i), size=(1, o)).view(-1))
+
+
+# ------------------------------------------- warps: planes interleaved in groups of three channels
+PLANE_LAYOUTS = [(1, ()), (2, ()), (3, ()), (4, ()), (5, ()), (3, (2,)), (1, (4,)), (4, (2, 1))]
+
+
+def _fills(channels: int, dtype: torch.dtype) -> list[float]:
+    values = [40.0 * c + 7.0 for c in range(channels)]
+    return [v / 255 for v in values] if dtype.is_floating_point else values
+
+
+@needs_cv2
+@pytest.mark.parametrize("dtype", [torch.uint8, torch.float32])
+@pytest.mark.parametrize(("channels", "batch_dims"), PLANE_LAYOUTS)
+def test_grouped_warps_equal_plane_by_plane(dtype: torch.dtype, channels: int, batch_dims: tuple) -> None:
+    image = make_image_tensor((23, 30), channels=channels, batch_dims=batch_dims, dtype=dtype)
+    fills = _fills(channels, dtype)
+    affine = [[0.9, -0.35, 6.0], [0.3, 1.05, -4.0]]
+    projective = [*affine, [0.004, -0.006, 1.0]]
+    grid = torch.rand(21, 33, 2, generator=torch.Generator().manual_seed(1), dtype=torch.float32) * 2.4 - 1.2
+    runs = {
+        "affine": lambda x, fill, c: _fast.warp_affine(x, affine, (21, 33), "bilinear", fill, c),
+        "perspective": lambda x, fill, c: _fast.warp_perspective(x, projective, (21, 33), "bilinear", fill, c),
+        "warp with fill": lambda x, fill, c: _fast.warp(x, projective, (21, 33), fill),
+        "remap with fill": lambda x, fill, c: _fast.remap(x, grid, fill),
+    }
+    planes = image.reshape(-1, *image.shape[-2:])
+    for name, run in runs.items():
+        out = run(image, fills, channels)
+        expected = torch.stack([run(plane, [fills[i % channels]], 1) for i, plane in enumerate(planes)])
+        assert out.shape == (*image.shape[:-2], 21, 33), name
+        torch.testing.assert_close(out, expected.view(out.shape), rtol=0, atol=0, msg=name)
+
+
+CORNERS, MOVED = [[0, 0], [40, 0], [40, 30], [0, 30]], [[4, 2], [37, 1], [40, 27], [2, 30]]
+WARP_CASES = [
+    ("rotate_image_tensor", dict(angle=23.0, interpolation=B)),
+    ("rotate_image_tensor", dict(angle=-35.0, interpolation=B, expand=True, fill="per channel")),
+    ("affine_image_tensor", dict(angle=12.0, translate=[4, -3], scale=0.8, shear=[6.0, -4.0], interpolation=B, fill=9)),
+    ("perspective_image_tensor", dict(startpoints=CORNERS, endpoints=MOVED, interpolation=B, fill="per channel")),
+    ("perspective_image_tensor", dict(startpoints=CORNERS, endpoints=MOVED, interpolation=B)),
+    ("elastic_image_tensor", dict(fill="per channel")),
+    ("elastic_image_tensor", dict()),
+]
+
+
+@needs_cv2
+@pytest.mark.parametrize("dtype", [torch.uint8, torch.float32])
+@pytest.mark.parametrize(("channels", "batch_dims"), [(1, ()), (3, ()), (4, ()), (3, (2,)), (5, (2,))])
+@pytest.mark.parametrize(("name", "kwargs"), WARP_CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(WARP_CASES)])
+def test_fast_warps_match_torch_path_for_any_channels(
+    name: str, kwargs: dict, dtype: torch.dtype, channels: int, batch_dims: tuple
+) -> None:
+    import visiontx.functional as F
+
+    image = make_image_tensor((31, 41), channels=channels, batch_dims=batch_dims, dtype=dtype)
+    kwargs = dict(_case_kwargs(kwargs, dtype))
+    if kwargs.get("fill") == "per channel":
+        kwargs["fill"] = _fills(channels, dtype)
+    elif "fill" in kwargs and dtype.is_floating_point:
+        kwargs["fill"] = kwargs["fill"] / 255
+    if name == "elastic_image_tensor":
+        kwargs["displacement"] = torch.randn(1, 31, 41, 2, generator=torch.Generator().manual_seed(0)) * 0.05
+    fast = getattr(F, name)(image, **kwargs)
+    with _fast.disabled():
+        reference = getattr(F, name)(image, **kwargs)
+    scale = 255 if dtype == torch.uint8 else 1
+    diff = (fast.double() - reference.double()).abs() / scale
+    assert fast.dtype == reference.dtype and fast.shape == reference.shape
+    assert diff.max() <= 1.5 / 255  # OpenCV snaps sample positions to 1/32 pixel
+    assert diff.gt(0.5 / 255).float().mean() < 0.05
+
+
+# ------------------------------------------------------------------ per-call shortcuts (no OpenCV)
+def test_lone_leaf_shortcut_matches_the_flattened_sample_path() -> None:
+    import visiontx.transforms as T
+    from visiontx.datapoints import BoundingBox, Image, Mask
+
+    class Recorder(T.Transform):
+        _transformed_types = (Image, Mask)
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.seen: list[int] = []
+
+        def make_params(self, flat_inputs: list) -> dict:
+            self.seen.append(len(flat_inputs))
+            return {}
+
+        def transform(self, inpt, params: dict):
+            return ("done", inpt)
+
+    t = Recorder()
+    image, mask = Image(make_image_tensor((4, 5))), Mask(torch.zeros(4, 5, dtype=torch.uint8))
+    boxes = BoundingBox(torch.zeros(1, 4), format="XYXY", spatial_size=(4, 5))
+    for leaf, transformed in ((image, True), (mask, True), (boxes, False), (make_image_tensor((4, 5)), False)):
+        alone, in_list = t(leaf), t([leaf])[0]
+        assert (alone[0] == "done") is transformed and (in_list[0] == "done") is transformed
+        if not transformed:
+            assert alone is leaf and in_list is leaf
+    assert t.seen == [1, 1, 1, 1, 0, 0, 0, 0]
+    plain = make_image_tensor((4, 5))
+    assert T.Lambda(lambda x: "lambda", Image)(plain) is plain  # an overridden leaf filter still applies
+    assert T.RandomHorizontalFlip(p=1.0)(plain).shape == plain.shape  # a lone plain tensor is the image
+
+
+@pytest.mark.parametrize("batch_dims", [(), (2,)])
+def test_crop_inside_the_image_is_a_view_and_matches_the_padded_crop(batch_dims: tuple) -> None:
+    import visiontx.functional as F
+
+    image = make_image_tensor((6, 7), batch_dims=batch_dims)
+    padded = nnf.pad(image, [9, 9, 9, 9])
+    for top in (-2, -1, 0, 1, 3, 5, 6):
+        for left in (-1, 0, 2, 6, 7):
+            for height, width in ((1, 1), (3, 4), (6, 7), (0, 2), (8, 9)):
+                out = F.crop_image_tensor(image, top, left, height, width)
+                expected = padded[..., top + 9 : top + 9 + height, left + 9 : left + 9 + width]
+                torch.testing.assert_close(out, expected, rtol=0, atol=0)
+                inside = top >= 0 and left >= 0 and top + height <= 6 and left + width <= 7
+                assert (out.data_ptr() == image[..., top:, left:].data_ptr()) or not inside or out.numel() == 0
+    with pytest.raises(ValueError, match="non-negative"):
+        F.crop_image_tensor(image, 0, 0, -1, 3)
+    assert F.center_crop_image_tensor(image, (4, 3)).shape[-2:] == (4, 3)
+    with pytest.raises(ValueError, match="non-negative"):
+        F.center_crop_image_tensor(image, (4, -3))
+    with pytest.raises(TypeError):
+        F.center_crop_image_tensor(image, (4, True))
+
+
+def test_random_erasing_fixed_value_converted_once_per_dtype() -> None:
+    import visiontx.functional as F
+    import visiontx.transforms as T
+
+    value = [0.6, 100.4, 300.0]
+    t = T.RandomErasing(p=1.0, scale=(0.3, 0.3), ratio=(1.0, 1.0), value=value)
+    for dtype in (torch.uint8, torch.float32, torch.uint8, torch.float64, torch.int32):
+        image = make_image_tensor((20, 20), batch_dims=(2,), dtype=dtype)
+        torch.manual_seed(0)
+        out = t(image)
+        torch.manual_seed(0)
+        torch.rand(1)  # the coin flip of p
+        params = T.RandomErasing(scale=(0.3, 0.3), ratio=(1.0, 1.0)).make_params([image])
+        region = params["i"], params["j"], params["h"], params["w"]
+        expected = F.erase(image, *region, torch.tensor(value)[:, None, None])
+        torch.testing.assert_close(out, expected, rtol=0, atol=0)
+        assert not torch.equal(out, image)
+
+
+@needs_cv2
+def test_border_band_holds_every_straddling_pixel() -> None:
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    for trial in range(200):
+        in_size, out_size = rng.integers(1, 40, 2), rng.integers(1, 50, 2)
+        angle, scale = math.radians(rng.uniform(-180, 180)), rng.uniform(0.3, 3.0)
+        cos, sin = math.cos(angle) * scale, math.sin(angle) * scale
+        shear, dx, dy = rng.uniform(-0.5, 0.5), rng.uniform(-20, 20), rng.uniform(-20, 20)
+        m = np.array([[cos, -sin + shear, dx], [sin, cos, dy], [0.0, 0.0, 1.0]])
+        if trial % 4 == 0:  # axis-aligned maps: a zero coefficient per row
+            m[0, 1] = m[1, 0] = 0.0
+        if trial % 4 == 1:
+            m[0, 0] = m[1, 1] = 0.0
+        if trial % 4 == 2:  # projective, the divisor crossing zero in some
+            m[2] = [rng.uniform(-0.05, 0.05), rng.uniform(-0.05, 0.05), 1.0]
+        rows, cols = _fast._border_band(m, in_size, out_size)
+        band = set(zip(rows.tolist(), cols.tolist()))
+        assert len(band) == rows.size and all(0 <= r < out_size[0] and 0 <= c < out_size[1] for r, c in band)
+        ys, xs = np.mgrid[0 : out_size[0], 0 : out_size[1]]
+        d = m[2, 0] * xs + m[2, 1] * ys + m[2, 2]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            u, v = (m[0, 0] * xs + m[0, 1] * ys + m[0, 2]) / d, (m[1, 0] * xs + m[1, 1] * ys + m[1, 2]) / d
+            w = _fast._footprint(u, v, in_size)
+        straddling = set(zip(*(index.tolist() for index in np.nonzero((w > 0) & (w < 1)))))
+        assert straddling <= band, trial
+        if trial % 4 != 2:
+            assert len(band) <= 3 * len(straddling) + 4 * sum(out_size), trial  # a band, not the whole image
+
+
+def test_compose_equals_the_summed_matrix_product_bit_for_bit() -> None:
+    import random
+
+    from visiontx.functional._geometry._matrix import compose
+
+    def reference(*matrices: list) -> list:
+        result = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
+        for m in matrices:
+            result = [[sum(result[i][k] * m[k][j] for k in range(3)) for j in range(3)] for i in range(3)]
+        return result
+
+    rng = random.Random(0)
+    values = [0.0, -0.0, 1.0, -1.0, 0.5, 1e-300]
+    for _ in range(2000):
+        entries = [*values, rng.uniform(-5, 5), rng.uniform(-5, 5)]
+        matrices = [[[rng.choice(entries) for _ in range(3)] for _ in range(3)] for _ in range(rng.randint(0, 5))]
+        expected, out = reference(*matrices), compose(*matrices)
+        signed = [[(v, math.copysign(1, v)) for v in row] for row in out]
+        assert signed == [[(v, math.copysign(1, v)) for v in row] for row in expected]
+
+
+@needs_cv2
+@pytest.mark.parametrize("dtype", [torch.uint8, torch.float32])
+@pytest.mark.parametrize(("channels", "batch_dims"), [(1, ()), (3, ()), (4, (2,)), (3, (2, 2))])
+def test_fast_erase_matches_torch_path(dtype: torch.dtype, channels: int, batch_dims: tuple) -> None:
+    import visiontx.functional as F
+
+    image = make_image_tensor((9, 11), channels=channels, batch_dims=batch_dims, dtype=dtype)
+    per_channel = torch.tensor(_fills(channels, dtype))[:, None, None]
+    values = [torch.rand(channels, 4, 5) * 300, per_channel, 7.6, torch.tensor(2)]
+    for (i, j, h, w), v in zip([(1, 2, 4, 5), (0, 0, 9, 11), (6, 8, 4, 5), (3, 3, 0, 2)], values):
+        before = image.clone()
+        fast = F.erase_image_tensor(image, i, j, h, w, v)
+        with _fast.disabled():
+            reference = F.erase_image_tensor(image, i, j, h, w, v)
+        torch.testing.assert_close(fast, reference, rtol=0, atol=0)
+        torch.testing.assert_close(image, before, rtol=0, atol=0)
+        assert fast.data_ptr() != image.data_ptr() and fast.stride() == reference.stride()
+    strided = image.transpose(-1, -2)  # not contiguous: torch's clone keeps its strides
+    assert F.erase_image_tensor(strided, 1, 1, 2, 2, 0.0).stride() == strided.clone().stride()
+    with pytest.raises(RuntimeError):  # a value that does not broadcast: torch's own error
+        F.erase_image_tensor(image, 1, 2, 4, 5, torch.zeros(channels, 3, 3))

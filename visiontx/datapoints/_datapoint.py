@@ -86,7 +86,8 @@ class Datapoint(torch.Tensor):
     @classmethod
     def wrap_like(cls: type[D], other: D, tensor: torch.Tensor, **metadata: Any) -> D:
         """Wrap ``tensor`` as ``cls`` with the metadata of ``other``, overridden by ``metadata``."""
-        return cls._wrap(tensor, **{**other._metadata(), **metadata})
+        metadata = {**other._metadata(), **metadata}
+        return cls._wrap(tensor, **metadata) if metadata else tensor.as_subclass(cls)
 
     def _metadata(self) -> dict[str, Any]:
         return {}

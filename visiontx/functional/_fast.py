@@ -2,14 +2,17 @@
 
 The pure-torch kernels stay the reference and the GPU path: a kernel calls ``can_use(image)`` and,
 when it says yes, hands the work to a helper here. Helpers work plane by plane on the contiguous
-``H x W`` planes of a ``[..., C, H, W]`` tensor and write straight into the output tensor, so no
-layout conversion is needed. ``disabled()`` switches the fast paths off (tests compare the two).
+``H x W`` planes of a ``[..., C, H, W]`` tensor and write straight into the output tensor, except the
+warps, which sample three planes at a time as one RGBA image (see ``_map_rgba``). ``disabled()``
+switches the fast paths off (tests compare the two).
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
+import math
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -33,6 +36,7 @@ __all__ = [
     "can_use",
     "can_warp",
     "disabled",
+    "erase",
     "gaussian_blur",
     "histograms",
     "jpeg",
@@ -87,9 +91,9 @@ def _planes(image: torch.Tensor, out_size: Sequence[int] | None = None) -> tuple
     """(input planes ``N x H x W`` as numpy, output tensor, output planes as numpy)."""
     height, width = image.shape[-2:]
     out_h, out_w = out_size if out_size is not None else (height, width)
-    src = image.reshape(-1, height, width).contiguous().numpy()
+    src = image.contiguous().numpy().reshape(-1, height, width)  # numpy's reshape: a cheaper view
     out = torch.empty((*image.shape[:-2], out_h, out_w), dtype=image.dtype)
-    return src, out, out.view(-1, out_h, out_w).numpy()
+    return src, out, out.numpy().reshape(-1, out_h, out_w)
 
 
 def _plane_fill(fill: Sequence[float] | None, num_channels: int, index: int) -> float:
@@ -133,14 +137,77 @@ def table(fn: Callable[[torch.Tensor], torch.Tensor], shape: Sequence[int] = (1,
 _INTERPOLATION = {"nearest": 0, "bilinear": 1}  # cv2.INTER_NEAREST, cv2.INTER_LINEAR
 
 
-def _per_item(image: torch.Tensor, size: Sequence[int], fill: Sequence[float] | None, num_channels: int,
-              op: Callable[..., np.ndarray]) -> torch.Tensor:
-    """Run ``op(src, border_value, dst=...)`` on each plane, writing into the output tensor (per-plane
-    calls measured faster here than interleaving the channels for OpenCV)."""
+def _map_planes(image: torch.Tensor, size: Sequence[int], fill: Sequence[float] | None, num_channels: int,
+                op: Callable[..., np.ndarray], with_weight: bool = False) -> tuple[torch.Tensor, np.ndarray | None]:
+    """Run the OpenCV sampler ``op(src, border_value, dst=None)`` on every plane of ``image`` into a
+    new tensor of spatial ``size`` (outside pixels: ``fill``, per channel). With ``with_weight``, also
+    return each pixel's in-image footprint share (times 255 for uint8)."""
     src, out, dst = _planes(image, size)
-    for i in range(src.shape[0]):
-        op(src[i], _plane_fill(fill, num_channels, i), dst=dst[i])
-    return out
+    borders = [_plane_fill(fill, num_channels, i) for i in range(src.shape[0])]
+    weight = None
+    for start in range(0, src.shape[0], 3):
+        group = list(src[start:start + 3])
+        if len(group) == 1 and not with_weight:
+            op(group[0], borders[start], dst[start])
+            continue
+        weight = _map_rgba(group, list(dst[start:start + 3]), borders[start:start + 3], op)
+    return out, weight
+
+
+def _map_rgba(
+    src: list[np.ndarray], dst: list[np.ndarray], borders: list[float], op: Callable[..., np.ndarray]
+) -> np.ndarray:
+    """Sample up to 3 planes in one call as an RGBA image (topped up with copies of the first plane):
+    OpenCV's warps and remap take about as long on 4 interleaved channels as on one plane, 2 or 3
+    channels take 2-3x longer. The alpha plane (the dtype's maximum, border 0) samples to the
+    in-image footprint share, which is returned. (cvtColor makes the RGBA image: a warp reading
+    ``cv2.merge``'s output directly was measured 2x slower.)"""
+    spare = 3 - len(src)
+    height, width = src[0].shape
+    rgb, rgba, result = _scratch([(height, width, 3), (height, width, 4), (*dst[0].shape, 4)], src[0].dtype)
+    cv2.merge(src + src[:1] * spare, rgb)
+    cv2.cvtColor(rgb, cv2.COLOR_RGB2RGBA, rgba)
+    op(rgba, (*borders, *borders[:1] * spare, 0.0), result)
+    planes = dst + [np.empty_like(dst[0]) for _ in range(spare + 1)]
+    cv2.split(result, planes)
+    return planes[-1]
+
+
+_SCRATCH_BYTES = 64 << 20
+_local = threading.local()
+
+
+def _scratch(shapes: Sequence[tuple[int, ...]], dtype: np.dtype) -> list[np.ndarray]:
+    """Uninitialised arrays of ``shapes``, carved from one per-thread buffer kept across calls while
+    they fit in 64 MiB: fresh megabyte-sized temporaries were measured to page-fault on every call once
+    the allocator hands them back to the OS (1 ms more on a 512 x 512 warp)."""
+    sizes = [-(-math.prod(shape) * dtype.itemsize // 64) * 64 for shape in shapes]  # 64-byte aligned offsets
+    buffer = getattr(_local, "buffer", None)
+    if sum(sizes) > _SCRATCH_BYTES:
+        buffer = np.empty(sum(sizes), dtype=np.uint8)
+    elif buffer is None or buffer.size < sum(sizes):
+        buffer = _local.buffer = np.empty(sum(sizes), dtype=np.uint8)
+    offsets = np.cumsum([0, *sizes])
+    return [buffer[start:start + math.prod(shape) * dtype.itemsize].view(dtype).reshape(shape)
+            for start, shape in zip(offsets.tolist(), shapes)]
+
+
+def _affine_op(matrix: Sequence[Sequence[float]], size: Sequence[int], interpolation: str) -> Callable[..., np.ndarray]:
+    m = np.asarray(matrix, dtype=np.float64).reshape(2, 3)
+    flags = _INTERPOLATION[interpolation] | cv2.WARP_INVERSE_MAP
+    return lambda src, border, dst=None: cv2.warpAffine(
+        src, m, (size[1], size[0]), dst=dst, flags=flags, borderMode=cv2.BORDER_CONSTANT, borderValue=border
+    )
+
+
+def _perspective_op(
+    matrix: Sequence[Sequence[float]], size: Sequence[int], interpolation: str
+) -> Callable[..., np.ndarray]:
+    m = np.asarray(matrix, dtype=np.float64).reshape(3, 3)
+    flags = _INTERPOLATION[interpolation] | cv2.WARP_INVERSE_MAP
+    return lambda src, border, dst=None: cv2.warpPerspective(
+        src, m, (size[1], size[0]), dst=dst, flags=flags, borderMode=cv2.BORDER_CONSTANT, borderValue=border
+    )
 
 
 def warp_affine(
@@ -154,13 +221,7 @@ def warp_affine(
     """Warp ``[..., H, W]`` planes with the 2 x 3 ``matrix`` mapping output pixel (x, y) to input
     pixel coordinates (pixel centres at integers), to output ``size`` ``(H, W)``. Outside pixels take
     ``fill`` (per channel; ``num_channels`` tells how planes group into images)."""
-    m = np.asarray(matrix, dtype=np.float64).reshape(2, 3)
-    flags = _INTERPOLATION[interpolation] | cv2.WARP_INVERSE_MAP
-
-    def op(src: np.ndarray, border: Any, dst: np.ndarray | None = None) -> np.ndarray:
-        return cv2.warpAffine(src, m, (size[1], size[0]), dst=dst, flags=flags, borderMode=cv2.BORDER_CONSTANT, borderValue=border)
-
-    return _per_item(image, size, fill, num_channels, op)
+    return _map_planes(image, size, fill, num_channels, _affine_op(matrix, size, interpolation))[0]
 
 
 def warp_perspective(
@@ -172,13 +233,7 @@ def warp_perspective(
     num_channels: int = 1,
 ) -> torch.Tensor:
     """Like :func:`warp_affine` with a 3 x 3 projective ``matrix`` (output pixel -> input pixel)."""
-    m = np.asarray(matrix, dtype=np.float64).reshape(3, 3)
-    flags = _INTERPOLATION[interpolation] | cv2.WARP_INVERSE_MAP
-
-    def op(src: np.ndarray, border: Any, dst: np.ndarray | None = None) -> np.ndarray:
-        return cv2.warpPerspective(src, m, (size[1], size[0]), dst=dst, flags=flags, borderMode=cv2.BORDER_CONSTANT, borderValue=border)
-
-    return _per_item(image, size, fill, num_channels, op)
+    return _map_planes(image, size, fill, num_channels, _perspective_op(matrix, size, interpolation))[0]
 
 
 def gaussian_blur(image: torch.Tensor, kernel_x: torch.Tensor, kernel_y: torch.Tensor) -> torch.Tensor:
@@ -250,45 +305,69 @@ def warp(image: torch.Tensor, inverse: Sequence[Sequence[float]], size: Sequence
     m = _to_pixel_centres(inverse)
     channels = _num_channels(image)
     affine = bool(np.all(m[2] == [0.0, 0.0, 1.0]))
-    run = warp_affine if affine else warp_perspective
-    out = run(image, m[:2] if affine else m, size, "bilinear", fill, channels)
+    op = _affine_op(m[:2], size, "bilinear") if affine else _perspective_op(m, size, "bilinear")
+    out = _map_planes(image, size, fill, channels, op)[0]
     if fill is not None:
-        if affine:
-            rows, cols = _affine_band(m, image.shape[-2:], size)
-        else:
-            ones = torch.full(image.shape[-2:], 255, dtype=torch.uint8)
-            rows, cols = _band(run(ones, m, size, "bilinear", None))
-        x, y = cols.astype(np.float64), rows.astype(np.float64)
-        u, v, d = (m[i, 0] * x + m[i, 1] * y + m[i, 2] for i in range(3))
-        _blend_border(out, rows, cols, _footprint(u / d, v / d, image.shape[-2:]), fill, channels)
+        with np.errstate(divide="ignore", over="ignore", invalid="ignore"):  # degenerate maps: nan weights, skipped
+            rows, cols = _border_band(m, image.shape[-2:], size)
+            x, y = cols.astype(np.float64), rows.astype(np.float64)
+            u, v, d = (m[i, 0] * x + m[i, 1] * y + m[i, 2] for i in range(3))
+            _blend_border(out, rows, cols, _footprint(u / d, v / d, image.shape[-2:]), fill, channels)
     return out
 
 
-def _affine_band(m: np.ndarray, in_size: Sequence[int], out_size: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
-    """Output pixels that may straddle the input's border under the affine output -> input map
-    ``m``: between the images of the input rectangle grown and shrunk by a margin of more than one
-    output pixel (extra pixels are harmless: their exact footprint weight is used)."""
+def _border_band(m: np.ndarray, in_size: Sequence[int], out_size: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+    """Output pixels whose bilinear footprint may straddle the input's border under the 3 x 3 output
+    -> input map ``m`` (pixel centres): source point inside ``(-1, W) x (-1, H)`` but not inside
+    ``[0, W - 1] x [0, H - 1]``, each bound widened by 0.01 pixel; rows where the projective divisor
+    is not positive throughout are taken whole (extra pixels are harmless: their exact footprint
+    weight is used). Worked out row by row: each is one or two runs."""
     height, width = in_size
-    margin = 1.5 * max(abs(m[0, 0]) + abs(m[0, 1]), abs(m[1, 0]) + abs(m[1, 1])) + 0.5
-    forward = np.linalg.inv(m)
-    mask = np.zeros(tuple(out_size), dtype=np.uint8)
-    for low, high, value in ((-1.0 - margin, margin, 255), (margin, -1.0 - margin, 0)):
-        x0, y0, x1, y1 = low, low, width - 1.0 + high, height - 1.0 + high
-        if x1 <= x0 or y1 <= y0:
-            continue
-        corners = np.array([[x0, y0, 1.0], [x1, y0, 1.0], [x1, y1, 1.0], [x0, y1, 1.0]]) @ forward.T
-        points = np.round(corners[:, :2] * 16).astype(np.int32)  # 4 fractional bits
-        cv2.fillConvexPoly(mask, points, value, lineType=cv2.LINE_8, shift=4)
-    points = cv2.findNonZero(mask)
-    if points is None:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    points = points.reshape(-1, 2)
-    return points[:, 1].astype(np.int64), points[:, 0].astype(np.int64)
+    out_h, out_w = out_size
+    y = np.arange(out_h, dtype=np.float64)
+    outer = _spans(m, y, (-1.01, width + 0.01), (-1.01, height + 0.01), out_w)
+    inner = _spans(m, y, (0.01, width - 1.01), (0.01, height - 1.01), out_w)
+    divisor = m[2, 1] * y + m[2, 2]
+    whole = (divisor <= 0) | (divisor + m[2, 0] * (out_w - 1) <= 0)
+    outer_start, outer_stop = np.where(whole, 0, outer[0]), np.where(whole, out_w, outer[1])
+    empty = whole | (inner[0] >= inner[1])
+    inner_start, inner_stop = np.where(empty, outer_stop, inner[0]), np.where(empty, outer_stop, inner[1])
+    left = _runs(outer_start, inner_start)  # [outer start, inner start) and [inner stop, outer stop)
+    right = _runs(inner_stop, outer_stop)
+    return np.concatenate([left[0], right[0]]), np.concatenate([left[1], right[1]])
 
 
-def _band(weight: torch.Tensor) -> tuple[np.ndarray, np.ndarray]:
-    """Rows and columns of the pixels whose uint8 footprint weight is strictly between 0 and 255."""
-    points = cv2.findNonZero(cv2.inRange(weight.numpy(), 1, 254))
+def _spans(m: np.ndarray, y: np.ndarray, u_range: tuple[float, float], v_range: tuple[float, float],
+           width: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per output row ``y``: the integer ``x`` in ``[start, stop)`` (within ``[0, width)``) whose
+    source point (``m @ (x, y, 1)`` over its positive last coordinate) lies in ``u_range x v_range``
+    (bounds inclusive)."""
+    start, stop = np.zeros_like(y), np.full_like(y, width)
+    for row, (low, high) in zip(m[:2], (u_range, v_range)):
+        for a, b, c in (row - low * m[2], high * m[2] - row):  # a x + b y + c >= 0
+            offset = b * y + c
+            if a > 0:
+                start = np.maximum(start, np.ceil(-offset / a))
+            elif a < 0:
+                stop = np.minimum(stop, np.floor(-offset / a) + 1)
+            else:
+                stop = np.where(offset >= 0, stop, 0.0)
+    return np.clip(start, 0, width).astype(np.int64), np.clip(stop, 0, width).astype(np.int64)
+
+
+def _runs(starts: np.ndarray, stops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Rows and columns of the pixels ``starts[r] <= x < stops[r]`` of each row ``r``."""
+    lengths = np.maximum(stops - starts, 0)
+    rows = np.repeat(np.arange(starts.size), lengths)
+    cols = np.arange(rows.size) + np.repeat(starts - (np.cumsum(lengths) - lengths), lengths)
+    return rows, cols
+
+
+def _band(weight: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Rows and columns of the pixels whose footprint ``weight`` (uint8 0..255 or float 0..1) is
+    strictly between 0 and 255 once scaled to 0..255 and rounded."""
+    low, high = (1, 254) if weight.dtype == np.uint8 else (0.5 / 255, 254.5 / 255)
+    points = cv2.findNonZero(cv2.inRange(weight, low, high))
     if points is None:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     points = points.reshape(-1, 2)  # (x, y) pairs
@@ -307,16 +386,13 @@ def _blend_border(out: torch.Tensor, rows: np.ndarray, cols: np.ndarray, w: np.n
     """Turn OpenCV's border (``v + (1 - w) fill``, ``v`` the in-image part, ``w`` the in-image share of
     the footprint) into the torch path's (``v w + (1 - w) fill``): ``w out + (1 - w)^2 fill``, on the
     given border pixels, in place."""
-    if rows.size == 0:
-        return
-    flat = out.view(-1, out.shape[-2] * out.shape[-1]).numpy()
-    index = rows * out.shape[-1] + cols
-    fills = np.array([_plane_fill(fill, channels, i) for i in range(flat.shape[0])], dtype=np.float32)[:, None]
     w = w.astype(np.float32)
-    blended = flat.take(index, axis=1) * w + (1.0 - w) ** 2 * fills
-    if out.dtype == torch.uint8:
-        blended = np.clip(np.rint(blended), 0, 255)
-    flat[:, index] = blended
+    straddling = (w > 0) & (w < 1)  # elsewhere OpenCV's value is already the torch path's
+    index, w = (rows * out.shape[-1] + cols)[straddling], w[straddling]
+    fill_share = (1.0 - w) ** 2
+    for i, plane in enumerate(out.numpy().reshape(-1, out.shape[-2] * out.shape[-1])):
+        blended = plane.take(index) * w + fill_share * np.float32(_plane_fill(fill, channels, i))
+        plane[index] = np.clip(np.rint(blended), 0, 255) if out.dtype == torch.uint8 else blended
 
 
 def remap(image: torch.Tensor, grid: torch.Tensor, fill: Sequence[float] | None) -> torch.Tensor:
@@ -327,19 +403,16 @@ def remap(image: torch.Tensor, grid: torch.Tensor, fill: Sequence[float] | None)
     grid = grid.to(torch.float32)
     maps = (grid[..., 0].add(1.0).mul_(width / 2).sub_(0.5).numpy(), grid[..., 1].add(1.0).mul_(height / 2).sub_(0.5).numpy())
     channels = _num_channels(image)
-    out = _remap_planes(image, maps, fill, channels)
-    if fill is not None:
-        rows, cols = _band(_remap_planes(torch.full((height, width), 255, dtype=torch.uint8), maps, None, 1))
-        w = _footprint(maps[0][rows, cols].astype(np.float64), maps[1][rows, cols].astype(np.float64), (height, width))
-        _blend_border(out, rows, cols, w, fill, channels)
-    return out
 
-
-def _remap_planes(image: torch.Tensor, maps: tuple[np.ndarray, np.ndarray], fill: Sequence[float] | None, channels: int) -> torch.Tensor:
     def op(src: np.ndarray, border: Any, dst: np.ndarray | None = None) -> np.ndarray:
         return cv2.remap(src, maps[0], maps[1], cv2.INTER_LINEAR, dst=dst, borderMode=cv2.BORDER_CONSTANT, borderValue=border)
 
-    return _per_item(image, maps[0].shape, fill, channels, op)
+    out, weight = _map_planes(image, maps[0].shape, fill, channels, op, with_weight=fill is not None)
+    if fill is not None:
+        rows, cols = _band(weight)
+        w = _footprint(maps[0][rows, cols].astype(np.float64), maps[1][rows, cols].astype(np.float64), (height, width))
+        _blend_border(out, rows, cols, w, fill, channels)
+    return out
 
 
 def adjust_hue(image: torch.Tensor, hue_factor: float) -> torch.Tensor:
@@ -426,10 +499,22 @@ def pad(image: torch.Tensor, padding: Sequence[int], padding_mode: str, fill: Se
     size = (image.shape[-2] + top + bottom, image.shape[-1] + left + right)
     border = _BORDERS[padding_mode]
 
-    def op(src: np.ndarray, value: float, dst: np.ndarray | None = None) -> np.ndarray:
-        return cv2.copyMakeBorder(src, top, bottom, left, right, border, dst=dst, value=value)
+    src, out, dst = _planes(image, size)
+    channels = _num_channels(image)
+    for i in range(src.shape[0]):
+        cv2.copyMakeBorder(src[i], top, bottom, left, right, border, dst=dst[i], value=_plane_fill(fill, channels, i))
+    return out
 
-    return _per_item(image, size, fill, _num_channels(image), op)
+
+def erase(image: torch.Tensor, i: int, j: int, h: int, w: int, value: torch.Tensor) -> torch.Tensor:
+    """A copy of contiguous ``[..., C, H, W]`` with rows ``i:i+h`` and columns ``j:j+w`` set to
+    ``value`` (a CPU tensor of the image's dtype, broadcast to ``[..., C, h, w]``): numpy's copy and
+    slice assignment, measured 1.5x faster than torch's clone and indexing at 512 x 512."""
+    out = torch.empty_like(image)
+    dst = out.numpy()
+    np.copyto(dst, image.numpy())
+    dst[..., i : i + h, j : j + w] = value.numpy()
+    return out
 
 
 def blend(image: torch.Tensor, other: torch.Tensor, factor: float) -> torch.Tensor:

@@ -13,6 +13,7 @@ from torch.utils._pytree import tree_flatten, tree_unflatten
 
 from .. import functional as F
 from ..datapoints import BoundingBox, Image, Mask, Video
+from ..functional._misc._erase import erase_fill
 from ._labels import LabelsGetter, parse_labels_getter
 from ._transform import RandomApplyTransform, Transform
 from ._utils import has_any, is_pure_tensor, query_chw, query_size
@@ -78,15 +79,16 @@ class RandomErasing(RandomApplyTransform):
         self.value = value
         self._value = _erase_value(value)
         self.inplace = inplace
+        self._log_ratio = torch.log(torch.tensor(self.ratio)).tolist()  # float32 logs, as torchvision
+        self._fills: dict[torch.dtype, torch.Tensor] = {}  # the fixed value converted to each image dtype
 
     def make_params(self, flat_inputs: list[Any]) -> dict[str, Any]:
         channels, height, width = query_chw(flat_inputs)
         if self._value is not None and len(self._value) not in (1, channels):
             raise ValueError(f"value must hold 1 or {channels} (number of channels) values, got {self.value!r}")
-        log_ratio = torch.log(torch.tensor(self.ratio))
         for _ in range(10):
             area = height * width * torch.empty(1).uniform_(self.scale[0], self.scale[1]).item()
-            aspect = math.exp(torch.empty(1).uniform_(float(log_ratio[0]), float(log_ratio[1])).item())
+            aspect = math.exp(torch.empty(1).uniform_(self._log_ratio[0], self._log_ratio[1]).item())
             h, w = int(round(math.sqrt(area * aspect))), int(round(math.sqrt(area / aspect)))
             if h < height and w < width:
                 v = self._draw_value(channels, h, w, _image_dtype(flat_inputs))
@@ -97,7 +99,9 @@ class RandomErasing(RandomApplyTransform):
 
     def _draw_value(self, channels: int, h: int, w: int, dtype: torch.dtype) -> torch.Tensor:
         if self._value is not None:
-            return torch.tensor(self._value)[:, None, None]
+            if dtype not in self._fills:
+                self._fills[dtype] = erase_fill(torch.tensor(self._value)[:, None, None], dtype)
+            return self._fills[dtype]
         if dtype.is_floating_point:
             return torch.empty([channels, h, w], dtype=torch.float32).normal_()
         return torch.randint(0, torch.iinfo(dtype).max + 1, (channels, h, w), dtype=dtype)

@@ -63,9 +63,9 @@ class Transform(nn.Module):
 
     def forward(self, *inputs: Any) -> Any:
         sample = inputs if len(inputs) > 1 else inputs[0]
-        # A lone image is its own flat sample: skip the pytree round trip (dispatch overhead).
-        single = isinstance(sample, (torch.Tensor, PIL.Image.Image))
-        flat_inputs, spec = ([sample], None) if single else tree_flatten(sample)
+        if isinstance(sample, (torch.Tensor, PIL.Image.Image)):
+            return self._forward_leaf(sample)
+        flat_inputs, spec = tree_flatten(sample)
         self.check_inputs(flat_inputs)
         if self._skip():
             return sample
@@ -75,9 +75,21 @@ class Transform(nn.Module):
             check_spatial_sizes_agree(selected)
         params = self.make_params(selected)
         flat_outputs = [self.transform(inpt, params) if need else inpt for inpt, need in zip(flat_inputs, needs)]
-        return flat_outputs[0] if single else tree_unflatten(flat_outputs, spec)
+        return tree_unflatten(flat_outputs, spec)
+
+    def _forward_leaf(self, inpt: Any) -> Any:
+        """:meth:`forward` for a lone image (its own flat sample): no pytree round trip, no size check."""
+        self.check_inputs([inpt])
+        if self._skip():
+            return inpt
+        if not self._needs_transform_list([inpt])[0]:
+            self.make_params([])
+            return inpt
+        return self.transform(inpt, self.make_params([inpt]))
 
     def _needs_transform_list(self, flat_inputs: list[Any]) -> list[bool]:
+        if len(flat_inputs) == 1:  # a lone plain tensor is the image
+            return [isinstance(flat_inputs[0], self._transformed_types)]
         has_image = any(isinstance(inpt, (Image, Video, PIL.Image.Image)) for inpt in flat_inputs)
         needs, take_pure_tensor = [], not has_image
         for inpt in flat_inputs:

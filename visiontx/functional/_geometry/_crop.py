@@ -79,8 +79,10 @@ def _valid_span(start: int, length: int, size: int) -> tuple[int, int]:
 @register_kernels(crop, (torch.Tensor, Image, Video, Mask))
 def crop_image_tensor(image: torch.Tensor, top: int, left: int, height: int, width: int) -> torch.Tensor:
     """Crop a tensor ``[..., H, W]`` (a view when the region is inside the image)."""
-    _check_crop_size(height, width)
     img_height, img_width = image.shape[-2:]
+    if 0 <= top <= top + height <= img_height and 0 <= left <= left + width <= img_width:
+        return image[..., top : top + height, left : left + width]
+    _check_crop_size(height, width)
     y0, y1 = _valid_span(top, height, img_height)
     x0, x1 = _valid_span(left, width, img_width)
     inside = image[..., top + y0 : top + y1, left + x0 : left + x1]
@@ -115,6 +117,8 @@ def crop_bounding_box(
 # ----------------------------------------------------------------------------------- center_crop
 def parse_crop_size(size: CropSize, name: str = "output_size") -> tuple[int, int]:
     """An int, ``[s]`` or ``(h, w)`` as ``(h, w)`` of non-negative ints."""
+    if type(size) is tuple and len(size) == 2 and type(size[0]) is type(size[1]) is int and min(size) >= 0:
+        return size  # already parsed (transforms store it so)
     if isinstance(size, int) and not isinstance(size, bool):
         size = [size]
     if not (isinstance(size, Sequence) and not isinstance(size, str) and len(size) in (1, 2)):

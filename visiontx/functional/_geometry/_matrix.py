@@ -27,8 +27,11 @@ def scale_matrix(sx: float, sy: float) -> list[list[float]]:
 def compose(*matrices: list[list[float]]) -> list[list[float]]:
     """The 3 x 3 product ``matrices[0] @ matrices[1] @ ...`` (apply the last one first)."""
     result = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
-    for m in matrices:
-        result = [[sum(result[i][k] * m[k][j] for k in range(3)) for j in range(3)] for i in range(3)]
+    for (a, b, c), (d, e, f), (g, h, i) in matrices:
+        # each entry summed as sum() would, from 0 and left to right (same floats, signed zeros too)
+        result = [
+            [0 + x * a + y * d + z * g, 0 + x * b + y * e + z * h, 0 + x * c + y * f + z * i] for x, y, z in result
+        ]
     return result
 
 

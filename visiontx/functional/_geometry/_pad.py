@@ -36,6 +36,8 @@ PADDING_MODES = ("constant", "edge", "reflect", "symmetric")
 
 def parse_padding(padding: PaddingArg) -> tuple[int, int, int, int]:
     """``padding`` as ``(left, top, right, bottom)``; ``ValueError`` / ``TypeError`` when malformed."""
+    if type(padding) is int and padding >= 0:
+        return padding, padding, padding, padding
     if isinstance(padding, int) and not isinstance(padding, bool):
         values = [padding] * 4
     elif isinstance(padding, Sequence) and not isinstance(padding, str) and len(padding) in (1, 2, 4):

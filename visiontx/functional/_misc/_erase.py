@@ -8,6 +8,7 @@ import PIL.Image
 import torch
 
 from ...datapoints import Image, Video
+from .. import _fast
 from .._dtype import max_value
 from .._registry import get_kernel, register_kernels
 from .._type_conversion import pil_to_tensor, to_image_pil
@@ -31,11 +32,12 @@ def _check_region(i: int, j: int, h: int, w: int) -> None:
             raise ValueError(f"{name} must be a non-negative int, got {value!r}")
 
 
-def _fill_value(v: torch.Tensor | float, like: torch.Tensor) -> torch.Tensor:
-    value = torch.as_tensor(v, device=like.device)
-    if like.is_floating_point() or not value.is_floating_point():
-        return value.to(like.dtype)
-    return value.round().clamp_(0, max_value(like.dtype)).to(like.dtype)
+def erase_fill(v: torch.Tensor | float, dtype: torch.dtype, device: torch.device | None = None) -> torch.Tensor:
+    """``v`` as a tensor of ``dtype`` (on ``device``): integer dtypes round and clamp float values."""
+    value = torch.as_tensor(v, device=device)
+    if dtype.is_floating_point or not value.is_floating_point():
+        return value.to(dtype)
+    return value.round().clamp_(0, max_value(dtype)).to(dtype)
 
 
 @register_kernels(erase, (torch.Tensor, Image, Video))
@@ -44,8 +46,14 @@ def erase_image_tensor(
 ) -> torch.Tensor:
     """Fill a rectangle of a tensor ``[..., C, H, W]`` (integer images round and clamp float values)."""
     _check_region(i, j, h, w)
+    value = erase_fill(v, image.dtype, image.device)
+    if not inplace and image.is_contiguous() and not value.requires_grad and _fast.can_use(image):
+        try:
+            return _fast.erase(image, i, j, h, w, value)
+        except ValueError:  # a value that does not broadcast: the torch path raises its own error
+            pass
     output = image if inplace else image.clone()
-    output[..., i : i + h, j : j + w] = _fill_value(v, image)
+    output[..., i : i + h, j : j + w] = value
     return output
 
 
