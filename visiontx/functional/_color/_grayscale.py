@@ -86,7 +86,8 @@ def rgb_to_grayscale_image_pil(image: PIL.Image.Image, num_output_channels: int 
 
 
 def grayscale_to_rgb(inpt: Any) -> Any:
-    """Repeat the channel of a 1-channel image three times; 3-channel inputs come back unchanged.
+    """Repeat the channel of a 1-channel image three times; 3-channel inputs are returned as they are
+    (not copied, like torchvision).
 
     Supports image tensors, PIL images and videos.
     """
@@ -95,9 +96,9 @@ def grayscale_to_rgb(inpt: Any) -> Any:
 
 @register_kernels(grayscale_to_rgb, (torch.Tensor, Image, Video))
 def grayscale_to_rgb_image_tensor(image: torch.Tensor) -> torch.Tensor:
-    """``[..., 1, H, W]`` -> ``[..., 3, H, W]``; a 3-channel image is returned as a copy."""
+    """``[..., 1, H, W]`` -> ``[..., 3, H, W]``; a 3-channel image is returned itself (no copy)."""
     channels = check_channels(image, "grayscale_to_rgb")
-    return image.clone() if channels == 3 else _repeat_channels(image, 3)
+    return image if channels == 3 else _repeat_channels(image, 3)
 
 
 grayscale_to_rgb_video = grayscale_to_rgb_image_tensor
