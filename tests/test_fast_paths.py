@@ -181,6 +181,8 @@ KERNEL_CASES = [
     ("adjust_hue_image_tensor", dict(hue_factor=0.45), 1),
     ("adjust_sharpness_image_tensor", dict(sharpness_factor=2.5), 1),
     ("adjust_sharpness_image_tensor", dict(sharpness_factor=0.2), 1),
+    ("rgb_to_grayscale_image_tensor", dict(num_output_channels=1), 0),
+    ("rgb_to_grayscale_image_tensor", dict(num_output_channels=3), 0),
     ("autocontrast_image_tensor", {}, 0),
     ("equalize_image_tensor", {}, 0),
     ("solarize_image_tensor", dict(threshold=0.4), 0),
@@ -223,6 +225,28 @@ def test_fast_kernel_matches_torch_path(name: str, kwargs: dict, atol: int, dtyp
     torch.testing.assert_close(fast.double(), reference.double(), rtol=0, atol=max(atol, 1e-5 * scale))
     assert fast.dtype == reference.dtype and fast.shape == reference.shape
     assert (fast.double() - reference.double()).abs().gt(0.5 * scale / 255).float().mean() < 0.05  # rare off-by-ones
+
+
+@needs_cv2
+@pytest.mark.parametrize("num_output_channels", [1, 3])
+def test_fast_grayscale_rounds_exactly_like_the_fixed_point_kernel(num_output_channels: int) -> None:
+    """All (r, g) pairs, and every colour whose fixed-point luma is an exact half (where rounding
+    half to even would differ), in a batch with a non-contiguous layout."""
+    import visiontx.functional as F
+
+    rg = torch.cartesian_prod(torch.arange(256), torch.arange(256))
+    pairs = torch.stack([rg[:, 0], rg[:, 1], (rg[:, 0] * 7 + rg[:, 1] * 13) % 256], dim=1)
+    v = torch.arange(256)
+    k = 19589 * v[:, None, None] + 38470 * v[None, :, None] + 7471 * v[None, None, :]
+    ties = (k % 65536 == 32768).nonzero()
+    assert len(ties) > 200
+    colors = torch.cat([pairs, ties, ties.flip(0), pairs])[: 2 * 256 * 257].to(torch.uint8)
+    image = colors.T.reshape(2, 3, 256, 257).permute(0, 1, 3, 2)  # non-contiguous
+    fast = F.rgb_to_grayscale_image_tensor(image, num_output_channels)
+    with _fast.disabled():
+        reference = F.rgb_to_grayscale_image_tensor(image, num_output_channels)
+    torch.testing.assert_close(fast, reference, rtol=0, atol=0)
+    assert fast.shape == (2, num_output_channels, 257, 256) and fast.is_contiguous()
 
 
 @needs_cv2

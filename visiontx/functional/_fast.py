@@ -34,6 +34,7 @@ __all__ = [
     "can_warp",
     "disabled",
     "gaussian_blur",
+    "gray",
     "histograms",
     "jpeg",
     "sharpen",
@@ -359,6 +360,25 @@ def adjust_hue(image: torch.Tensor, hue_factor: float) -> torch.Tensor:
         cv2.split(back, list(target.numpy()))
     return out.reshape(image.shape)
 
+
+
+def gray(image: torch.Tensor, weights: Sequence[int], num_output_channels: int) -> torch.Tensor:
+    """``(weights . rgb + 2**15) >> 16`` of uint8 RGB ``[..., 3, H, W]`` (16-bit fixed-point
+    ``weights``), as ``num_output_channels`` equal planes. Exact in float32: scaled by 2**-16, every
+    partial sum is a multiple of 2**-16 below 256 (24 bits), and truncating ``sum + 0.5`` rounds
+    half up as the shift does."""
+    height, width = image.shape[-2:]
+    src = image.reshape(-1, 3, height, width).to(torch.float32, memory_format=torch.contiguous_format).numpy()
+    out = torch.empty((*image.shape[:-3], num_output_channels, height, width), dtype=torch.uint8)
+    dst = out.view(-1, num_output_channels, height, width).numpy()
+    r, g, b = (w / 65536 for w in weights)
+    acc = np.empty((height, width), dtype=np.float32)
+    for item, target in zip(src, dst):
+        cv2.addWeighted(item[0], r, item[1], g, 0.5, dst=acc)
+        cv2.scaleAdd(item[2], b, acc, dst=acc)
+        np.copyto(target[0], acc, casting="unsafe")  # truncation, i.e. floor (values are positive)
+        target[1:] = target[0]
+    return out
 
 
 def histograms(rows: torch.Tensor) -> torch.Tensor:

@@ -9,6 +9,7 @@ import PIL.Image
 import torch
 
 from ...datapoints import Image, Video
+from .. import _fast
 from .._registry import get_kernel, register_kernels
 from ._utils import check_channels, pil_bands, to_dtype_rounded
 
@@ -28,6 +29,7 @@ __all__ = [
 ]
 
 _LUMA = (0.2989, 0.587, 0.114)  # the ITU-R 601-2 weights torchvision uses
+_LUMA_FIXED = tuple(round(w * 65536) for w in _LUMA)  # in 16-bit fixed point, for uint8 images
 
 
 def luma(image: torch.Tensor) -> torch.Tensor:
@@ -40,8 +42,7 @@ def luma(image: torch.Tensor) -> torch.Tensor:
 def _luma_uint8(image: torch.Tensor) -> torch.Tensor:
     """Rounded luma ``[..., 1, H, W]`` of a uint8 RGB image in 16-bit fixed point (int32 math)."""
     r, g, b = image.to(torch.int32).unbind(-3)
-    weights = [round(w * 65536) for w in _LUMA]
-    gray = r.mul(weights[0]).add_(g, alpha=weights[1]).add_(b, alpha=weights[2]).add_(32768)
+    gray = r.mul(_LUMA_FIXED[0]).add_(g, alpha=_LUMA_FIXED[1]).add_(b, alpha=_LUMA_FIXED[2]).add_(32768)
     return gray.bitwise_right_shift_(16).to(torch.uint8).unsqueeze(-3)
 
 
@@ -70,6 +71,8 @@ def rgb_to_grayscale_image_tensor(image: torch.Tensor, num_output_channels: int 
     _check_output_channels(num_output_channels)
     if check_channels(image, "rgb_to_grayscale") == 1:
         return image.clone() if num_output_channels == 1 else _repeat_channels(image, num_output_channels)
+    if _fast.can_use(image, dtypes=(torch.uint8,)):
+        return _fast.gray(image, _LUMA_FIXED, num_output_channels)
     gray = _luma_uint8(image) if image.dtype == torch.uint8 else to_dtype_rounded(luma(image), image.dtype)
     return _repeat_channels(gray, num_output_channels)
 
