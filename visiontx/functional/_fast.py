@@ -35,6 +35,7 @@ __all__ = [
     "disabled",
     "gaussian_blur",
     "gray",
+    "plane_sums",
     "histograms",
     "jpeg",
     "sharpen",
@@ -362,23 +363,30 @@ def adjust_hue(image: torch.Tensor, hue_factor: float) -> torch.Tensor:
 
 
 
-def gray(image: torch.Tensor, weights: Sequence[int], num_output_channels: int) -> torch.Tensor:
-    """``(weights . rgb + 2**15) >> 16`` of uint8 RGB ``[..., 3, H, W]`` (16-bit fixed-point
-    ``weights``), as ``num_output_channels`` equal planes. Exact in float32: scaled by 2**-16, every
-    partial sum is a multiple of 2**-16 below 256 (24 bits), and truncating ``sum + 0.5`` rounds
-    half up as the shift does."""
+def gray(image: torch.Tensor, weights: Sequence[float], num_output_channels: int = 1, offset: float = 0.0) -> torch.Tensor:
+    """``floor(weights . rgb + offset)`` of uint8 RGB ``[..., 3, H, W]`` as ``num_output_channels``
+    equal uint8 planes, computed in float32 in the order (and with the roundings) of torch's
+    ``r.mul(wr).add_(g, alpha=wg).add_(b, alpha=wb)``."""
     height, width = image.shape[-2:]
     src = image.reshape(-1, 3, height, width).to(torch.float32, memory_format=torch.contiguous_format).numpy()
     out = torch.empty((*image.shape[:-3], num_output_channels, height, width), dtype=torch.uint8)
     dst = out.view(-1, num_output_channels, height, width).numpy()
-    r, g, b = (w / 65536 for w in weights)
     acc = np.empty((height, width), dtype=np.float32)
     for item, target in zip(src, dst):
-        cv2.addWeighted(item[0], r, item[1], g, 0.5, dst=acc)
-        cv2.scaleAdd(item[2], b, acc, dst=acc)
+        np.multiply(item[0], np.float32(weights[0]), out=acc)
+        cv2.scaleAdd(item[1], weights[1], acc, dst=acc)
+        cv2.scaleAdd(item[2], weights[2], acc, dst=acc)
+        if offset:
+            np.add(acc, np.float32(offset), out=acc)
         np.copyto(target[0], acc, casting="unsafe")  # truncation, i.e. floor (values are positive)
         target[1:] = target[0]
     return out
+
+
+def plane_sums(image: torch.Tensor) -> torch.Tensor:
+    """The exact sum of each ``H x W`` plane of a uint8 ``[..., H, W]`` image, float64 ``[...]``."""
+    src = image.reshape(-1, *image.shape[-2:]).contiguous().numpy()
+    return torch.tensor([cv2.sumElems(plane)[0] for plane in src], dtype=torch.float64).view(image.shape[:-2])
 
 
 def histograms(rows: torch.Tensor) -> torch.Tensor:

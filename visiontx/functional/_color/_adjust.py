@@ -11,7 +11,7 @@ import torch
 from ...datapoints import Image, Video
 from .. import _fast
 from .._registry import get_kernel, register_kernels
-from ._grayscale import luma
+from ._grayscale import _LUMA, luma
 from ._utils import apply_lut, check_channels, check_factor, make_lut, pil_point, to_dtype_rounded
 
 __all__ = [
@@ -92,14 +92,15 @@ def adjust_contrast_image_tensor(image: torch.Tensor, contrast_factor: float) ->
     channels = check_channels(image, "adjust_contrast")
     if image.numel() == 0:
         return image.clone()
+    if _fast.can_use(image, dtypes=(torch.uint8,)):  # one lookup table per image (mean summed exactly)
+        gray = _fast.gray(image, _LUMA) if channels == 3 else image
+        mean = _fast.plane_sums(gray).div_(gray.shape[-2] * gray.shape[-1]).to(torch.float32)
+        values = torch.arange(256, dtype=torch.float32).expand(*mean.shape[:-1], 1, 256).clone()
+        tables = _blend_into(values, mean.unsqueeze(-1), factor, image.dtype)
+        return _fast.lut_planes(image, tables.expand(*image.shape[:-2], 256))
     work = _float_copy(image)
     gray = _degenerate_gray(work, image.dtype) if channels == 3 else work
-    mean = gray.mean(dim=(-3, -2, -1), keepdim=True)
-    if _fast.can_use(image, dtypes=(torch.uint8,)):  # one lookup table per image, same maths
-        values = torch.arange(256, dtype=torch.float32).expand(*mean.shape[:-1], 256).clone()
-        tables = _blend_into(values, mean, factor, image.dtype).squeeze(-2)
-        return _fast.lut_planes(image, tables.expand(*image.shape[:-2], 256))
-    return _blend_into(work, mean, factor, image.dtype)
+    return _blend_into(work, gray.mean(dim=(-3, -2, -1), keepdim=True), factor, image.dtype)
 
 
 adjust_contrast_video = adjust_contrast_image_tensor
@@ -127,7 +128,7 @@ def adjust_saturation_image_tensor(image: torch.Tensor, saturation_factor: float
     if check_channels(image, "adjust_saturation") == 1:
         return image.clone()
     if _fast.can_use(image, dtypes=(torch.uint8,)):
-        return _fast.blend(image, _degenerate_gray(image.to(torch.float32), image.dtype).to(torch.uint8), factor)
+        return _fast.blend(image, _fast.gray(image, _LUMA), factor)
     work = _float_copy(image)
     return _blend_into(work, _degenerate_gray(work, image.dtype), factor, image.dtype)
 
