@@ -251,7 +251,7 @@ def test_fast_grayscale_rounds_exactly_like_the_fixed_point_kernel(num_output_ch
 
 @needs_cv2
 @pytest.mark.parametrize("batch_dims", [(), (2,), (2, 3)])
-def test_gray_and_plane_sums_match_torch(batch_dims: tuple[int, ...]) -> None:
+def test_gray_matches_torch(batch_dims: tuple[int, ...]) -> None:
     from visiontx.functional._color._grayscale import _LUMA, luma
 
     image = make_image_tensor((37, 45), batch_dims=batch_dims)
@@ -260,9 +260,6 @@ def test_gray_and_plane_sums_match_torch(batch_dims: tuple[int, ...]) -> None:
     assert gray.shape == (*batch_dims, 3, 37, 45)
     torch.testing.assert_close(gray.double(), floor_luma.expand_as(gray).double(), rtol=0, atol=1)
     assert (gray.double() != floor_luma).float().mean() < 1e-3  # float32 roundings may differ in order
-    sums = _fast.plane_sums(image)
-    assert sums.dtype == torch.float64 and sums.shape == (*batch_dims, 3)
-    torch.testing.assert_close(sums, image.sum(dim=(-2, -1), dtype=torch.float64), rtol=0, atol=0)
 
 
 @needs_cv2

@@ -35,7 +35,6 @@ __all__ = [
     "disabled",
     "gaussian_blur",
     "gray",
-    "plane_sums",
     "histograms",
     "jpeg",
     "sharpen",
@@ -363,30 +362,26 @@ def adjust_hue(image: torch.Tensor, hue_factor: float) -> torch.Tensor:
 
 
 
-def gray(image: torch.Tensor, weights: Sequence[float], num_output_channels: int = 1, offset: float = 0.0) -> torch.Tensor:
+def gray(image: torch.Tensor, weights: Sequence[float], num_output_channels: int = 1, offset: float | None = None) -> torch.Tensor:
     """``floor(weights . rgb + offset)`` of uint8 RGB ``[..., 3, H, W]`` as ``num_output_channels``
-    equal uint8 planes, computed in float32 in the order (and with the roundings) of torch's
-    ``r.mul(wr).add_(g, alpha=wg).add_(b, alpha=wb)``."""
+    equal uint8 planes, in float32. Without ``offset``, with the roundings of torch's
+    ``r.mul(wr).add_(g, alpha=wg).add_(b, alpha=wb)``; an ``offset`` is for weights whose sums are
+    exact in float32 (any order then gives the same result)."""
     height, width = image.shape[-2:]
     src = image.reshape(-1, 3, height, width).to(torch.float32, memory_format=torch.contiguous_format).numpy()
     out = torch.empty((*image.shape[:-3], num_output_channels, height, width), dtype=torch.uint8)
     dst = out.view(-1, num_output_channels, height, width).numpy()
     acc = np.empty((height, width), dtype=np.float32)
     for item, target in zip(src, dst):
-        np.multiply(item[0], np.float32(weights[0]), out=acc)
-        cv2.scaleAdd(item[1], weights[1], acc, dst=acc)
+        if offset is None:
+            np.multiply(item[0], np.float32(weights[0]), out=acc)
+            cv2.scaleAdd(item[1], weights[1], acc, dst=acc)
+        else:  # one pass for the first two terms and the offset
+            cv2.addWeighted(item[0], weights[0], item[1], weights[1], offset, dst=acc)
         cv2.scaleAdd(item[2], weights[2], acc, dst=acc)
-        if offset:
-            np.add(acc, np.float32(offset), out=acc)
         np.copyto(target[0], acc, casting="unsafe")  # truncation, i.e. floor (values are positive)
         target[1:] = target[0]
     return out
-
-
-def plane_sums(image: torch.Tensor) -> torch.Tensor:
-    """The exact sum of each ``H x W`` plane of a uint8 ``[..., H, W]`` image, float64 ``[...]``."""
-    src = image.reshape(-1, *image.shape[-2:]).contiguous().numpy()
-    return torch.tensor([cv2.sumElems(plane)[0] for plane in src], dtype=torch.float64).view(image.shape[:-2])
 
 
 def histograms(rows: torch.Tensor) -> torch.Tensor:

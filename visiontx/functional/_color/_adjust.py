@@ -92,15 +92,14 @@ def adjust_contrast_image_tensor(image: torch.Tensor, contrast_factor: float) ->
     channels = check_channels(image, "adjust_contrast")
     if image.numel() == 0:
         return image.clone()
-    if _fast.can_use(image, dtypes=(torch.uint8,)):  # one lookup table per image (mean summed exactly)
-        gray = _fast.gray(image, _LUMA) if channels == 3 else image
-        mean = _fast.plane_sums(gray).div_(gray.shape[-2] * gray.shape[-1]).to(torch.float32)
-        values = torch.arange(256, dtype=torch.float32).expand(*mean.shape[:-1], 1, 256).clone()
-        tables = _blend_into(values, mean.unsqueeze(-1), factor, image.dtype)
-        return _fast.lut_planes(image, tables.expand(*image.shape[:-2], 256))
     work = _float_copy(image)
     gray = _degenerate_gray(work, image.dtype) if channels == 3 else work
-    return _blend_into(work, gray.mean(dim=(-3, -2, -1), keepdim=True), factor, image.dtype)
+    mean = gray.mean(dim=(-3, -2, -1), keepdim=True)
+    if _fast.can_use(image, dtypes=(torch.uint8,)):  # one lookup table per image, same maths
+        values = torch.arange(256, dtype=torch.float32).expand(*mean.shape[:-1], 256).clone()
+        tables = _blend_into(values, mean, factor, image.dtype).squeeze(-2)
+        return _fast.lut_planes(image, tables.expand(*image.shape[:-2], 256))
+    return _blend_into(work, mean, factor, image.dtype)
 
 
 adjust_contrast_video = adjust_contrast_image_tensor
