@@ -278,6 +278,21 @@ def test_fast_contrast_matches_torch_path(channels: int, batch_dims: tuple[int, 
 
 
 @needs_cv2
+@pytest.mark.parametrize("dtype", [torch.uint8, torch.float32])
+def test_fast_hue_in_bands_matches_torch_path(dtype: torch.dtype, monkeypatch: pytest.MonkeyPatch) -> None:
+    import visiontx.functional as F
+
+    monkeypatch.setattr(_fast, "_BAND_PIXELS", 3 * 41)  # bands of 3 rows, the last one of 1
+    image = make_image_tensor((31, 41), batch_dims=(2,), dtype=dtype)
+    fast = F.adjust_hue_image_tensor(image, 0.3)
+    with _fast.disabled():
+        reference = F.adjust_hue_image_tensor(image, 0.3)
+    atol = 1 if dtype == torch.uint8 else 1e-5
+    torch.testing.assert_close(fast, reference, rtol=0, atol=atol)
+    assert (fast.double() - reference.double()).abs().gt(atol / 2).float().mean() < 0.05
+
+
+@needs_cv2
 def test_fast_elastic_matches_torch_path() -> None:
     import visiontx.functional as F
 

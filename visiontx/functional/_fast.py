@@ -343,23 +343,40 @@ def _remap_planes(image: torch.Tensor, maps: tuple[np.ndarray, np.ndarray], fill
     return _per_item(image, maps[0].shape, fill, channels, op)
 
 
+_BAND_PIXELS = 1 << 16  # pixels per band for the packed (H x W x 3) float work buffers: cache-sized
+
+
 def adjust_hue(image: torch.Tensor, hue_factor: float) -> torch.Tensor:
     """Rotate the hue of RGB ``[..., 3, H, W]`` by ``hue_factor`` turns, through OpenCV's float HSV
-    (scale-free, so uint8 values need no rescaling; its HSV -> RGB conversion wraps the hue)."""
-    flat = image.reshape(-1, 3, *image.shape[-2:])
-    out = torch.empty(flat.shape, dtype=image.dtype)
-    for item, target in zip(flat, out):
-        rgb = cv2.merge(list(item.contiguous().numpy()))  # H x W x 3, contiguous
-        hsv = cv2.cvtColor(rgb.astype(np.float32) if image.dtype == torch.uint8 else rgb, cv2.COLOR_RGB2HSV)
-        hsv[..., 0] += np.float32((360.0 * hue_factor) % 360.0)  # a positive shift: wrapped above 360
-        back = cv2.cvtColor(hsv, cv2.COLOR_HSV2RGB)
-        if image.dtype == torch.uint8:
-            back = cv2.convertScaleAbs(back)  # round to nearest (values are never below -0.5)
-        else:
-            np.clip(back, 0.0, 1.0, out=back)
-        cv2.split(back, list(target.numpy()))
-    return out.reshape(image.shape)
-
+    (scale-free, so uint8 values need no rescaling; its HSV -> RGB conversion wraps the hue). Works
+    in bands of rows with small reused buffers: whole-image float temporaries cost page faults."""
+    height, width = image.shape[-2:]
+    src, out, dst = _planes(image)
+    uint8 = image.dtype == torch.uint8
+    shift = np.float32((360.0 * hue_factor) % 360.0)  # a positive shift: wrapped above 360
+    rows = max(1, _BAND_PIXELS // width)
+    rgb = np.empty((min(rows, height), width, 3), dtype=np.float32)
+    hsv = np.empty_like(rgb)
+    packed = np.empty(rgb.shape, dtype=np.uint8)
+    for first in range(0, src.shape[0], 3):
+        for top in range(0, height, rows):
+            planes = [plane[top : top + rows] for plane in src[first : first + 3]]
+            targets = [plane[top : top + rows] for plane in dst[first : first + 3]]
+            n = len(planes[0])
+            if uint8:
+                cv2.merge(planes, dst=packed[:n])
+                np.copyto(rgb[:n], packed[:n], casting="unsafe")
+            else:
+                cv2.merge(planes, dst=rgb[:n])
+            cv2.cvtColor(rgb[:n], cv2.COLOR_RGB2HSV, dst=hsv[:n])
+            hsv[:n, :, 0] += shift
+            cv2.cvtColor(hsv[:n], cv2.COLOR_HSV2RGB, dst=rgb[:n])
+            if uint8:
+                cv2.convertScaleAbs(rgb[:n], dst=packed[:n])  # round to nearest (values are never below -0.5)
+                cv2.split(packed[:n], targets)
+            else:
+                cv2.split(np.clip(rgb[:n], 0.0, 1.0, out=rgb[:n]), targets)
+    return out
 
 
 def gray(image: torch.Tensor, weights: Sequence[float], num_output_channels: int = 1, offset: float | None = None) -> torch.Tensor:
