@@ -365,7 +365,7 @@ def adjust_hue(image: torch.Tensor, hue_factor: float) -> torch.Tensor:
             n = len(planes[0])
             if uint8:
                 cv2.merge(planes, dst=packed[:n])
-                np.copyto(rgb[:n], packed[:n], casting="unsafe")
+                torch.from_numpy(rgb[:n]).copy_(torch.from_numpy(packed[:n]))  # faster than numpy's cast
             else:
                 cv2.merge(planes, dst=rgb[:n])
             cv2.cvtColor(rgb[:n], cv2.COLOR_RGB2HSV, dst=hsv[:n])

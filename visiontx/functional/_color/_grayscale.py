@@ -36,9 +36,12 @@ _LUMA_FIXED_FLOAT = tuple(w / 65536 for w in _LUMA_FIXED)
 
 
 def luma(image: torch.Tensor) -> torch.Tensor:
-    """Unrounded luma ``[..., 1, H, W]`` of an RGB image, float32 for integer images (own dtype for float)."""
-    dtype = image.dtype if image.is_floating_point() else torch.float32
-    r, g, b = image.to(dtype).unbind(-3)
+    """Unrounded luma ``[..., 1, H, W]`` of an RGB image, float32 for integer images (own dtype for float).
+
+    Integer planes are promoted as they are used (the same values as converting the image first,
+    without a float copy of it).
+    """
+    r, g, b = image.unbind(-3)
     return r.mul(_LUMA[0]).add_(g, alpha=_LUMA[1]).add_(b, alpha=_LUMA[2]).unsqueeze(-3)
 
 
