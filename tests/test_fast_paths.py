@@ -293,6 +293,19 @@ def test_fast_hue_in_bands_matches_torch_path(dtype: torch.dtype, monkeypatch: p
 
 
 @needs_cv2
+def test_fast_sharpness_smoothing_is_exact() -> None:
+    """At factor 0 the output is the rounded smoothing itself: identical to the torch path."""
+    import visiontx.functional as F
+
+    image = make_image_tensor((37, 45), batch_dims=(2,))
+    image[0, :, :9] = 255
+    fast = F.adjust_sharpness_image_tensor(image, 0.0)
+    with _fast.disabled():
+        reference = F.adjust_sharpness_image_tensor(image, 0.0)
+    torch.testing.assert_close(fast, reference, rtol=0, atol=0)
+
+
+@needs_cv2
 def test_fast_elastic_matches_torch_path() -> None:
     import visiontx.functional as F
 

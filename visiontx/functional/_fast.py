@@ -416,8 +416,9 @@ def sharpen(image: torch.Tensor, factor: float) -> torch.Tensor:
     ``[[1, 1, 1], [1, 5, 1], [1, 1, 1]] / 13`` smoothing by ``factor``; the 1-pixel border is kept."""
     src, out, dst = _planes(image)
     for i in range(src.shape[0]):
-        if image.dtype == torch.uint8:  # the smoothing rounds exactly (no ties in k / 13)
-            smooth = cv2.filter2D(src[i], -1, _SMOOTH, borderType=cv2.BORDER_REPLICATE)
+        if image.dtype == torch.uint8:  # (3x3 sum + 4 * centre) / 13 rounds exactly (no ties in k / 13)
+            box = cv2.boxFilter(src[i], cv2.CV_16U, (3, 3), normalize=False, borderType=cv2.BORDER_REPLICATE)
+            smooth = cv2.addWeighted(box, 1 / 13, src[i].astype(np.uint16), 4 / 13, 0.0).astype(np.uint8)
             cv2.addWeighted(src[i], factor, smooth, 1.0 - factor, 0.0, dst=dst[i])
         else:
             smooth = cv2.filter2D(src[i], -1, _SMOOTH, borderType=cv2.BORDER_REPLICATE)
