@@ -11,7 +11,7 @@ import torch
 from ...datapoints import Image, Video
 from .. import _fast
 from .._registry import get_kernel, register_kernels
-from ._grayscale import _LUMA, luma
+from ._grayscale import luma
 from ._utils import apply_lut, check_channels, check_factor, make_lut, pil_point, to_dtype_rounded
 
 __all__ = [
@@ -128,7 +128,7 @@ def adjust_saturation_image_tensor(image: torch.Tensor, saturation_factor: float
     if check_channels(image, "adjust_saturation") == 1:
         return image.clone()
     if _fast.can_use(image, dtypes=(torch.uint8,)):
-        return _fast.blend(image, _fast.gray(image, _LUMA), factor)
+        return _fast.blend(image, _fast.floor_uint8(luma(image)), factor)
     work = _float_copy(image)
     return _blend_into(work, _degenerate_gray(work, image.dtype), factor, image.dtype)
 
