@@ -288,10 +288,12 @@ def test_fast_hue_in_bands_matches_torch_path(dtype: torch.dtype, monkeypatch: p
 
 
 @needs_cv2
-def test_fast_sharpness_smoothing_is_exact() -> None:
+@pytest.mark.parametrize("band_pixels", [1, 45 * 37 * 2, 1 << 16])  # one plane, two, all six per call
+def test_fast_sharpness_smoothing_is_exact(band_pixels: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """At factor 0 the output is the rounded smoothing itself: identical to the torch path."""
     import visiontx.functional as F
 
+    monkeypatch.setattr(_fast, "_BAND_PIXELS", band_pixels)
     image = make_image_tensor((37, 45), batch_dims=(2,))
     image[0, :, :9] = 255
     fast = F.adjust_sharpness_image_tensor(image, 0.0)
