@@ -181,6 +181,8 @@ KERNEL_CASES = [
     ("adjust_hue_image_tensor", dict(hue_factor=0.45), 1),
     ("adjust_sharpness_image_tensor", dict(sharpness_factor=2.5), 1),
     ("adjust_sharpness_image_tensor", dict(sharpness_factor=0.2), 1),
+    ("rgb_to_grayscale_image_tensor", dict(num_output_channels=1), 0),
+    ("rgb_to_grayscale_image_tensor", dict(num_output_channels=3), 0),
     ("autocontrast_image_tensor", {}, 0),
     ("equalize_image_tensor", {}, 0),
     ("solarize_image_tensor", dict(threshold=0.4), 0),
@@ -223,6 +225,81 @@ def test_fast_kernel_matches_torch_path(name: str, kwargs: dict, atol: int, dtyp
     torch.testing.assert_close(fast.double(), reference.double(), rtol=0, atol=max(atol, 1e-5 * scale))
     assert fast.dtype == reference.dtype and fast.shape == reference.shape
     assert (fast.double() - reference.double()).abs().gt(0.5 * scale / 255).float().mean() < 0.05  # rare off-by-ones
+
+
+@needs_cv2
+@pytest.mark.parametrize("num_output_channels", [1, 3])
+def test_fast_grayscale_rounds_exactly_like_the_fixed_point_kernel(num_output_channels: int) -> None:
+    """All (r, g) pairs, and every colour whose fixed-point luma is an exact half (where rounding
+    half to even would differ), in a batch with a non-contiguous layout."""
+    import visiontx.functional as F
+
+    rg = torch.cartesian_prod(torch.arange(256), torch.arange(256))
+    pairs = torch.stack([rg[:, 0], rg[:, 1], (rg[:, 0] * 7 + rg[:, 1] * 13) % 256], dim=1)
+    v = torch.arange(256)
+    k = 19589 * v[:, None, None] + 38470 * v[None, :, None] + 7471 * v[None, None, :]
+    ties = (k % 65536 == 32768).nonzero()
+    assert len(ties) > 200
+    colors = torch.cat([pairs, ties, ties.flip(0), pairs])[: 2 * 256 * 257].to(torch.uint8)
+    image = colors.T.reshape(2, 3, 256, 257).permute(0, 1, 3, 2)  # non-contiguous
+    fast = F.rgb_to_grayscale_image_tensor(image, num_output_channels)
+    with _fast.disabled():
+        reference = F.rgb_to_grayscale_image_tensor(image, num_output_channels)
+    torch.testing.assert_close(fast, reference, rtol=0, atol=0)
+    assert fast.shape == (2, num_output_channels, 257, 256) and fast.is_contiguous()
+
+
+@needs_cv2
+def test_floor_uint8() -> None:
+    values = torch.tensor([[0.0, 0.4999, 1.0, 254.99, 255.0], [7.5, 3.0, 2.9999, 100.2, 0.7]])
+    out = _fast.floor_uint8(values.T)
+    assert out.dtype == torch.uint8 and out.shape == (5, 2)
+    torch.testing.assert_close(out, values.T.floor().to(torch.uint8), rtol=0, atol=0)
+
+
+@needs_cv2
+@pytest.mark.parametrize("channels", [1, 3])
+@pytest.mark.parametrize("batch_dims", [(), (2, 3)])
+def test_fast_contrast_matches_torch_path(channels: int, batch_dims: tuple[int, ...]) -> None:
+    import visiontx.functional as F
+
+    image = make_image_tensor((33, 29), channels=channels, batch_dims=batch_dims)
+    image[..., :10, :] //= 3  # per-image means that differ
+    for factor in (0.0, 0.45, 1.7):
+        fast = F.adjust_contrast_image_tensor(image, factor)
+        with _fast.disabled():
+            reference = F.adjust_contrast_image_tensor(image, factor)
+        torch.testing.assert_close(fast, reference, rtol=0, atol=0)
+
+
+@needs_cv2
+@pytest.mark.parametrize("dtype", [torch.uint8, torch.float32])
+def test_fast_hue_in_bands_matches_torch_path(dtype: torch.dtype, monkeypatch: pytest.MonkeyPatch) -> None:
+    import visiontx.functional as F
+
+    monkeypatch.setattr(_fast, "_BAND_PIXELS", 3 * 41)  # bands of 3 rows, the last one of 1
+    image = make_image_tensor((31, 41), batch_dims=(2,), dtype=dtype)
+    fast = F.adjust_hue_image_tensor(image, 0.3)
+    with _fast.disabled():
+        reference = F.adjust_hue_image_tensor(image, 0.3)
+    atol = 1 if dtype == torch.uint8 else 1e-5
+    torch.testing.assert_close(fast, reference, rtol=0, atol=atol)
+    assert (fast.double() - reference.double()).abs().gt(atol / 2).float().mean() < 0.05
+
+
+@needs_cv2
+@pytest.mark.parametrize("band_pixels", [1, 45 * 37 * 2, 1 << 16])  # one plane, two, all six per call
+def test_fast_sharpness_smoothing_is_exact(band_pixels: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """At factor 0 the output is the rounded smoothing itself: identical to the torch path."""
+    import visiontx.functional as F
+
+    monkeypatch.setattr(_fast, "_BAND_PIXELS", band_pixels)
+    image = make_image_tensor((37, 45), batch_dims=(2,))
+    image[0, :, :9] = 255
+    fast = F.adjust_sharpness_image_tensor(image, 0.0)
+    with _fast.disabled():
+        reference = F.adjust_sharpness_image_tensor(image, 0.0)
+    torch.testing.assert_close(fast, reference, rtol=0, atol=0)
 
 
 @needs_cv2

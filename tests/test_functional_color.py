@@ -201,6 +201,20 @@ def test_rgb_to_grayscale_of_gray_returns_it_and_grayscale_round_trip() -> None:
     assert_equal(F.rgb_to_grayscale(rgb), gray)
 
 
+def test_grayscale_to_rgb_returns_a_3_channel_input_itself() -> None:
+    rgb = make_image_tensor(batch_dims=(2,))
+    assert F.grayscale_to_rgb_image_tensor(rgb) is rgb  # no copy, like torchvision
+    image = make_image()
+    out = F.grayscale_to_rgb(image)
+    assert isinstance(out, Image) and out.data_ptr() == image.data_ptr()
+
+
+def test_solarize_uint8_for_several_thresholds() -> None:
+    image = make_image_tensor(batch_dims=(2,))
+    for threshold in (0, 1, 127.5, 128, 255, 128.0, 1):  # repeated ones reuse a cached table
+        assert_equal(F.solarize(image, threshold=threshold), torch.where(image >= threshold, 255 - image, image))
+
+
 def test_saturation_zero_is_grayscale() -> None:
     image = make_image_tensor(dtype=torch.float32)
     expected = F.rgb_to_grayscale(image, num_output_channels=3)

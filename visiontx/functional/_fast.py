@@ -37,16 +37,18 @@ __all__ = [
     "can_warp",
     "disabled",
     "erase",
+    "floor_uint8",
     "gaussian_blur",
+    "gray",
     "histograms",
     "jpeg",
-    "sharpen",
     "lut",
     "lut_planes",
     "pad",
-    "table",
     "remap",
     "resize_nearest",
+    "sharpen",
+    "table",
     "warp",
     "warp_affine",
     "warp_perspective",
@@ -415,23 +417,63 @@ def remap(image: torch.Tensor, grid: torch.Tensor, fill: Sequence[float] | None)
     return out
 
 
+_BAND_PIXELS = 1 << 16  # pixels per band for the packed (H x W x 3) float work buffers: cache-sized
+
+
 def adjust_hue(image: torch.Tensor, hue_factor: float) -> torch.Tensor:
     """Rotate the hue of RGB ``[..., 3, H, W]`` by ``hue_factor`` turns, through OpenCV's float HSV
-    (scale-free, so uint8 values need no rescaling; its HSV -> RGB conversion wraps the hue)."""
-    flat = image.reshape(-1, 3, *image.shape[-2:])
-    out = torch.empty(flat.shape, dtype=image.dtype)
-    for item, target in zip(flat, out):
-        rgb = cv2.merge(list(item.contiguous().numpy()))  # H x W x 3, contiguous
-        hsv = cv2.cvtColor(rgb.astype(np.float32) if image.dtype == torch.uint8 else rgb, cv2.COLOR_RGB2HSV)
-        hsv[..., 0] += np.float32((360.0 * hue_factor) % 360.0)  # a positive shift: wrapped above 360
-        back = cv2.cvtColor(hsv, cv2.COLOR_HSV2RGB)
-        if image.dtype == torch.uint8:
-            back = cv2.convertScaleAbs(back)  # round to nearest (values are never below -0.5)
-        else:
-            np.clip(back, 0.0, 1.0, out=back)
-        cv2.split(back, list(target.numpy()))
-    return out.reshape(image.shape)
+    (scale-free, so uint8 values need no rescaling; its HSV -> RGB conversion wraps the hue). Works
+    in bands of rows with small reused buffers: whole-image float temporaries cost page faults."""
+    height, width = image.shape[-2:]
+    src, out, dst = _planes(image)
+    uint8 = image.dtype == torch.uint8
+    shift = np.float32((360.0 * hue_factor) % 360.0)  # a positive shift: wrapped above 360
+    rows = max(1, _BAND_PIXELS // width)
+    rgb = np.empty((min(rows, height), width, 3), dtype=np.float32)
+    hsv = np.empty_like(rgb)
+    packed = np.empty(rgb.shape, dtype=np.uint8)
+    for first in range(0, src.shape[0], 3):
+        for top in range(0, height, rows):
+            planes = [plane[top : top + rows] for plane in src[first : first + 3]]
+            targets = [plane[top : top + rows] for plane in dst[first : first + 3]]
+            n = len(planes[0])
+            if uint8:
+                cv2.merge(planes, dst=packed[:n])
+                torch.from_numpy(rgb[:n]).copy_(torch.from_numpy(packed[:n]))  # faster than numpy's cast
+            else:
+                cv2.merge(planes, dst=rgb[:n])
+            cv2.cvtColor(rgb[:n], cv2.COLOR_RGB2HSV, dst=hsv[:n])
+            hsv[:n, :, 0] += shift
+            cv2.cvtColor(hsv[:n], cv2.COLOR_HSV2RGB, dst=rgb[:n])
+            if uint8:
+                cv2.convertScaleAbs(rgb[:n], dst=packed[:n])  # round to nearest (values are never below -0.5)
+                cv2.split(packed[:n], targets)
+            else:
+                cv2.split(np.clip(rgb[:n], 0.0, 1.0, out=rgb[:n]), targets)
+    return out
 
+
+def gray(image: torch.Tensor, weights: Sequence[float], num_output_channels: int) -> torch.Tensor:
+    """``floor(weights . rgb + 0.5)`` of uint8 RGB ``[..., 3, H, W]`` as ``num_output_channels``
+    equal uint8 planes, in float32: exact for 16-bit fixed-point weights (``k / 2**16``), whose
+    partial sums are all multiples of 2**-16 below 256 (24 bits)."""
+    height, width = image.shape[-2:]
+    src = image.reshape(-1, 3, height, width).to(torch.float32, memory_format=torch.contiguous_format).numpy()
+    out = torch.empty((*image.shape[:-3], num_output_channels, height, width), dtype=torch.uint8)
+    dst = out.view(-1, num_output_channels, height, width).numpy()
+    acc = np.empty((height, width), dtype=np.float32)
+    for item, target in zip(src, dst):
+        cv2.addWeighted(item[0], weights[0], item[1], weights[1], 0.5, dst=acc)
+        cv2.scaleAdd(item[2], weights[2], acc, dst=acc)
+        np.copyto(target[0], acc, casting="unsafe")  # truncation, i.e. floor (values are positive)
+        target[1:] = target[0]
+    return out
+
+
+def floor_uint8(values: torch.Tensor) -> torch.Tensor:
+    """``floor`` of float32 ``values`` in [0, 256) as uint8 (numpy's truncating cast: several times
+    faster than torch's)."""
+    return torch.from_numpy(values.contiguous().numpy().astype(np.uint8))
 
 
 def histograms(rows: torch.Tensor) -> torch.Tensor:
@@ -448,14 +490,20 @@ def sharpen(image: torch.Tensor, factor: float) -> torch.Tensor:
     """PIL's sharpness on ``[..., H, W]`` planes (at least 3 x 3): blend each pixel with its
     ``[[1, 1, 1], [1, 5, 1], [1, 1, 1]] / 13`` smoothing by ``factor``; the 1-pixel border is kept."""
     src, out, dst = _planes(image)
-    for i in range(src.shape[0]):
-        if image.dtype == torch.uint8:  # the smoothing rounds exactly (no ties in k / 13)
-            smooth = cv2.filter2D(src[i], -1, _SMOOTH, borderType=cv2.BORDER_REPLICATE)
-            cv2.addWeighted(src[i], factor, smooth, 1.0 - factor, 0.0, dst=dst[i])
+    width = src.shape[-1]
+    # small planes are filtered together as one tall image (fewer calls; rows mixing two planes are
+    # border rows, restored below), large ones alone (small temporaries)
+    per_call = max(1, _BAND_PIXELS // (src.shape[-2] * width))
+    for i in range(0, src.shape[0], per_call):
+        tall, tall_out = src[i : i + per_call].reshape(-1, width), dst[i : i + per_call].reshape(-1, width)
+        if image.dtype == torch.uint8:  # (3x3 sum + 4 * centre) / 13 rounds exactly (no ties in k / 13)
+            box = cv2.boxFilter(tall, cv2.CV_16U, (3, 3), normalize=False, borderType=cv2.BORDER_REPLICATE)
+            smooth = cv2.addWeighted(box, 1 / 13, tall.astype(np.uint16), 4 / 13, 0.0).astype(np.uint8)
+            cv2.addWeighted(tall, factor, smooth, 1.0 - factor, 0.0, dst=tall_out)
         else:
-            smooth = cv2.filter2D(src[i], -1, _SMOOTH, borderType=cv2.BORDER_REPLICATE)
-            np.clip(smooth + (src[i] - smooth) * np.float32(factor), 0.0, 1.0, out=dst[i])
-        dst[i, 0], dst[i, -1], dst[i, :, 0], dst[i, :, -1] = src[i, 0], src[i, -1], src[i, :, 0], src[i, :, -1]
+            smooth = cv2.filter2D(tall, -1, _SMOOTH, borderType=cv2.BORDER_REPLICATE)
+            np.clip(smooth + (tall - smooth) * np.float32(factor), 0.0, 1.0, out=tall_out)
+    dst[:, 0], dst[:, -1], dst[:, :, 0], dst[:, :, -1] = src[:, 0], src[:, -1], src[:, :, 0], src[:, :, -1]
     return out
 
 

@@ -44,9 +44,9 @@ def _blend_into(work: torch.Tensor, other: torch.Tensor, factor: float, dtype: t
     return to_dtype_rounded(work.mul_(factor).add_(other, alpha=1.0 - factor), dtype)
 
 
-def _degenerate_gray(work: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
+def _degenerate_gray(image: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
     """The gray image contrast / saturation blend with (floored for integer images, like torchvision)."""
-    gray = luma(work)
+    gray = luma(image)
     return gray if dtype.is_floating_point else gray.floor_()
 
 
@@ -92,14 +92,15 @@ def adjust_contrast_image_tensor(image: torch.Tensor, contrast_factor: float) ->
     channels = check_channels(image, "adjust_contrast")
     if image.numel() == 0:
         return image.clone()
-    work = _float_copy(image)
-    gray = _degenerate_gray(work, image.dtype) if channels == 3 else work
-    mean = gray.mean(dim=(-3, -2, -1), keepdim=True)
     if _fast.can_use(image, dtypes=(torch.uint8,)):  # one lookup table per image, same maths
+        gray = _degenerate_gray(image, image.dtype) if channels == 3 else image.to(torch.float32)
+        mean = gray.mean(dim=(-3, -2, -1), keepdim=True)
         values = torch.arange(256, dtype=torch.float32).expand(*mean.shape[:-1], 256).clone()
         tables = _blend_into(values, mean, factor, image.dtype).squeeze(-2)
         return _fast.lut_planes(image, tables.expand(*image.shape[:-2], 256))
-    return _blend_into(work, mean, factor, image.dtype)
+    work = _float_copy(image)
+    gray = _degenerate_gray(work, image.dtype) if channels == 3 else work
+    return _blend_into(work, gray.mean(dim=(-3, -2, -1), keepdim=True), factor, image.dtype)
 
 
 adjust_contrast_video = adjust_contrast_image_tensor
@@ -127,7 +128,7 @@ def adjust_saturation_image_tensor(image: torch.Tensor, saturation_factor: float
     if check_channels(image, "adjust_saturation") == 1:
         return image.clone()
     if _fast.can_use(image, dtypes=(torch.uint8,)):
-        return _fast.blend(image, _degenerate_gray(image.to(torch.float32), image.dtype).to(torch.uint8), factor)
+        return _fast.blend(image, _fast.floor_uint8(luma(image)), factor)
     work = _float_copy(image)
     return _blend_into(work, _degenerate_gray(work, image.dtype), factor, image.dtype)
 

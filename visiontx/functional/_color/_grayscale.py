@@ -9,6 +9,7 @@ import PIL.Image
 import torch
 
 from ...datapoints import Image, Video
+from .. import _fast
 from .._registry import get_kernel, register_kernels
 from ._utils import check_channels, pil_bands, to_dtype_rounded
 
@@ -28,20 +29,25 @@ __all__ = [
 ]
 
 _LUMA = (0.2989, 0.587, 0.114)  # the ITU-R 601-2 weights torchvision uses
+_LUMA_FIXED = tuple(round(w * 65536) for w in _LUMA)  # in 16-bit fixed point, for uint8 images
+# the fixed-point luma ``(w . rgb + 2**15) >> 16`` is ``floor(w / 2**16 . rgb + 0.5)``
+_LUMA_FIXED_FLOAT = tuple(w / 65536 for w in _LUMA_FIXED)
 
 
 def luma(image: torch.Tensor) -> torch.Tensor:
-    """Unrounded luma ``[..., 1, H, W]`` of an RGB image, float32 for integer images (own dtype for float)."""
-    dtype = image.dtype if image.is_floating_point() else torch.float32
-    r, g, b = image.to(dtype).unbind(-3)
+    """Unrounded luma ``[..., 1, H, W]`` of an RGB image, float32 for integer images (own dtype for float).
+
+    Integer planes are promoted as they are used (the same values as converting the image first,
+    without a float copy of it).
+    """
+    r, g, b = image.unbind(-3)
     return r.mul(_LUMA[0]).add_(g, alpha=_LUMA[1]).add_(b, alpha=_LUMA[2]).unsqueeze(-3)
 
 
 def _luma_uint8(image: torch.Tensor) -> torch.Tensor:
     """Rounded luma ``[..., 1, H, W]`` of a uint8 RGB image in 16-bit fixed point (int32 math)."""
     r, g, b = image.to(torch.int32).unbind(-3)
-    weights = [round(w * 65536) for w in _LUMA]
-    gray = r.mul(weights[0]).add_(g, alpha=weights[1]).add_(b, alpha=weights[2]).add_(32768)
+    gray = r.mul(_LUMA_FIXED[0]).add_(g, alpha=_LUMA_FIXED[1]).add_(b, alpha=_LUMA_FIXED[2]).add_(32768)
     return gray.bitwise_right_shift_(16).to(torch.uint8).unsqueeze(-3)
 
 
@@ -70,6 +76,8 @@ def rgb_to_grayscale_image_tensor(image: torch.Tensor, num_output_channels: int 
     _check_output_channels(num_output_channels)
     if check_channels(image, "rgb_to_grayscale") == 1:
         return image.clone() if num_output_channels == 1 else _repeat_channels(image, num_output_channels)
+    if _fast.can_use(image, dtypes=(torch.uint8,)):
+        return _fast.gray(image, _LUMA_FIXED_FLOAT, num_output_channels)
     gray = _luma_uint8(image) if image.dtype == torch.uint8 else to_dtype_rounded(luma(image), image.dtype)
     return _repeat_channels(gray, num_output_channels)
 
@@ -86,7 +94,8 @@ def rgb_to_grayscale_image_pil(image: PIL.Image.Image, num_output_channels: int 
 
 
 def grayscale_to_rgb(inpt: Any) -> Any:
-    """Repeat the channel of a 1-channel image three times; 3-channel inputs come back unchanged.
+    """Repeat the channel of a 1-channel image three times; 3-channel inputs are returned as they are
+    (not copied, like torchvision).
 
     Supports image tensors, PIL images and videos.
     """
@@ -95,9 +104,9 @@ def grayscale_to_rgb(inpt: Any) -> Any:
 
 @register_kernels(grayscale_to_rgb, (torch.Tensor, Image, Video))
 def grayscale_to_rgb_image_tensor(image: torch.Tensor) -> torch.Tensor:
-    """``[..., 1, H, W]`` -> ``[..., 3, H, W]``; a 3-channel image is returned as a copy."""
+    """``[..., 1, H, W]`` -> ``[..., 3, H, W]``; a 3-channel image is returned itself (no copy)."""
     channels = check_channels(image, "grayscale_to_rgb")
-    return image.clone() if channels == 3 else _repeat_channels(image, 3)
+    return image if channels == 3 else _repeat_channels(image, 3)
 
 
 grayscale_to_rgb_video = grayscale_to_rgb_image_tensor

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import PIL.Image
@@ -120,8 +121,14 @@ def solarize_image_tensor(image: torch.Tensor, threshold: float) -> torch.Tensor
     """Solarize ``[..., C, H, W]``."""
     threshold = _check_threshold(threshold, image.dtype)
     if image.dtype == torch.uint8:
-        return apply_lut(image, make_lut(lambda v: torch.where(v >= threshold, 255 - v, v), image.device))
+        return apply_lut(image, _solarize_lut(float(threshold)).to(image.device))
     return torch.where(image >= threshold, invert_image_tensor(image), image)
+
+
+@functools.lru_cache(maxsize=64)
+def _solarize_lut(threshold: float) -> torch.Tensor:
+    """The uint8 lookup table of a solarize (on the CPU; cached, so never to be modified)."""
+    return make_lut(lambda v: torch.where(v >= threshold, 255 - v, v), None)
 
 
 solarize_video = solarize_image_tensor
