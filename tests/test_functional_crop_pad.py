@@ -300,6 +300,16 @@ def test_crop_inside_is_a_view() -> None:
     assert F.crop(image, 1, 2, 5, 6).data_ptr() == image[..., 1:, 2:].data_ptr()
 
 
+@pytest.mark.parametrize("params", [(1, 2, 5, 6), (0, 0, 0, 3), (3, 4, 2, 0), (0, 0, 17, 23)])
+def test_crop_inside_is_the_slicing_view(params: tuple[int, int, int, int]) -> None:
+    base = torch.arange(2 * 3 * 40 * 30, dtype=torch.float32).reshape(2, 3, 40, 30)
+    image = base[:, :, 5:22:1, 1:24].transpose(0, 1)  # non-contiguous, with an offset
+    top, left, height, width = params
+    out, expected = F.crop(image, *params), image[..., top : top + height, left : left + width]
+    assert out.shape == expected.shape and out.stride() == expected.stride()
+    assert out.storage_offset() == expected.storage_offset() and torch.equal(out, expected)
+
+
 def test_pad_zero_returns_input() -> None:
     image = make_image_tensor()
     assert F.pad(image, 0) is image

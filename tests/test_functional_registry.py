@@ -11,7 +11,7 @@ import torch
 import visiontx.functional as F
 import visiontx.transforms as T
 from visiontx.datapoints import BoundingBox, Datapoint, Image, Mask
-from visiontx.functional._registry import _REGISTRY, get_kernel, has_kernel, registered_types
+from visiontx.functional._registry import _LOOKUP_CACHE, _REGISTRY, get_kernel, has_kernel, registered_types
 
 from .common import make_bounding_box, make_image, unwrap
 
@@ -42,6 +42,7 @@ def points_kernel():
 
     yield flip_points
     del _REGISTRY[F.horizontal_flip][Points]
+    _LOOKUP_CACHE.clear()
 
 
 def test_user_kernel_is_used_by_functional_and_transform(points_kernel) -> None:
@@ -50,6 +51,27 @@ def test_user_kernel_is_used_by_functional_and_transform(points_kernel) -> None:
     assert type(flipped) is Points and flipped.width == 10 and flipped.tolist() == [[9, 2], [7, 4]]
     image, out = T.RandomHorizontalFlip(p=1.0)(make_image(), points)
     assert type(out) is Points and out.tolist() == [[9, 2], [7, 4]]
+
+
+def test_registration_invalidates_kernel_lookup_cache() -> None:
+    class Marked(Points):
+        pass
+
+    points = Marked([[1.0, 2.0]], width=10)
+    assert not has_kernel(F.vertical_flip, Marked)  # a miss, now cached
+    try:
+
+        @F.register_kernel(F.vertical_flip, Points)
+        def flip_points(points: Points) -> Points:
+            return points
+
+        assert get_kernel(F.vertical_flip, Marked) is flip_points  # found through the MRO
+        assert F.vertical_flip(points) is points
+        assert T.RandomVerticalFlip(p=1.0)(points) is points
+    finally:
+        del _REGISTRY[F.vertical_flip][Points]
+        _LOOKUP_CACHE.clear()
+    assert not has_kernel(F.vertical_flip, Marked)
 
 
 def test_register_by_name_and_double_registration_refused(points_kernel) -> None:

@@ -81,7 +81,7 @@ def can_use(image: torch.Tensor, *, dtypes: Sequence[torch.dtype] = _DTYPES) -> 
         cv2 is not None
         and _disabled_depth == 0
         and type(image) is torch.Tensor
-        and image.device.type == "cpu"
+        and image.is_cpu
         and image.dtype in dtypes
         and not image.requires_grad
         and image.ndim >= 2

@@ -18,15 +18,24 @@ import torch
 from ..datapoints import BoundingBox, Datapoint, Image, Mask, Video
 
 _REGISTRY: dict[Callable, dict[type, Callable]] = {}
+# (functional, input type) -> the kernel _find_kernel found (or None); emptied on every registration.
+_LOOKUP_CACHE: dict[tuple[Callable, type], Callable | None] = {}
 _BUILTIN_TYPES = (torch.Tensor, PIL.Image.Image, Datapoint, Image, Video, Mask, BoundingBox)
 
 
 def _wrap_datapoint_kernel(kernel: Callable, datapoint_cls: type[Datapoint]) -> Callable:
-    """Adapter for image / video / mask kernels: unwrap, call, re-wrap like the input."""
+    """Adapter for image / video / mask kernels: unwrap, call, re-wrap like the input.
+
+    When ``datapoint_cls`` carries no metadata, a tensor result for an input of exactly that class is
+    re-wrapped with ``as_subclass`` directly (what ``wrap_like`` does then, without its dict merges).
+    """
+    no_metadata = datapoint_cls._metadata is Datapoint._metadata
 
     @functools.wraps(kernel)
     def adapter(inpt: Datapoint, *args: Any, **kwargs: Any) -> Any:
         output = kernel(inpt.as_subclass(torch.Tensor), *args, **kwargs)
+        if no_metadata and type(inpt) is datapoint_cls and isinstance(output, torch.Tensor):
+            return output.as_subclass(datapoint_cls)
         return _rewrap(inpt, output)
 
     return adapter
@@ -74,6 +83,7 @@ def _register(functional: Callable, input_type: type, kernel: Callable, wrap: bo
     if input_type in registry:
         raise ValueError(f"a kernel for {input_type.__name__} is already registered for {functional.__name__}")
     registry[input_type] = _adapt(kernel, input_type, wrap)
+    _LOOKUP_CACHE.clear()
 
 
 def register_kernels(
@@ -125,6 +135,15 @@ def register_kernel(functional: Callable | str, datapoint_cls: type[Datapoint]) 
 
 
 def _find_kernel(functional: Callable, input_type: type) -> Callable | None:
+    key = (functional, input_type)
+    try:
+        return _LOOKUP_CACHE[key]
+    except KeyError:
+        kernel = _LOOKUP_CACHE[key] = _walk_mro(functional, input_type)
+        return kernel
+
+
+def _walk_mro(functional: Callable, input_type: type) -> Callable | None:
     registry = _REGISTRY.get(functional, {})
     for cls in input_type.__mro__:
         if cls in registry:

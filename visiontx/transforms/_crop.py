@@ -108,8 +108,9 @@ class RandomCrop(_FillMixin, Transform):
             left, right, width = left + diff, right + diff, width + 2 * diff
         if height < crop_height or width < crop_width:
             raise ValueError(f"crop size {self.size} is larger than the (padded) image size {(height, width)}")
-        crop_top = int(torch.randint(0, height - crop_height + 1, ())) if height > crop_height else 0
-        crop_left = int(torch.randint(0, width - crop_width + 1, ())) if width > crop_width else 0
+        # torch.randint(n, ()).item(): the same draw as int(torch.randint(0, n, ())), a little cheaper.
+        crop_top = torch.randint(height - crop_height + 1, ()).item() if height > crop_height else 0
+        crop_left = torch.randint(width - crop_width + 1, ()).item() if width > crop_width else 0
         return dict(padding=[left, top, right, bottom], top=crop_top, left=crop_left)
 
     def transform(self, inpt: Any, params: dict[str, Any]) -> Any:

@@ -119,12 +119,13 @@ class RandomApplyTransform(Transform):
 
 
 def _spatial_size_of(inpt: Any) -> tuple[int, ...] | None:
+    if isinstance(inpt, (Image, Video, Mask)) or _is_pure_tensor(inpt):
+        shape = inpt.shape
+        return tuple(shape[-2:]) if len(shape) >= 2 else None
     if isinstance(inpt, BoundingBox):
         return tuple(inpt.spatial_size)
     if isinstance(inpt, PIL.Image.Image):
         return (inpt.height, inpt.width)
-    if isinstance(inpt, (Image, Video, Mask)) or _is_pure_tensor(inpt):
-        return tuple(inpt.shape[-2:]) if inpt.ndim >= 2 else None
     if isinstance(inpt, Datapoint) and _find_kernel(get_spatial_size, type(inpt)) is not None:
         return tuple(get_spatial_size(inpt))
     return None
