@@ -84,6 +84,8 @@ def _tv_transforms():
         ("CenterCrop", dict(size=[21, 33])),
         ("CenterCrop", dict(size=[42, 61])),
         ("RandomCrop", dict(size=[20, 30])),
+        ("RandomCrop", dict(size=[20, 40])),  # as many top as left offsets
+        ("RandomCrop", dict(size=[40, 30])),  # a single top offset
         ("RandomCrop", dict(size=[30, 50], padding=[3, 5])),
         ("RandomCrop", dict(size=[50, 50], pad_if_needed=True, fill=3)),
         ("RandomResizedCrop", dict(size=[20, 24])),
@@ -103,6 +105,21 @@ def test_transform_matches_torchvision_same_seed(name, kwargs) -> None:
     if "interpolation" in tv_kwargs:
         tv_kwargs["interpolation"] = tv_t.InterpolationMode(tv_kwargs["interpolation"])
     _compare_with_torchvision(getattr(T, name)(**kwargs), getattr(tv_t, name)(**tv_kwargs))
+
+
+@pytest.mark.parametrize("size, crop", [((40, 60), (20, 40)), ((40, 60), (20, 30)), ((30, 30), (30, 12)), ((9, 9), (9, 9))])
+def test_random_crop_draws_like_two_scalar_randints(size, crop) -> None:
+    """Offsets and the RNG state afterwards as torchvision's ``int(torch.randint(0, n, ()))``, top first."""
+    transform = T.RandomCrop(list(crop))
+    for seed in range(20):
+        torch.manual_seed(seed)
+        params = transform.make_params([make_image(size)])
+        after = torch.get_rng_state()
+        torch.manual_seed(seed)
+        ranges = (size[0] - crop[0] + 1, size[1] - crop[1] + 1)
+        expected = [int(torch.randint(0, n, ())) if n > 1 else 0 for n in ranges]
+        assert [params["top"], params["left"]] == expected
+        assert torch.equal(after, torch.get_rng_state())
 
 
 @pytest.mark.parametrize("cls", [T.FiveCrop, T.TenCrop])

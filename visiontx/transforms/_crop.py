@@ -108,9 +108,14 @@ class RandomCrop(_FillMixin, Transform):
             left, right, width = left + diff, right + diff, width + 2 * diff
         if height < crop_height or width < crop_width:
             raise ValueError(f"crop size {self.size} is larger than the (padded) image size {(height, width)}")
-        # torch.randint(n, ()).item(): the same draw as int(torch.randint(0, n, ())), a little cheaper.
-        crop_top = torch.randint(height - crop_height + 1, ()).item() if height > crop_height else 0
-        crop_left = torch.randint(width - crop_width + 1, ()).item() if width > crop_width else 0
+        # The draws of torchvision, top then left, each int(torch.randint(0, n, ())): randint(n, ()).item()
+        # gives the same values a little cheaper, and one randint(n, (2,)) the same two when both n agree.
+        top_range, left_range = height - crop_height + 1, width - crop_width + 1
+        if top_range == left_range > 1:
+            crop_top, crop_left = torch.randint(top_range, (2,)).tolist()
+        else:
+            crop_top = torch.randint(top_range, ()).item() if top_range > 1 else 0
+            crop_left = torch.randint(left_range, ()).item() if left_range > 1 else 0
         return dict(padding=[left, top, right, bottom], top=crop_top, left=crop_left)
 
     def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
