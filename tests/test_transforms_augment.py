@@ -40,8 +40,10 @@ def test_random_erasing_matches_torchvision_same_seed(value, seed) -> None:
     image = make_image_tensor((40, 50), dtype=torch.float32)
     torch.manual_seed(seed)
     expected = tv.RandomErasing(p=1.0, value=value)(image)
+    rng_state = torch.get_rng_state()
     torch.manual_seed(seed)
     assert_equal(T.RandomErasing(p=1.0, value=value)(image), expected)
+    assert torch.equal(torch.get_rng_state(), rng_state)
 
 
 def _erased_region(before: torch.Tensor, after: torch.Tensor) -> torch.Tensor:

@@ -92,8 +92,9 @@ class RandomErasing(RandomApplyTransform):
             h, w = int(round(math.sqrt(area * aspect))), int(round(math.sqrt(area / aspect)))
             if h < height and w < width:
                 v = self._draw_value(channels, h, w, _image_dtype(flat_inputs))
-                i = int(torch.randint(0, height - h + 1, size=(1,)))
-                j = int(torch.randint(0, width - w + 1, size=(1,)))
+                # The draws of torchvision's int(torch.randint(0, n, size=(1,))), a little cheaper.
+                i = torch.randint(height - h + 1, ()).item()
+                j = torch.randint(width - w + 1, ()).item()
                 return dict(i=i, j=j, h=h, w=w, v=v)
         return dict(i=0, j=0, h=height, w=width, v=None)
 

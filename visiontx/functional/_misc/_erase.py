@@ -34,6 +34,8 @@ def _check_region(i: int, j: int, h: int, w: int) -> None:
 
 def erase_fill(v: torch.Tensor | float, dtype: torch.dtype, device: torch.device | None = None) -> torch.Tensor:
     """``v`` as a tensor of ``dtype`` (on ``device``): integer dtypes round and clamp float values."""
+    if isinstance(v, torch.Tensor) and v.dtype == dtype and (device is None or v.device == device):
+        return v  # what the conversions below return for it, without their calls
     value = torch.as_tensor(v, device=device)
     if dtype.is_floating_point or not value.is_floating_point():
         return value.to(dtype)
