@@ -94,8 +94,8 @@ def _planes(image: torch.Tensor, out_size: Sequence[int] | None = None) -> tuple
     height, width = image.shape[-2:]
     out_h, out_w = out_size if out_size is not None else (height, width)
     src = image.contiguous().numpy().reshape(-1, height, width)  # numpy's reshape: a cheaper view
-    out = torch.empty((*image.shape[:-2], out_h, out_w), dtype=image.dtype)
-    return src, out, out.numpy().reshape(-1, out_h, out_w)
+    dst = np.empty((*image.shape[:-2], out_h, out_w), dtype=src.dtype)  # with from_numpy: cheaper than torch.empty
+    return src, torch.from_numpy(dst), dst.reshape(-1, out_h, out_w)
 
 
 def _plane_fill(fill: Sequence[float] | None, num_channels: int, index: int) -> float:
