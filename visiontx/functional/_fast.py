@@ -558,11 +558,9 @@ def erase(image: torch.Tensor, i: int, j: int, h: int, w: int, value: torch.Tens
     """A copy of contiguous ``[..., C, H, W]`` with rows ``i:i+h`` and columns ``j:j+w`` set to
     ``value`` (a CPU tensor of the image's dtype, broadcast to ``[..., C, h, w]``): numpy's copy and
     slice assignment, measured 1.5x faster than torch's clone and indexing at 512 x 512."""
-    out = torch.empty_like(image)
-    dst = out.numpy()
-    np.copyto(dst, image.numpy())
+    dst = image.numpy().copy()
     dst[..., i : i + h, j : j + w] = value.numpy()
-    return out
+    return torch.from_numpy(dst)
 
 
 def blend(image: torch.Tensor, other: torch.Tensor, factor: float) -> torch.Tensor:
