@@ -107,7 +107,9 @@ def test_transform_matches_torchvision_same_seed(name, kwargs) -> None:
     _compare_with_torchvision(getattr(T, name)(**kwargs), getattr(tv_t, name)(**tv_kwargs))
 
 
-@pytest.mark.parametrize("size, crop", [((40, 60), (20, 40)), ((40, 60), (20, 30)), ((30, 30), (30, 12)), ((9, 9), (9, 9))])
+@pytest.mark.parametrize(
+    "size, crop", [((40, 60), (20, 40)), ((40, 60), (20, 30)), ((30, 30), (30, 12)), ((9, 9), (9, 9))]
+)
 def test_random_crop_draws_like_two_scalar_randints(size, crop) -> None:
     """Offsets and the RNG state afterwards as torchvision's ``int(torch.randint(0, n, ()))``, top first."""
     transform = T.RandomCrop(list(crop))
