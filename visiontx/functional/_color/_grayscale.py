@@ -30,8 +30,6 @@ __all__ = [
 
 _LUMA = (0.2989, 0.587, 0.114)  # the ITU-R 601-2 weights torchvision uses
 _LUMA_FIXED = tuple(round(w * 65536) for w in _LUMA)  # in 16-bit fixed point, for uint8 images
-# the fixed-point luma ``(w . rgb + 2**15) >> 16`` is ``floor(w / 2**16 . rgb + 0.5)``
-_LUMA_FIXED_FLOAT = tuple(w / 65536 for w in _LUMA_FIXED)
 
 
 def luma(image: torch.Tensor) -> torch.Tensor:
@@ -77,7 +75,7 @@ def rgb_to_grayscale_image_tensor(image: torch.Tensor, num_output_channels: int 
     if check_channels(image, "rgb_to_grayscale") == 1:
         return image.clone() if num_output_channels == 1 else _repeat_channels(image, num_output_channels)
     if _fast.can_use(image, dtypes=(torch.uint8,)):
-        return _fast.gray(image, _LUMA_FIXED_FLOAT, num_output_channels)
+        return _fast.gray(image, num_output_channels)
     gray = _luma_uint8(image) if image.dtype == torch.uint8 else to_dtype_rounded(luma(image), image.dtype)
     return _repeat_channels(gray, num_output_channels)
 
