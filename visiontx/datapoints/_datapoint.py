@@ -86,8 +86,7 @@ class Datapoint(torch.Tensor):
     @classmethod
     def wrap_like(cls: type[D], other: D, tensor: torch.Tensor, **metadata: Any) -> D:
         """Wrap ``tensor`` as ``cls`` with the metadata of ``other``, overridden by ``metadata``."""
-        metadata = {**other._metadata(), **metadata}
-        return cls._wrap(tensor, **metadata) if metadata else tensor.as_subclass(cls)
+        return cls._wrap(tensor, **{**other._metadata(), **metadata})
 
     def _metadata(self) -> dict[str, Any]:
         return {}

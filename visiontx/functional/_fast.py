@@ -307,8 +307,8 @@ def warp(image: torch.Tensor, inverse: Sequence[Sequence[float]], size: Sequence
     m = _to_pixel_centres(inverse)
     channels = _num_channels(image)
     affine = bool(np.all(m[2] == [0.0, 0.0, 1.0]))
-    op = _affine_op(m[:2], size, "bilinear") if affine else _perspective_op(m, size, "bilinear")
-    out = _map_planes(image, size, fill, channels, op)[0]
+    run = warp_affine if affine else warp_perspective
+    out = run(image, m[:2] if affine else m, size, "bilinear", fill, channels)
     if fill is not None:
         with np.errstate(divide="ignore", over="ignore", invalid="ignore"):  # degenerate maps: nan weights, skipped
             rows, cols = _border_band(m, image.shape[-2:], size)

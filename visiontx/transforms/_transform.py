@@ -136,6 +136,8 @@ def check_spatial_sizes_agree(flat_inputs: list[Any]) -> tuple[int, int] | None:
 
     Raises ``ValueError`` when they disagree.
     """
+    if len(flat_inputs) == 1:  # nothing to agree with
+        return _spatial_size_of(flat_inputs[0])
     sizes = {size for size in map(_spatial_size_of, flat_inputs) if size is not None}
     if len(sizes) > 1:
         raise ValueError(f"all images, videos, masks and boxes of a sample must have the same H x W, got {sorted(sizes)}")

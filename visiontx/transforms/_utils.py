@@ -10,7 +10,7 @@ import torch
 
 from ..datapoints import BoundingBox, Datapoint, Image, Mask, Video
 from ..functional import get_dimensions
-from ._transform import _is_pure_tensor, _spatial_size_of, check_spatial_sizes_agree
+from ._transform import _is_pure_tensor, check_spatial_sizes_agree
 
 FillValue = Union[int, float, Sequence[Union[int, float]], None]
 FillSpec = Union[FillValue, Mapping[Union[type, str], FillValue]]
@@ -50,7 +50,7 @@ def query_size(flat_inputs: list[Any]) -> tuple[int, int]:
 
     Raises ``TypeError`` if there is none and ``ValueError`` if they disagree.
     """
-    size = _spatial_size_of(flat_inputs[0]) if len(flat_inputs) == 1 else check_spatial_sizes_agree(flat_inputs)
+    size = check_spatial_sizes_agree(flat_inputs)
     if size is None:
         raise TypeError("the sample must contain an image, video, mask or bounding box to know its size")
     return size  # type: ignore[return-value]

