@@ -2,8 +2,9 @@
 
 The pure-torch kernels stay the reference and the GPU path: a kernel calls ``can_use(image)`` and,
 when it says yes, hands the work to a helper here. Helpers work plane by plane on the contiguous
-``H x W`` planes of a ``[..., C, H, W]`` tensor and write straight into the output tensor, except the
-warps, which sample three planes at a time as one RGBA image (see ``_map_rgba``). ``disabled()``
+``H x W`` planes of a ``[..., C, H, W]`` tensor and write straight into the output tensor, except
+where OpenCV wants interleaved channels: warps and remap sample three planes at a time as one RGBA
+image (see ``_map_rgba``), grayscale, hue and JPEG merge the RGB planes first. ``disabled()``
 switches the fast paths off (tests compare the two).
 """
 
