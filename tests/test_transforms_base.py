@@ -309,3 +309,34 @@ class _WrapsEveryLeaf(T.Transform):
 def test_check_transform_catches_a_transform_that_replaces_leaves() -> None:
     with pytest.raises(AssertionError, match="untouched|structure"):
         check_transform(_WrapsEveryLeaf(), make_image())
+
+
+def test_scalar_draws_match_torch_calls_under_the_same_seed() -> None:
+    from visiontx.transforms import _random
+
+    torch.manual_seed(7)
+    expected = [
+        torch.rand(1).item(),
+        torch.empty(1).uniform_(0.25, 3.5).item(),
+        int(torch.randint(0, 277, ())),
+        int(torch.randint(5, 9, ())),
+        int(torch.randint(0, 2**40, ())),
+        torch.rand(1).item(),
+    ]
+    torch.manual_seed(7)
+    got = [_random.rand(), _random.uniform(0.25, 3.5), _random.randint(277), _random.randint(5, 9), _random.randint(2**40), _random.rand()]
+    assert got == expected
+
+
+def test_scalar_draws_use_one_scratch_tensor_per_thread() -> None:
+    import threading
+
+    from visiontx.transforms import _random
+
+    _random.rand()
+    seen = []
+    thread = threading.Thread(target=lambda: seen.append((_random.rand(), _random._scratch.float.data_ptr())))
+    thread.start()
+    thread.join()
+    assert 0.0 <= seen[0][0] < 1.0
+    assert seen[0][1] != _random._scratch.float.data_ptr()

@@ -14,6 +14,7 @@ from torch.utils._pytree import tree_flatten, tree_unflatten
 from .. import functional as F
 from ..datapoints import BoundingBox, Image, Mask, Video
 from ..functional._misc._erase import erase_fill
+from . import _random
 from ._labels import LabelsGetter, parse_labels_getter
 from ._transform import RandomApplyTransform, Transform
 from ._utils import has_any, is_pure_tensor, query_chw, query_size
@@ -87,14 +88,13 @@ class RandomErasing(RandomApplyTransform):
         if self._value is not None and len(self._value) not in (1, channels):
             raise ValueError(f"value must hold 1 or {channels} (number of channels) values, got {self.value!r}")
         for _ in range(10):
-            area = height * width * torch.empty(1).uniform_(self.scale[0], self.scale[1]).item()
-            aspect = math.exp(torch.empty(1).uniform_(self._log_ratio[0], self._log_ratio[1]).item())
+            area = height * width * _random.uniform(self.scale[0], self.scale[1])
+            aspect = math.exp(_random.uniform(self._log_ratio[0], self._log_ratio[1]))
             h, w = int(round(math.sqrt(area * aspect))), int(round(math.sqrt(area / aspect)))
             if h < height and w < width:
                 v = self._draw_value(channels, h, w, _image_dtype(flat_inputs))
-                # The draws of torchvision's int(torch.randint(0, n, size=(1,))), a little cheaper.
-                i = torch.randint(height - h + 1, ()).item()
-                j = torch.randint(width - w + 1, ()).item()
+                i = _random.randint(height - h + 1)
+                j = _random.randint(width - w + 1)
                 return dict(i=i, j=j, h=h, w=w, v=v)
         return dict(i=0, j=0, h=height, w=width, v=None)
 
@@ -131,7 +131,7 @@ class JPEG(Transform):
         self.quality = list(bounds)
 
     def make_params(self, flat_inputs: list[Any]) -> dict[str, Any]:
-        return dict(quality=int(torch.randint(self.quality[0], self.quality[1] + 1, ())))
+        return dict(quality=_random.randint(self.quality[0], self.quality[1] + 1))
 
     def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
         return self.call_kernel(F.jpeg, inpt, quality=params["quality"])
@@ -249,7 +249,7 @@ class CutMix(_BaseMixing):
     def make_params(self, flat_inputs: list[Any]) -> dict[str, Any]:
         lam = self._beta()
         height, width = query_size(flat_inputs)
-        center_x, center_y = int(torch.randint(width, size=(1,))), int(torch.randint(height, size=(1,)))
+        center_x, center_y = _random.randint(width), _random.randint(height)
         half = 0.5 * math.sqrt(1.0 - lam)
         half_w, half_h = int(half * width), int(half * height)
         x1, y1 = max(center_x - half_w, 0), max(center_y - half_h, 0)

@@ -20,6 +20,7 @@ from ..datapoints import BoundingBox, Image, Mask, Video
 from ..functional._color._utils import is_number
 from ..functional._dtype import max_value
 from ..functional._interpolation import InterpolationMode
+from . import _random
 from ._transform import Transform
 from ._utils import FillSpec, get_fill, is_pure_tensor, setup_fill_arg
 
@@ -131,12 +132,12 @@ _OPS: dict[str, Callable[[Any, float, InterpolationMode, Any], Any]] = {
 
 
 def _signed(magnitude: float, signed: bool) -> float:
-    return -magnitude if signed and bool(torch.rand(()) <= 0.5) else magnitude
+    return -magnitude if signed and _random.rand() <= 0.5 else magnitude
 
 
 def _random_op(space: dict[str, tuple[Magnitudes, bool]]) -> tuple[str, tuple[Magnitudes, bool]]:
     names = tuple(space)
-    name = names[int(torch.randint(len(names), ()))]
+    name = names[_random.randint(len(names))]
     return name, space[name]
 
 
@@ -204,8 +205,8 @@ class AutoAugment(_AutoAugmentBase):
         height, width = self._image_size(flat_inputs)
         sub_policies = _POLICIES[self.policy]
         ops = []
-        for name, probability, level in sub_policies[int(torch.randint(len(sub_policies), ()))]:
-            if not bool(torch.rand(()) <= probability):
+        for name, probability, level in sub_policies[_random.randint(len(sub_policies))]:
+            if not _random.rand() <= probability:
                 continue
             magnitudes_fn, signed = _AUTO_AUGMENT_SPACE[name]
             magnitudes = magnitudes_fn(10, height, width)
@@ -271,7 +272,7 @@ class TrivialAugmentWide(_AutoAugmentBase):
         magnitudes = magnitudes_fn(self.num_magnitude_bins, height, width)
         if magnitudes is None:
             return dict(ops=[(name, 0.0)])
-        magnitude = float(magnitudes[int(torch.randint(self.num_magnitude_bins, ()))])
+        magnitude = float(magnitudes[_random.randint(self.num_magnitude_bins)])
         return dict(ops=[(name, _signed(magnitude, signed))])
 
 
@@ -314,12 +315,12 @@ class AugMix(_AutoAugmentBase):
         return torch.distributions.Dirichlet(concentration).sample()
 
     def _chain(self, space: dict[str, tuple[Magnitudes, bool]], height: int, width: int) -> list[tuple[str, float]]:
-        depth = self.chain_depth if self.chain_depth > 0 else int(torch.randint(1, 4, (1,)))
+        depth = self.chain_depth if self.chain_depth > 0 else _random.randint(1, 4)
         ops = []
         for _ in range(depth):
             name, (magnitudes_fn, signed) = _random_op(space)
             magnitudes = magnitudes_fn(10, height, width)
-            magnitude = 0.0 if magnitudes is None else float(magnitudes[int(torch.randint(self.severity, ()))])
+            magnitude = 0.0 if magnitudes is None else float(magnitudes[_random.randint(self.severity)])
             ops.append((name, 0.0 if magnitudes is None else _signed(magnitude, signed)))
         return ops
 

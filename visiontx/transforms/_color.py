@@ -12,6 +12,7 @@ import torch
 
 from .. import functional as F
 from ..functional._color._utils import is_number
+from . import _random
 from ._transform import RandomApplyTransform, Transform
 from ._utils import query_chw
 
@@ -56,7 +57,7 @@ def _jitter_range(value: Any, name: str, center: float, bound: Range) -> Range |
 
 
 def _uniform(interval: Range | None) -> float | None:
-    return None if interval is None else float(torch.empty(1).uniform_(interval[0], interval[1]))
+    return None if interval is None else _random.uniform(interval[0], interval[1])
 
 
 def _num_channels(flat_inputs: list[Any]) -> int | None:
@@ -186,7 +187,7 @@ class RandomPhotometricDistort(Transform):
         self.p = float(p)
 
     def _maybe(self, interval: Range) -> float | None:
-        return _uniform(interval) if bool(torch.rand(1) < self.p) else None
+        return _uniform(interval) if _random.rand() < self.p else None
 
     def make_params(self, flat_inputs: list[Any]) -> dict[str, Any]:
         channels = _num_channels(flat_inputs)
@@ -199,8 +200,8 @@ class RandomPhotometricDistort(Transform):
                 ("hue_factor", self.hue),
             ]
         }
-        params["contrast_before"] = bool(torch.rand(()) < 0.5)
-        permute = bool(torch.rand(1) < self.p) and channels is not None
+        params["contrast_before"] = _random.rand() < 0.5
+        permute = _random.rand() < self.p and channels is not None
         params["permutation"] = torch.randperm(channels).tolist() if permute else None
         return params
 

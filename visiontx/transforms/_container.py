@@ -7,6 +7,7 @@ from typing import Any
 
 import torch
 
+from . import _random
 from ._transform import Transform
 
 
@@ -58,7 +59,7 @@ class RandomApply(_Container):
         self.p = float(p)
 
     def forward(self, *inputs: Any) -> Any:
-        if torch.rand(()) >= self.p:
+        if _random.rand() >= self.p:
             return inputs if len(inputs) > 1 else inputs[0]
         return self._run(self.transforms, inputs)
 

@@ -15,6 +15,7 @@ from ..datapoints import BoundingBox, BoundingBoxFormat, Image, Mask
 from ..functional._geometry._crop import CropSize, parse_crop_size
 from ..functional._geometry._pad import PaddingArg, check_padding_mode, parse_padding
 from ..functional._interpolation import InterpolationMode
+from . import _random
 from ._resize import Interpolation, _check_range
 from ._transform import RandomApplyTransform, Transform
 from ._utils import FillSpec, get_bounding_boxes, get_fill, has_all, has_any, is_pure_tensor, query_size, setup_fill_arg
@@ -108,14 +109,10 @@ class RandomCrop(_FillMixin, Transform):
             left, right, width = left + diff, right + diff, width + 2 * diff
         if height < crop_height or width < crop_width:
             raise ValueError(f"crop size {self.size} is larger than the (padded) image size {(height, width)}")
-        # The draws of torchvision, top then left, each int(torch.randint(0, n, ())): randint(n, ()).item()
-        # gives the same values a little cheaper, and one randint(n, (2,)) the same two when both n agree.
+        # torchvision's draws, top then left (a range of one value draws nothing).
         top_range, left_range = height - crop_height + 1, width - crop_width + 1
-        if top_range == left_range > 1:
-            crop_top, crop_left = torch.randint(top_range, (2,)).tolist()
-        else:
-            crop_top = torch.randint(top_range, ()).item() if top_range > 1 else 0
-            crop_left = torch.randint(left_range, ()).item() if left_range > 1 else 0
+        crop_top = _random.randint(top_range) if top_range > 1 else 0
+        crop_left = _random.randint(left_range) if left_range > 1 else 0
         return dict(padding=[left, top, right, bottom], top=crop_top, left=crop_left)
 
     def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
@@ -150,13 +147,13 @@ class RandomResizedCrop(Transform):
         height, width = query_size(flat_inputs)
         area = height * width
         for _ in range(10):
-            target_area = area * torch.empty(1).uniform_(*self.scale).item()
+            target_area = area * _random.uniform(*self.scale)
             aspect_ratio = torch.exp(torch.empty(1).uniform_(self._log_ratio[0], self._log_ratio[1])).item()
             w = int(round(math.sqrt(target_area * aspect_ratio)))
             h = int(round(math.sqrt(target_area / aspect_ratio)))
             if 0 < w <= width and 0 < h <= height:
-                top = int(torch.randint(0, height - h + 1, size=(1,)))
-                left = int(torch.randint(0, width - w + 1, size=(1,)))
+                top = _random.randint(height - h + 1)
+                left = _random.randint(width - w + 1)
                 return dict(top=top, left=left, height=h, width=w)
         return self._fallback(height, width)
 
@@ -280,7 +277,7 @@ class RandomIoUCrop(Transform):
             return {}
         centres = 0.5 * (xyxy[:, :2] + xyxy[:, 2:])
         while True:
-            min_iou = self.sampler_options[int(torch.randint(low=0, high=len(self.sampler_options), size=(1,)))]
+            min_iou = self.sampler_options[_random.randint(len(self.sampler_options))]
             if min_iou >= 1.0:
                 return {}
             for _ in range(self.trials):

@@ -12,6 +12,7 @@ from torch.utils._pytree import tree_flatten, tree_unflatten
 from .. import functional as F
 from ..datapoints import BoundingBox, Datapoint, Image, Mask, Video
 from ..functional._misc._blur import _parse_kernel_size
+from . import _random
 from ._labels import LabelsGetter, parse_labels_getter
 from ._transform import Transform
 from ._utils import get_bounding_boxes, has_any, is_pure_tensor
@@ -137,7 +138,7 @@ class GaussianBlur(Transform):
         self.sigma = _sigma_range(sigma)
 
     def make_params(self, flat_inputs: list[Any]) -> dict[str, Any]:
-        sigma = torch.empty(1).uniform_(self.sigma[0], self.sigma[1]).item()
+        sigma = _random.uniform(self.sigma[0], self.sigma[1])
         return dict(sigma=[sigma, sigma])
 
     def transform(self, inpt: Any, params: dict[str, Any]) -> Any:

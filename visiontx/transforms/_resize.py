@@ -10,6 +10,7 @@ import torch
 from .. import functional as F
 from ..functional._geometry._resize import SizeArg, _check_positive_int, _parse_size
 from ..functional._interpolation import InterpolationMode
+from . import _random
 from ._transform import Transform
 from ._utils import query_size
 
@@ -115,7 +116,7 @@ class RandomShortestSize(_ResizeBase):
 
     def make_params(self, flat_inputs: list[Any]) -> dict[str, Any]:
         height, width = query_size(flat_inputs)
-        min_size = self.min_size[int(torch.randint(len(self.min_size), ()))]
+        min_size = self.min_size[_random.randint(len(self.min_size))]
         r = min_size / min(height, width)
         if self.max_size is not None:
             r = min(r, self.max_size / max(height, width))
@@ -139,4 +140,4 @@ class RandomResize(_ResizeBase):
             raise ValueError(f"max_size must be larger than min_size, got min_size={min_size}, max_size={max_size}")
 
     def make_params(self, flat_inputs: list[Any]) -> dict[str, Any]:
-        return dict(size=[int(torch.randint(self.min_size, self.max_size, ()))])
+        return dict(size=[_random.randint(self.min_size, self.max_size)])

@@ -13,6 +13,7 @@ from torch.utils._pytree import tree_flatten, tree_unflatten
 from ..datapoints import BoundingBox, Datapoint, Image, Mask, Video
 from ..functional._meta import get_spatial_size
 from ..functional._registry import _find_kernel, get_kernel
+from . import _random
 
 
 def _is_pure_tensor(obj: Any) -> bool:
@@ -115,7 +116,7 @@ class RandomApplyTransform(Transform):
         self.p = float(p)
 
     def _skip(self) -> bool:
-        return torch.rand(1).item() >= self.p  # .item(): a fraction of the cost of a tensor comparison
+        return _random.rand() >= self.p
 
 
 def _spatial_size_of(inpt: Any) -> tuple[int, ...] | None:

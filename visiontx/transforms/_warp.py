@@ -16,6 +16,7 @@ import torch
 from .. import functional as F
 from ..functional._geometry._warp import _random_displacement
 from ..functional._interpolation import InterpolationMode
+from . import _random
 from ._transform import RandomApplyTransform, Transform
 from ._utils import FillSpec, get_fill, query_size, setup_fill_arg
 
@@ -54,7 +55,7 @@ def _setup_center(center: Any) -> list[float] | None:
 
 
 def _uniform(low: float, high: float) -> float:
-    return float(torch.empty(1).uniform_(low, high).item())
+    return _random.uniform(low, high)
 
 
 class _WarpArgs:
@@ -176,7 +177,7 @@ class RandomPerspective(_WarpArgs, RandomApplyTransform):
         bound_w = int(self.distortion_scale * (width // 2)) + 1
 
         def draw(low: int, high: int) -> int:
-            return int(torch.randint(low, high, size=(1,)))
+            return _random.randint(low, high)
 
         endpoints = [
             [draw(0, bound_w), draw(0, bound_h)],
