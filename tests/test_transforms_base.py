@@ -340,3 +340,24 @@ def test_scalar_draws_use_one_scratch_tensor_per_thread() -> None:
     thread.join()
     assert 0.0 <= seen[0][0] < 1.0
     assert seen[0][1] != _random._scratch.float.data_ptr()
+
+
+def test_scalar_draws_work_in_and_out_of_inference_mode() -> None:
+    import threading
+
+    from visiontx.transforms import _random
+
+    errors = []
+
+    def first_draw_in_inference_mode() -> None:
+        try:
+            with torch.inference_mode():
+                _random.rand()
+            _random.rand(), _random.randint(3)
+        except RuntimeError as error:
+            errors.append(error)
+
+    thread = threading.Thread(target=first_draw_in_inference_mode)
+    thread.start()
+    thread.join()
+    assert errors == []

@@ -17,13 +17,13 @@ import threading
 import torch
 
 
-
 class _Scratch(threading.local):
     """Per-thread one-element tensors the draws fill in place."""
 
     def __init__(self) -> None:
-        self.float = torch.empty(1, dtype=torch.float32, device="cpu")
-        self.int = torch.empty(1, dtype=torch.int64, device="cpu")
+        with torch.inference_mode(False):  # a thread's first draw may come inside inference mode
+            self.float = torch.empty(1, dtype=torch.float32, device="cpu")
+            self.int = torch.empty(1, dtype=torch.int64, device="cpu")
 
 
 _scratch = _Scratch()
