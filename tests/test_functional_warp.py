@@ -109,6 +109,17 @@ def test_perspective_bounding_box_matches_loop_reference() -> None:
     torch.testing.assert_close(_plain(out), torch.tensor(expected, dtype=torch.float64))
 
 
+def test_solved_coefficients_send_each_end_point_to_its_start_point() -> None:
+    from visiontx.functional._geometry._warp import _solve_coefficients
+
+    start, end = [[0, 0], [39, 2], [37, 30], [1, 28]], [[3, 1], [35, 0], [39, 31], [0, 25]]
+    a, b, c, d, e, f, g, h = _solve_coefficients(start, end)
+    for (sx, sy), (ex, ey) in zip(start, end):
+        denominator = g * ex + h * ey + 1
+        assert (a * ex + b * ey + c) / denominator == pytest.approx(sx, abs=1e-9)
+        assert (d * ex + e * ey + f) / denominator == pytest.approx(sy, abs=1e-9)
+
+
 def test_perspective_identity_returns_input() -> None:
     image = make_image_tensor()
     assert F.perspective_image_tensor(image, STARTPOINTS, STARTPOINTS) is image
