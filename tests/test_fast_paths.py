@@ -7,6 +7,8 @@ reference; kernel-level tests run each accelerated kernel with and without ``_fa
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 import torch
@@ -17,6 +19,15 @@ from visiontx.functional import _fast
 from .common import make_image_tensor
 
 needs_cv2 = pytest.mark.skipif(_fast.cv2 is None, reason="OpenCV not installed")
+
+
+def _fast_and_torch(
+    kernel: Callable[..., torch.Tensor], *args: Any, **kwargs: Any
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """``kernel(*args, **kwargs)`` with the fast paths on, then with them off."""
+    fast = kernel(*args, **kwargs)
+    with _fast.disabled():
+        return fast, kernel(*args, **kwargs)
 
 COVERED: set[str] = set()
 
@@ -217,9 +228,7 @@ def test_fast_kernel_matches_torch_path(name: str, kwargs: dict, atol: int, dtyp
     image = make_image_tensor((31, 41), batch_dims=batch_dims, dtype=dtype)
     kwargs = _case_kwargs(kwargs, dtype)
     before = image.clone()
-    fast = kernel(image, **kwargs)
-    with _fast.disabled():
-        reference = kernel(image, **kwargs)
+    fast, reference = _fast_and_torch(kernel, image, **kwargs)
     torch.testing.assert_close(image, before, rtol=0, atol=0)
     scale = 255 if dtype == torch.uint8 else 1
     torch.testing.assert_close(fast.double(), reference.double(), rtol=0, atol=max(atol, 1e-5 * scale))
@@ -239,9 +248,7 @@ def test_fast_grayscale_is_within_one_level_of_the_torch_kernel(num_output_chann
     colors = torch.cat([colors, colors.flip(0)]).to(torch.uint8)
     image = colors.T.reshape(3, 2, 256, 256).permute(1, 0, 3, 2)  # non-contiguous
     before = image.clone()
-    fast = F.rgb_to_grayscale_image_tensor(image, num_output_channels)
-    with _fast.disabled():
-        reference = F.rgb_to_grayscale_image_tensor(image, num_output_channels)
+    fast, reference = _fast_and_torch(F.rgb_to_grayscale_image_tensor, image, num_output_channels)
     torch.testing.assert_close(image, before, rtol=0, atol=0)
     torch.testing.assert_close(fast, reference, rtol=0, atol=1)
     assert fast.ne(reference).float().mean() < 0.03
@@ -266,9 +273,7 @@ def test_fast_contrast_matches_torch_path(channels: int, batch_dims: tuple[int, 
     image = make_image_tensor((33, 29), channels=channels, batch_dims=batch_dims)
     image[..., :10, :] //= 3  # per-image means that differ
     for factor in (0.0, 0.45, 1.7):
-        fast = F.adjust_contrast_image_tensor(image, factor)
-        with _fast.disabled():
-            reference = F.adjust_contrast_image_tensor(image, factor)
+        fast, reference = _fast_and_torch(F.adjust_contrast_image_tensor, image, factor)
         torch.testing.assert_close(fast, reference, rtol=0, atol=0)
 
 
@@ -279,9 +284,7 @@ def test_fast_hue_in_bands_matches_torch_path(dtype: torch.dtype, monkeypatch: p
 
     monkeypatch.setattr(_fast, "_BAND_PIXELS", 3 * 41)  # bands of 3 rows, the last one of 1
     image = make_image_tensor((31, 41), batch_dims=(2,), dtype=dtype)
-    fast = F.adjust_hue_image_tensor(image, 0.3)
-    with _fast.disabled():
-        reference = F.adjust_hue_image_tensor(image, 0.3)
+    fast, reference = _fast_and_torch(F.adjust_hue_image_tensor, image, 0.3)
     atol = 1 if dtype == torch.uint8 else 1e-5
     torch.testing.assert_close(fast, reference, rtol=0, atol=atol)
     assert (fast.double() - reference.double()).abs().gt(atol / 2).float().mean() < 0.05
@@ -296,9 +299,7 @@ def test_fast_sharpness_smoothing_is_exact(band_pixels: int, monkeypatch: pytest
     monkeypatch.setattr(_fast, "_BAND_PIXELS", band_pixels)
     image = make_image_tensor((37, 45), batch_dims=(2,))
     image[0, :, :9] = 255
-    fast = F.adjust_sharpness_image_tensor(image, 0.0)
-    with _fast.disabled():
-        reference = F.adjust_sharpness_image_tensor(image, 0.0)
+    fast, reference = _fast_and_torch(F.adjust_sharpness_image_tensor, image, 0.0)
     torch.testing.assert_close(fast, reference, rtol=0, atol=0)
 
 
@@ -309,9 +310,7 @@ def test_fast_elastic_matches_torch_path() -> None:
     image = make_image_tensor((30, 40), batch_dims=(2,))
     displacement = torch.randn(1, 30, 40, 2, generator=torch.Generator().manual_seed(0)) * 0.05
     for fill in (None, [9.0, 99.0, 199.0]):
-        fast = F.elastic_image_tensor(image, displacement, fill=fill)
-        with _fast.disabled():
-            reference = F.elastic_image_tensor(image, displacement, fill=fill)
+        fast, reference = _fast_and_torch(F.elastic_image_tensor, image, displacement, fill=fill)
         torch.testing.assert_close(fast, reference, rtol=0, atol=1)
 
 
@@ -334,9 +333,7 @@ def test_fast_jpeg_is_byte_identical_to_pillow(channels: int) -> None:
     image = make_image_tensor((33, 47), channels=channels, batch_dims=(2,))
     image = F.gaussian_blur_image_tensor(image, [5, 5])
     for quality in (10, 75, 95):
-        fast = F.jpeg_image_tensor(image, quality)
-        with _fast.disabled():
-            reference = F.jpeg_image_tensor(image, quality)
+        fast, reference = _fast_and_torch(F.jpeg_image_tensor, image, quality)
         torch.testing.assert_close(fast, reference, rtol=0, atol=0)
 
 
@@ -352,9 +349,7 @@ def test_fast_pad_matches_torch_path(padding_mode: str, dtype: torch.dtype, size
         fill = fill if padding_mode == "constant" else 0
         if dtype.is_floating_point and fill is not None:
             fill = [v / 255 for v in fill] if isinstance(fill, list) else fill / 255
-        fast = F.pad_image_tensor(image, padding, fill=fill, padding_mode=padding_mode)
-        with _fast.disabled():
-            reference = F.pad_image_tensor(image, padding, fill=fill, padding_mode=padding_mode)
+        fast, reference = _fast_and_torch(F.pad_image_tensor, image, padding, fill=fill, padding_mode=padding_mode)
         torch.testing.assert_close(fast, reference, rtol=0, atol=0)
 
 
@@ -368,9 +363,7 @@ def test_nearest_resize_equals_torch_for_every_size(dtype: torch.dtype) -> None:
     used = 0
     for size in [(1, 1), (23, 37), (48, 72), (11, 18), (34, 20), (123, 141), (5, 300), (68, 44)]:
         used += _fast.can_resize_nearest(image, size)
-        fast = F.resize_image_tensor(image, list(size), interpolation="nearest")
-        with _fast.disabled():
-            reference = F.resize_image_tensor(image, list(size), interpolation="nearest")
+        fast, reference = _fast_and_torch(F.resize_image_tensor, image, list(size), interpolation="nearest")
         torch.testing.assert_close(fast, reference, rtol=0, atol=0)
     assert 0 < used < 8  # both paths ran: (34, 20) and (68, 44) disagree with OpenCV's indices
 
@@ -446,9 +439,7 @@ def test_fast_warps_match_torch_path_for_any_channels(
         kwargs["fill"] = kwargs["fill"] / 255
     if name == "elastic_image_tensor":
         kwargs["displacement"] = torch.randn(1, 31, 41, 2, generator=torch.Generator().manual_seed(0)) * 0.05
-    fast = getattr(F, name)(image, **kwargs)
-    with _fast.disabled():
-        reference = getattr(F, name)(image, **kwargs)
+    fast, reference = _fast_and_torch(getattr(F, name), image, **kwargs)
     scale = 255 if dtype == torch.uint8 else 1
     diff = (fast.double() - reference.double()).abs() / scale
     assert fast.dtype == reference.dtype and fast.shape == reference.shape
@@ -594,9 +585,7 @@ def test_fast_erase_matches_torch_path(dtype: torch.dtype, channels: int, batch_
     values = [torch.rand(channels, 4, 5) * 300, per_channel, 7.6, torch.tensor(2)]
     for (i, j, h, w), v in zip([(1, 2, 4, 5), (0, 0, 9, 11), (6, 8, 4, 5), (3, 3, 0, 2)], values):
         before = image.clone()
-        fast = F.erase_image_tensor(image, i, j, h, w, v)
-        with _fast.disabled():
-            reference = F.erase_image_tensor(image, i, j, h, w, v)
+        fast, reference = _fast_and_torch(F.erase_image_tensor, image, i, j, h, w, v)
         torch.testing.assert_close(fast, reference, rtol=0, atol=0)
         torch.testing.assert_close(image, before, rtol=0, atol=0)
         assert fast.data_ptr() != image.data_ptr() and fast.stride() == reference.stride()

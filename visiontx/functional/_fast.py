@@ -167,7 +167,10 @@ def _map_rgba(
     ``cv2.merge``'s output directly was measured 2x slower.)"""
     spare = 3 - len(src)
     height, width = src[0].shape
-    rgb, rgba, result = _scratch([(height, width, 3), (height, width, 4), (*dst[0].shape, 4)], src[0].dtype)
+    dtype = src[0].dtype
+    rgb, rgba, result = _scratch(
+        [((height, width, 3), dtype), ((height, width, 4), dtype), ((*dst[0].shape, 4), dtype)]
+    )
     cv2.merge(src + src[:1] * spare, rgb)
     cv2.cvtColor(rgb, cv2.COLOR_RGB2RGBA, rgba)
     op(rgba, (*borders, *borders[:1] * spare, 0.0), result)
@@ -180,35 +183,32 @@ _SCRATCH_BYTES = 64 << 20
 _local = threading.local()
 
 
-def _scratch(shapes: Sequence[tuple[int, ...]], dtype: np.dtype) -> list[np.ndarray]:
-    """Uninitialised arrays of ``shapes``, carved from one per-thread buffer kept across calls while
-    they fit in 64 MiB: fresh megabyte-sized temporaries were measured to page-fault on every call once
-    the allocator hands them back to the OS (1 ms more on a 512 x 512 warp)."""
-    sizes = [-(-math.prod(shape) * dtype.itemsize // 64) * 64 for shape in shapes]  # 64-byte aligned offsets
+def _scratch(specs: Sequence[tuple[tuple[int, ...], Any]]) -> list[np.ndarray]:
+    """Uninitialised arrays of the given ``(shape, dtype)``, carved from one per-thread buffer kept
+    across calls while they fit in 64 MiB: fresh megabyte-sized temporaries were measured to page-fault
+    on every call once the allocator hands them back to the OS (1 ms more on a 512 x 512 warp). The
+    arrays of one call are valid until the next call on the same thread."""
+    nbytes = [math.prod(shape) * np.dtype(dtype).itemsize for shape, dtype in specs]
+    sizes = [-(-n // 64) * 64 for n in nbytes]  # 64-byte aligned offsets
     buffer = getattr(_local, "buffer", None)
     if sum(sizes) > _SCRATCH_BYTES:
         buffer = np.empty(sum(sizes), dtype=np.uint8)
     elif buffer is None or buffer.size < sum(sizes):
         buffer = _local.buffer = np.empty(sum(sizes), dtype=np.uint8)
-    offsets = np.cumsum([0, *sizes])
-    return [buffer[start:start + math.prod(shape) * dtype.itemsize].view(dtype).reshape(shape)
-            for start, shape in zip(offsets.tolist(), shapes)]
+    offsets = np.cumsum([0, *sizes]).tolist()
+    return [
+        buffer[start:start + n].view(dtype).reshape(shape) for start, n, (shape, dtype) in zip(offsets, nbytes, specs)
+    ]
 
 
-def _affine_op(matrix: Sequence[Sequence[float]], size: Sequence[int], interpolation: str) -> Callable[..., np.ndarray]:
-    m = np.asarray(matrix, dtype=np.float64).reshape(2, 3)
-    flags = _INTERPOLATION[interpolation] | cv2.WARP_INVERSE_MAP
-    return lambda src, border, dst=None: cv2.warpAffine(
-        src, m, (size[1], size[0]), dst=dst, flags=flags, borderMode=cv2.BORDER_CONSTANT, borderValue=border
-    )
-
-
-def _perspective_op(
-    matrix: Sequence[Sequence[float]], size: Sequence[int], interpolation: str
+def _warp_op(
+    warp: Callable[..., np.ndarray], matrix: Sequence[Sequence[float]], size: Sequence[int], interpolation: str
 ) -> Callable[..., np.ndarray]:
-    m = np.asarray(matrix, dtype=np.float64).reshape(3, 3)
+    """``op(src, border, dst=None)`` running OpenCV's ``warp`` (warpAffine / warpPerspective) with the
+    output -> input ``matrix`` (2 x 3 or 3 x 3) to output ``size``."""
+    m = np.asarray(matrix, dtype=np.float64)
     flags = _INTERPOLATION[interpolation] | cv2.WARP_INVERSE_MAP
-    return lambda src, border, dst=None: cv2.warpPerspective(
+    return lambda src, border, dst=None: warp(
         src, m, (size[1], size[0]), dst=dst, flags=flags, borderMode=cv2.BORDER_CONSTANT, borderValue=border
     )
 
@@ -224,7 +224,8 @@ def warp_affine(
     """Warp ``[..., H, W]`` planes with the 2 x 3 ``matrix`` mapping output pixel (x, y) to input
     pixel coordinates (pixel centres at integers), to output ``size`` ``(H, W)``. Outside pixels take
     ``fill`` (per channel; ``num_channels`` tells how planes group into images)."""
-    return _map_planes(image, size, fill, num_channels, _affine_op(matrix, size, interpolation))[0]
+    op = _warp_op(cv2.warpAffine, np.reshape(matrix, (2, 3)), size, interpolation)
+    return _map_planes(image, size, fill, num_channels, op)[0]
 
 
 def warp_perspective(
@@ -236,7 +237,8 @@ def warp_perspective(
     num_channels: int = 1,
 ) -> torch.Tensor:
     """Like :func:`warp_affine` with a 3 x 3 projective ``matrix`` (output pixel -> input pixel)."""
-    return _map_planes(image, size, fill, num_channels, _perspective_op(matrix, size, interpolation))[0]
+    op = _warp_op(cv2.warpPerspective, np.reshape(matrix, (3, 3)), size, interpolation)
+    return _map_planes(image, size, fill, num_channels, op)[0]
 
 
 def gaussian_blur(image: torch.Tensor, kernel_x: torch.Tensor, kernel_y: torch.Tensor) -> torch.Tensor:
@@ -424,15 +426,14 @@ _BAND_PIXELS = 1 << 15  # pixels per band: the two float32 H x W x 3 work buffer
 def adjust_hue(image: torch.Tensor, hue_factor: float) -> torch.Tensor:
     """Rotate the hue of RGB ``[..., 3, H, W]`` by ``hue_factor`` turns, through OpenCV's float HSV
     (scale-free, so uint8 values need no rescaling; its HSV -> RGB conversion wraps the hue). Works
-    in bands of rows with small reused buffers: whole-image float temporaries cost page faults."""
+    in bands of rows with per-thread scratch buffers: whole-image float temporaries cost page faults."""
     height, width = image.shape[-2:]
     src, out, dst = _planes(image)
     uint8 = image.dtype == torch.uint8
     shift = np.float32((360.0 * hue_factor) % 360.0)  # a positive shift: wrapped above 360
     rows = max(1, _BAND_PIXELS // width)
-    rgb = np.empty((min(rows, height), width, 3), dtype=np.float32)
-    hsv = np.empty_like(rgb)
-    packed = np.empty(rgb.shape, dtype=np.uint8)
+    band = (min(rows, height), width, 3)
+    rgb, hsv, packed = _scratch([(band, np.float32), (band, np.float32), (band, np.uint8)])
     for first in range(0, src.shape[0], 3):
         for top in range(0, height, rows):
             planes = [plane[top : top + rows] for plane in src[first : first + 3]]

@@ -54,10 +54,6 @@ def _setup_center(center: Any) -> list[float] | None:
     return None if center is None else _numbers(center, "center", (2,))
 
 
-def _uniform(low: float, high: float) -> float:
-    return _random.uniform(low, high)
-
-
 class _WarpArgs:
     """Mixin: the ``interpolation`` / ``fill`` handling shared by the warping transforms."""
 
@@ -91,7 +87,7 @@ class RandomRotation(_WarpArgs, Transform):
         self._setup_warp(interpolation, fill)
 
     def make_params(self, flat_inputs: list[Any]) -> dict[str, Any]:
-        return dict(angle=_uniform(*self.degrees))
+        return dict(angle=_random.uniform(*self.degrees))
 
     def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
         return self.call_kernel(
@@ -135,17 +131,17 @@ class RandomAffine(_WarpArgs, Transform):
 
     def make_params(self, flat_inputs: list[Any]) -> dict[str, Any]:
         height, width = query_size(flat_inputs)
-        angle = _uniform(*self.degrees)
+        angle = _random.uniform(*self.degrees)
         translate = [0, 0]
         if self.translate is not None:
             max_dx, max_dy = self.translate[0] * width, self.translate[1] * height
-            translate = [int(round(_uniform(-max_dx, max_dx))), int(round(_uniform(-max_dy, max_dy)))]
-        scale = 1.0 if self.scale is None else _uniform(*self.scale)
+            translate = [int(round(_random.uniform(-max_dx, max_dx))), int(round(_random.uniform(-max_dy, max_dy)))]
+        scale = 1.0 if self.scale is None else _random.uniform(*self.scale)
         shear = [0.0, 0.0]
         if self.shear is not None:
-            shear[0] = _uniform(self.shear[0], self.shear[1])
+            shear[0] = _random.uniform(self.shear[0], self.shear[1])
             if len(self.shear) == 4:
-                shear[1] = _uniform(self.shear[2], self.shear[3])
+                shear[1] = _random.uniform(self.shear[2], self.shear[3])
         return dict(angle=angle, translate=translate, scale=scale, shear=shear)
 
     def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
@@ -176,9 +172,7 @@ class RandomPerspective(_WarpArgs, RandomApplyTransform):
         bound_h = int(self.distortion_scale * (height // 2)) + 1
         bound_w = int(self.distortion_scale * (width // 2)) + 1
 
-        def draw(low: int, high: int) -> int:
-            return _random.randint(low, high)
-
+        draw = _random.randint
         endpoints = [
             [draw(0, bound_w), draw(0, bound_h)],
             [draw(width - bound_w, width), draw(0, bound_h)],

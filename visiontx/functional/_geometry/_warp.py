@@ -66,11 +66,8 @@ def _solve_coefficients(startpoints: Points, endpoints: Points) -> list[float]:
         rhs += [sx, sy]
     # 8 equations, 8 unknowns: numpy's LU solve on the host (4x cheaper than torch's lstsq here)
     a, b = np.array(rows, dtype=np.float64), np.array(rhs, dtype=np.float64)
-    try:
-        solution = np.linalg.solve(a, b)
-    except np.linalg.LinAlgError:
-        solution = None
-    if solution is None or not np.isfinite(solution).all() or np.linalg.matrix_rank(a) < 8:
+    solution = np.linalg.solve(a, b) if np.linalg.matrix_rank(a) == 8 else None
+    if solution is None or not np.isfinite(solution).all():
         raise ValueError("startpoints and endpoints must each be 4 points in general position")
     return solution.tolist()
 
