@@ -29,8 +29,6 @@ def _fast_and_torch(
     with _fast.disabled():
         return fast, kernel(*args, **kwargs)
 
-COVERED: set[str] = set()
-
 
 def test_disabled_switch_nests() -> None:
     before = _fast.available()
@@ -237,6 +235,22 @@ def test_fast_kernel_matches_torch_path(name: str, kwargs: dict, atol: int, dtyp
 
 
 @needs_cv2
+@pytest.mark.parametrize(("name", "kwargs", "atol"), KERNEL_CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(KERNEL_CASES)])
+def test_fast_kernel_takes_interleaved_images(name: str, kwargs: dict, atol: int) -> None:
+    """Channels-innermost images (from PIL or numpy), whole or cropped, give the planar image's result."""
+    import visiontx.functional as F
+
+    kernel = getattr(F, name)
+    image = make_image_tensor((31, 41), batch_dims=(2,))
+    kwargs = _case_kwargs(kwargs, image.dtype)
+    interleaved = _interleaved_copy(image)
+    assert _fast._is_interleaved(interleaved)
+    torch.testing.assert_close(kernel(interleaved, **kwargs), kernel(image, **kwargs), rtol=0, atol=0)
+    crop = (..., slice(2, 29), slice(3, None))
+    torch.testing.assert_close(kernel(interleaved[crop], **kwargs), kernel(image[crop].contiguous(), **kwargs), rtol=0, atol=0)
+
+
+@needs_cv2
 @pytest.mark.parametrize("num_output_channels", [1, 3])
 def test_fast_grayscale_is_within_one_level_of_the_torch_kernel(num_output_channels: int) -> None:
     """Every (r, g) pair with varied b, in a batch with a non-contiguous layout: OpenCV's weights
@@ -366,6 +380,60 @@ def test_nearest_resize_equals_torch_for_every_size(dtype: torch.dtype) -> None:
         fast, reference = _fast_and_torch(F.resize_image_tensor, image, list(size), interpolation="nearest")
         torch.testing.assert_close(fast, reference, rtol=0, atol=0)
     assert 0 < used < 8  # both paths ran: (34, 20) and (68, 44) disagree with OpenCV's indices
+
+
+def _interleaved_copy(image: torch.Tensor) -> torch.Tensor:
+    """The same values as ``image`` (``[..., C, H, W]``), laid out in memory as ``H x W x C`` pixels."""
+    return image.movedim(-3, -1).contiguous().movedim(-1, -3)
+
+
+@needs_cv2
+@pytest.mark.parametrize("mode", ["bilinear", "bicubic"])
+@pytest.mark.parametrize("antialias", [True, False])
+@pytest.mark.parametrize(
+    ("channels", "batch_dims", "in_size", "size"),
+    [(3, (), (64, 80), (29, 37)), (4, (2,), (30, 41), (57, 90)), (3, (2, 3), (17, 23), (16, 5)), (3, (), (9, 7), (1, 1))],
+)
+def test_interleaved_resize_is_identical_to_torch(mode, antialias, channels, batch_dims, in_size, size) -> None:
+    """Down- and upscaling, batches, planar, cropped and interleaved inputs: torch's own values."""
+    import visiontx.functional as F
+
+    image = make_image_tensor(in_size, channels=channels, batch_dims=batch_dims)
+    assert _fast.can_resize_interleaved(image, mode)
+    for inpt in (image, image[..., 1:, 2:], _interleaved_copy(image), _interleaved_copy(image)[..., 1:, 2:]):
+        before = inpt.clone()
+        fast, reference = _fast_and_torch(F.resize_image_tensor, inpt, list(size), interpolation=mode, antialias=antialias)
+        torch.testing.assert_close(fast, reference, rtol=0, atol=0)
+        assert fast.is_contiguous() and fast.shape == (*batch_dims, channels, *size)
+        torch.testing.assert_close(inpt, before, rtol=0, atol=0)
+
+
+@needs_cv2
+def test_interleaved_resize_is_only_for_smooth_uint8_rgb_or_rgba() -> None:
+    image = make_image_tensor((8, 9))
+    assert not _fast.can_resize_interleaved(image, "nearest")
+    assert not _fast.can_resize_interleaved(image.float(), "bilinear")
+    assert not _fast.can_resize_interleaved(image[:1], "bilinear")
+    assert not _fast.can_resize_interleaved(make_image_tensor((8, 9), channels=5), "bicubic")
+
+
+@needs_cv2
+@pytest.mark.parametrize(("channels", "batch_dims"), [(1, ()), (3, ()), (4, (2,)), (2, (2, 3))])
+def test_planar_and_interleaved_layouts(channels: int, batch_dims: tuple[int, ...]) -> None:
+    image = make_image_tensor((5, 7), channels=channels, batch_dims=batch_dims)
+    pixels = image.movedim(-3, -1).contiguous()
+    planar = _fast.planar(pixels.numpy())
+    assert planar.is_contiguous() and torch.equal(planar, image)
+    for item in image.reshape(-1, channels, 5, 7):
+        for inpt in (item, item[:, 1:, 2:], _interleaved_copy(item), _interleaved_copy(item)[:, 1:, 2:]):
+            hwc = _fast.interleaved(inpt)
+            assert hwc.flags.c_contiguous and torch.equal(torch.from_numpy(hwc), inpt.movedim(0, -1))
+    interleaved = _interleaved_copy(image)
+    for inpt, expected in ((interleaved, image), (interleaved[..., 1:4, 2:], image[..., 1:4, 2:])):
+        assert _fast._is_interleaved(inpt) == (channels > 1)
+        assert torch.equal(_fast.contiguous(inpt), expected) and _fast.contiguous(inpt).is_contiguous()
+    assert not _fast._is_interleaved(interleaved.float()) and not _fast._is_interleaved(image[..., ::2])
+    assert not _fast._is_interleaved(interleaved[..., ::2]) and not _fast._is_interleaved(image)
 
 
 @needs_cv2

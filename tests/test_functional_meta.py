@@ -269,6 +269,26 @@ def test_pil_tensor_round_trip(channels: int) -> None:
     assert type(image) is Image and torch.equal(unwrap(image), tensor)
 
 
+@pytest.mark.parametrize("opencv", [True, False])
+@pytest.mark.parametrize("channels", [1, 2, 3, 4])
+def test_pil_conversions_with_and_without_opencv(channels: int, opencv: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Planar <-> interleaved layout changes (OpenCV's merge / split, numpy without it) keep every value,
+    for planar, cropped and interleaved tensors."""
+    from visiontx.functional import _fast
+
+    if not opencv:
+        monkeypatch.setattr(_fast, "cv2", None)
+    tensor = make_image_tensor((7, 9), channels=channels)
+    interleaved = tensor.permute(1, 2, 0).contiguous().permute(2, 0, 1)
+    for inpt in (tensor, tensor[:, 1:, 2:], interleaved):
+        pil = F.to_image_pil(inpt)
+        expected = inpt.permute(1, 2, 0).numpy()
+        assert np.array_equal(np.asarray(pil), expected[..., 0] if channels == 1 else expected)
+        back = F.pil_to_tensor(pil)  # H x W x C memory, as torchvision's
+        assert torch.equal(back, inpt) and torch.equal(_fast.contiguous(back), inpt) and _fast.contiguous(back).is_contiguous()
+    assert F.pil_to_tensor(F.to_image_pil(tensor[:, :0])).shape == (channels, 0, 9)
+
+
 def test_pil_conversions_match_torchvision() -> None:
     tv_f = pytest.importorskip("torchvision.transforms.v2.functional")
     pil = make_image_pil()

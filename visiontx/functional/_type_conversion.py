@@ -10,6 +10,7 @@ import torch
 
 from ..datapoints import Image
 from ..datapoints._image import _pil_to_tensor
+from . import _fast
 
 __all__ = ["pil_to_tensor", "to_image_pil", "to_image_tensor", "to_pil_image"]
 
@@ -37,6 +38,12 @@ def to_image_tensor(inpt: PIL.Image.Image | np.ndarray | torch.Tensor) -> Image:
     raise TypeError(f"inpt must be a PIL image, numpy array or tensor, got {type(inpt).__name__}")
 
 
+def _check_channels(channels: int) -> int:
+    if channels not in _MODES_BY_CHANNELS:
+        raise ValueError(f"inpt must have 1 to 4 channels to become a PIL image, got {channels}")
+    return channels
+
+
 def to_image_pil(inpt: Any, mode: str | None = None) -> PIL.Image.Image:
     """Tensor / ``Image`` ``C x H x W`` (uint8, or float in [0, 1]) or numpy ``H x W x C`` -> PIL image.
 
@@ -50,18 +57,17 @@ def to_image_pil(inpt: Any, mode: str | None = None) -> PIL.Image.Image:
             tensor = tensor.unsqueeze(0)
         if tensor.ndim != 3:
             raise ValueError(f"inpt must be a single image C x H x W, got shape {tuple(inpt.shape)}")
+        _check_channels(tensor.shape[0])
         if tensor.is_floating_point():
             tensor = tensor.mul(255).round_().clamp_(0, 255)
-        array = tensor.to(torch.uint8).permute(1, 2, 0).cpu().numpy()
+        array = _fast.interleaved(tensor.to(torch.uint8).cpu())
     elif isinstance(inpt, np.ndarray):
         array = inpt[:, :, None] if inpt.ndim == 2 else inpt
         if array.ndim != 3:
             raise ValueError(f"inpt as a numpy array must be H x W or H x W x C, got shape {inpt.shape}")
     else:
         raise TypeError(f"inpt must be a tensor, numpy array or PIL image, got {type(inpt).__name__}")
-    channels = array.shape[-1]
-    if channels not in _MODES_BY_CHANNELS:
-        raise ValueError(f"inpt must have 1 to 4 channels to become a PIL image, got {channels}")
+    channels = _check_channels(array.shape[-1])
     image = PIL.Image.fromarray(np.ascontiguousarray(array[..., 0] if channels == 1 else array))
     return image if mode is None else image.convert(mode)
 

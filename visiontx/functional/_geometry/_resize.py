@@ -108,9 +108,13 @@ def _interpolate(image: torch.Tensor, size: tuple[int, int], mode: Interpolation
     if mode == InterpolationMode.NEAREST and _fast.can_resize_nearest(image, size):
         return _fast.resize_nearest(image, size)
     smooth = mode in _SMOOTH
+    if _fast.can_resize_interleaved(image, mode.value):
+        return _fast.resize_interleaved(image, size, mode.value, antialias and smooth)
     native_uint8 = image.dtype == torch.uint8 and image.device.type == "cpu"
     native = image.is_floating_point() or mode in _NEAREST or native_uint8
     work = image if native else image.float()
+    if native_uint8 and smooth and tuple(size) == (1, 1):  # torch's uint8 kernel asserts on planar input there
+        work = work.contiguous(memory_format=torch.channels_last)
     out = interpolate(
         work, size=size, mode=mode.value, align_corners=False if smooth else None, antialias=antialias and smooth
     )
