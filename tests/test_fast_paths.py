@@ -515,6 +515,47 @@ def test_fast_warps_match_torch_path_for_any_channels(
     assert diff.gt(0.5 / 255).float().mean() < 0.05
 
 
+NEAREST_CASES = [
+    ("rotate_image_tensor", dict(angle=23.0)),
+    ("rotate_image_tensor", dict(angle=-35.0, expand=True, fill="per channel")),
+    ("rotate_image_tensor", dict(angle=90.0, fill=12.5)),  # a tie: both round half to even
+    ("affine_image_tensor", dict(angle=12.0, translate=[4, -3], scale=0.8, shear=[6.0, -4.0], fill=300.0)),
+    ("affine_image_tensor", dict(angle=0.0, translate=[7, 0], scale=1.0, shear=[0.0, 0.0])),  # whole pixels
+    ("perspective_image_tensor", dict(startpoints=CORNERS, endpoints=MOVED, fill="per channel")),
+    ("elastic_image_tensor", dict(fill=-4.0)),
+]
+
+
+@needs_cv2
+@pytest.mark.parametrize("dtype", [torch.uint8, torch.float32])
+@pytest.mark.parametrize(("channels", "batch_dims"), [(1, ()), (3, ()), (4, ()), (3, (2,)), (5, (2,))])
+@pytest.mark.parametrize(("name", "kwargs"), NEAREST_CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(NEAREST_CASES)])
+def test_fast_nearest_warps_equal_the_torch_path(name: str, kwargs: dict, dtype: torch.dtype, channels: int, batch_dims: tuple) -> None:
+    """Nearest sampling through OpenCV's remap at the torch path's rounded source pixels: identical."""
+    import visiontx.functional as F
+
+    image = make_image_tensor((31, 41), channels=channels, batch_dims=batch_dims, dtype=dtype)
+    kwargs = {**kwargs, "interpolation": F.InterpolationMode.NEAREST}
+    if kwargs.get("fill") == "per channel":
+        kwargs["fill"] = _fills(channels, dtype)
+    if name == "elastic_image_tensor":
+        kwargs["displacement"] = torch.randn(1, 31, 41, 2, generator=torch.Generator().manual_seed(0)) * 0.05
+    fast, reference = _fast_and_torch(getattr(F, name), image, **kwargs)
+    assert fast.dtype == reference.dtype
+    torch.testing.assert_close(fast, reference, rtol=0, atol=0)
+
+
+@needs_cv2
+def test_fast_nearest_warp_of_a_mask_keeps_its_labels() -> None:
+    import visiontx.functional as F
+    from visiontx.datapoints import Mask
+
+    mask = Mask(torch.randint(0, 7, (2, 31, 41), generator=torch.Generator().manual_seed(0), dtype=torch.uint8))
+    fast, reference = _fast_and_torch(F.rotate, mask, 31.0, fill=5)
+    assert type(fast) is Mask and torch.equal(fast, reference)
+    assert set(fast.unique().tolist()) <= set(range(7))
+
+
 # ------------------------------------------------------------------ per-call shortcuts (no OpenCV)
 def test_lone_leaf_shortcut_matches_the_flattened_sample_path() -> None:
     import visiontx.transforms as T

@@ -35,6 +35,7 @@ __all__ = [
     "blend",
     "can_resize_interleaved",
     "can_resize_nearest",
+    "can_sample",
     "can_use",
     "contiguous",
     "can_warp",
@@ -51,6 +52,7 @@ __all__ = [
     "pad",
     "planar",
     "remap",
+    "remap_nearest",
     "resize_interleaved",
     "resize_nearest",
     "sharpen",
@@ -353,12 +355,18 @@ def _num_channels(image: torch.Tensor) -> int:
     return image.shape[-3] if image.ndim >= 3 else 1
 
 
-def can_warp(image: torch.Tensor, bilinear: bool, fill: Sequence[float] | None) -> bool:
-    """Whether a warp of ``image`` can take the accelerated path: bilinear only (OpenCV rounds
-    nearest-neighbour ties differently), and a fill the torch path would accept."""
+def can_sample(image: torch.Tensor, fill: Sequence[float] | None) -> bool:
+    """Whether OpenCV can sample ``image`` (warps, remap): a fill the torch path would accept, and
+    sizes within OpenCV's warp limit."""
     channels = _num_channels(image)
     fill_ok = fill is None or len(fill) == 1 or (image.ndim >= 3 and len(fill) == channels)
-    return bilinear and fill_ok and can_use(image) and max(image.shape[-2:]) < 32768  # OpenCV's warp limit
+    return fill_ok and can_use(image) and max(image.shape[-2:]) < 32768
+
+
+def can_warp(image: torch.Tensor, bilinear: bool, fill: Sequence[float] | None) -> bool:
+    """Whether a warp of ``image`` can take the accelerated path: bilinear only (OpenCV's warps
+    round nearest-neighbour ties differently; nearest sampling goes through :func:`remap_nearest`)."""
+    return bilinear and can_sample(image, fill)
 
 
 def _to_pixel_centres(matrix: Sequence[Sequence[float]]) -> np.ndarray:
@@ -486,6 +494,18 @@ def remap(image: torch.Tensor, grid: torch.Tensor, fill: Sequence[float] | None)
         w = _footprint(maps[0][rows, cols].astype(np.float64), maps[1][rows, cols].astype(np.float64), (height, width))
         _blend_border(out, rows, cols, w, fill, channels)
     return out
+
+
+def remap_nearest(image: torch.Tensor, x: torch.Tensor, y: torch.Tensor, fill: Sequence[float] | None) -> torch.Tensor:
+    """Nearest sampling of ``[..., C, H, W]`` at whole-number source columns ``x`` and rows ``y``
+    (float32 ``H_out x W_out``, rounded by the caller, so OpenCV has no ties to break); points
+    outside the image get ``fill`` per channel (zeros when None), rounded and saturated like a cast."""
+    maps = (x.to(torch.float32).contiguous().numpy(), y.to(torch.float32).contiguous().numpy())
+
+    def op(src: np.ndarray, border: Any, dst: np.ndarray | None = None) -> np.ndarray:
+        return cv2.remap(src, *maps, cv2.INTER_NEAREST, dst=dst, borderMode=cv2.BORDER_CONSTANT, borderValue=border)
+
+    return _map_planes(image, maps[0].shape, fill, _num_channels(image), op)[0]
 
 
 _BAND_PIXELS = 1 << 15  # pixels per band: the two float32 H x W x 3 work buffers of hue (786 KiB) fit a 1 MiB L2

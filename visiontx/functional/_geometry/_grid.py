@@ -15,6 +15,7 @@ import PIL.Image
 import torch
 from torch.nn.functional import grid_sample
 
+from .. import _fast
 from .._interpolation import InterpolationMode
 
 FillArg = Union[int, float, Sequence[Union[int, float]], None]
@@ -75,8 +76,10 @@ def _cast_back(image: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
 def _sample_nearest(image: torch.Tensor, grid: torch.Tensor, fill: list[float] | None) -> torch.Tensor:
     height, width = image.shape[-2:]
     out_height, out_width = grid.shape[:2]
-    x = ((grid[..., 0] + 1) * (width / 2) - 0.5).round_()
-    y = ((grid[..., 1] + 1) * (height / 2) - 0.5).round_()
+    x = grid[..., 0].add(1).mul_(width / 2).sub_(0.5).round_()
+    y = grid[..., 1].add(1).mul_(height / 2).sub_(0.5).round_()
+    if _fast.can_sample(image, fill):
+        return _fast.remap_nearest(image, x, y, fill)
     valid = (x >= 0) & (x <= width - 1) & (y >= 0) & (y <= height - 1)
     index = (y.clamp_(0, height - 1) * width + x.clamp_(0, width - 1)).long().flatten()
     flat = image.reshape(-1, height * width)
