@@ -361,3 +361,19 @@ def test_scalar_draws_work_in_and_out_of_inference_mode() -> None:
     thread.start()
     thread.join()
     assert errors == []
+
+
+def test_peek_looks_ahead_and_skip_consumes_like_rand() -> None:
+    from visiontx.transforms import _random
+
+    torch.manual_seed(7)
+    one_by_one = torch.cat([torch.rand(2) for _ in range(30)])
+    after_all = torch.get_rng_state()
+    torch.manual_seed(7)
+    with torch.inference_mode():
+        ahead = _random.peek(60)
+        assert torch.equal(ahead, one_by_one) and not ahead.is_inference()
+        assert torch.equal(_random.peek(60), one_by_one)  # nothing was consumed
+        _random.skip(36)
+    assert torch.equal(torch.rand(24), one_by_one[36:])
+    assert torch.equal(torch.get_rng_state(), after_all)

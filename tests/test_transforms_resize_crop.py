@@ -108,6 +108,35 @@ def test_transform_matches_torchvision_same_seed(name, kwargs) -> None:
 
 
 @pytest.mark.parametrize(
+    "kwargs",
+    [
+        dict(sampler_options=[0.7, 0.9]),
+        dict(min_scale=0.1, min_aspect_ratio=0.9, max_aspect_ratio=1.1, trials=7),
+        dict(),
+    ],
+)
+def test_iou_crop_bulk_draws_leave_the_generator_as_torchvision(kwargs) -> None:
+    """The trials look at their draws in one bulk but consume only those used: the crop and the
+    generator state afterwards equal torchvision's draw-by-draw trials, over many seeds (high IoU
+    thresholds and narrow aspect ratios make many failing trials, several rounds and run-outs)."""
+    tv_t = _tv_transforms()
+    ours, theirs = T.RandomIoUCrop(**kwargs), tv_t.RandomIoUCrop(**kwargs)
+    size = (60, 80)
+    image = make_image(size)
+    boxes = [[5.0, 5.0, 15.0, 12.0], [40.0, 30.0, 75.0, 58.0], [30.0, 20.0, 30.0, 20.0]]  # the last one empty
+    boxes = BoundingBox(torch.tensor(boxes), format="XYXY", spatial_size=size)
+    for seed in range(60):
+        torch.manual_seed(seed)
+        out = ours(image, boxes)
+        state = torch.get_rng_state()
+        torch.manual_seed(seed)
+        expected = theirs(*_to_tv((image, boxes, make_mask(size)))[:2])
+        assert torch.equal(state, torch.get_rng_state()), seed
+        assert_equal(out[0], expected[0].as_subclass(torch.Tensor))
+        assert_equal(out[1], expected[1].as_subclass(torch.Tensor))
+
+
+@pytest.mark.parametrize(
     "size, crop", [((40, 60), (20, 40)), ((40, 60), (20, 30)), ((30, 30), (30, 12)), ((9, 9), (9, 9))]
 )
 def test_random_crop_draws_like_two_scalar_randints(size, crop) -> None:

@@ -224,13 +224,13 @@ class RandomZoomOut(_FillMixin, RandomApplyTransform):
         return self._pad(inpt, params["padding"])
 
 
-def _box_iou(boxes: np.ndarray, region: np.ndarray) -> np.ndarray:
-    """IoU of XYXY ``boxes [N, 4]`` with one XYXY ``region [4]`` (float32 numpy)."""
-    lt = np.maximum(boxes[:, :2], region[:2])
-    rb = np.minimum(boxes[:, 2:], region[2:])
+def _box_iou(boxes: np.ndarray, regions: np.ndarray) -> np.ndarray:
+    """``T x N`` IoUs of XYXY ``boxes [N, 4]`` with XYXY ``regions [T, 4]`` (float32 numpy)."""
+    lt = np.maximum(boxes[:, :2], regions[:, None, :2])
+    rb = np.minimum(boxes[:, 2:], regions[:, None, 2:])
     inter = (rb - lt).clip(min=0).prod(-1)
     area = (boxes[:, 2:] - boxes[:, :2]).prod(-1)
-    region_area = (region[2:] - region[:2]).prod()
+    region_area = (regions[:, 2:] - regions[:, :2]).prod(-1)[:, None]
     return inter / (area + region_area - inter)
 
 
@@ -280,31 +280,59 @@ class RandomIoUCrop(Transform):
             min_iou = self.sampler_options[_random.randint(len(self.sampler_options))]
             if min_iou >= 1.0:
                 return {}
-            for _ in range(self.trials):
-                params = self._try_crop(height, width, xyxy, centres, min_iou)
-                if params:
-                    return params
+            params = self._search(height, width, xyxy, centres, min_iou)
+            if params:
+                return params
 
-    def _try_crop(self, height: int, width: int, xyxy: np.ndarray, centres: np.ndarray, min_iou: float) -> dict[str, Any]:
-        # float32 numpy scalars: the same draws and the same float32 arithmetic as torch tensors, at a
-        # fraction of the cost per trial (a sample can take a hundred trials)
-        r = np.float32(self.min_scale) + np.float32(self.max_scale - self.min_scale) * torch.rand(2).numpy()
-        new_w, new_h = int(np.float32(width) * r[0]), int(np.float32(height) * r[1])
-        if new_h == 0 or not self.min_aspect_ratio <= new_w / new_h <= self.max_aspect_ratio:
-            return {}
-        r = torch.rand(2).numpy()
-        left, top = int(np.float32(width - new_w) * r[0]), int(np.float32(height - new_h) * r[1])
-        right, bottom = left + new_w, top + new_h
-        if left == right or top == bottom:
-            return {}
+    def _search(self, height: int, width: int, xyxy: np.ndarray, centres: np.ndarray, min_iou: float) -> dict[str, Any]:
+        """Up to ``trials`` crops; each trial draws two scales, then (if the aspect ratio holds) two
+        offsets, as ``torch.rand(2)`` calls, and the first crop that passes is taken. All trials are
+        tried at once on one look-ahead bulk of draws, and only the draws up to the chosen trial are
+        consumed. The maths is float32, as torch's."""
+        draws = _random.peek(4 * self.trials).numpy()
+        scales = np.float32(self.min_scale) + np.float32(self.max_scale - self.min_scale) * draws
+        widths = (np.float32(width) * scales).astype(np.int64).tolist()
+        heights = (np.float32(height) * scales).astype(np.int64).tolist()
+        offsets, sizes, used_after = [], [], []  # of the trials whose aspect ratio holds
+        used = 0
+        for _ in range(self.trials):
+            new_w, new_h = widths[used], heights[used + 1]
+            used += 2
+            if new_h == 0 or not self.min_aspect_ratio <= new_w / new_h <= self.max_aspect_ratio:
+                continue
+            offsets.append(used)
+            sizes.append((new_w, new_h))
+            used += 2
+            used_after.append(used)
+        found = self._first_valid_crop(height, width, draws, offsets, sizes, xyxy, centres, min_iou)
+        _random.skip(used if found is None else used_after[found[0]])
+        return {} if found is None else found[1]
+
+    @staticmethod
+    def _first_valid_crop(
+        height: int, width: int, draws: np.ndarray, offsets: list[int], sizes: list[tuple[int, int]],
+        xyxy: np.ndarray, centres: np.ndarray, min_iou: float,
+    ) -> tuple[int, dict[str, Any]] | None:
+        """(index, parameters) of the first candidate crop that is not empty, holds a box centre and
+        overlaps one of those boxes by ``min_iou``; None if none does."""
+        if not sizes:
+            return None
+        at = np.array(offsets)
+        crop_w, crop_h = np.array(sizes).T
+        left = ((width - crop_w).astype(np.float32) * draws[at]).astype(np.int64)
+        top = ((height - crop_h).astype(np.float32) * draws[at + 1]).astype(np.int64)
+        right, bottom = left + crop_w, top + crop_h
         cx, cy = centres[:, 0], centres[:, 1]
-        inside = (left < cx) & (cx < right) & (top < cy) & (cy < bottom)
-        if not inside.any():
-            return {}
-        region = np.array([left, top, right, bottom], dtype=np.float32)
-        if _box_iou(xyxy[inside], region).max() < min_iou:
-            return {}
-        return dict(top=top, left=left, height=new_h, width=new_w, inside=torch.from_numpy(inside))
+        inside = (left[:, None] < cx) & (cx < right[:, None]) & (top[:, None] < cy) & (cy < bottom[:, None])
+        regions = np.stack([left, top, right, bottom], axis=1).astype(np.float32)
+        with np.errstate(divide="ignore", invalid="ignore"):  # 0 / 0 only for malformed (x2 < x1) boxes
+            ious = np.where(inside, _box_iou(xyxy, regions), -np.inf)
+        passed = (crop_w > 0) & (crop_h > 0) & inside.any(axis=1) & (ious.max(axis=1) >= min_iou)
+        if not passed.any():
+            return None
+        i = int(passed.argmax())
+        params = dict(top=int(top[i]), left=int(left[i]), height=int(crop_h[i]), width=int(crop_w[i]), inside=torch.from_numpy(inside[i]))
+        return i, params
 
     def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
         if not params:
