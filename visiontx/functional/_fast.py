@@ -98,17 +98,17 @@ def can_use(image: torch.Tensor, *, dtypes: Sequence[torch.dtype] = _DTYPES) -> 
 
 
 def _is_interleaved(image: torch.Tensor) -> bool:
-    """Whether a non-contiguous CPU uint8 ``[..., C, H, W]`` tensor (C > 1) keeps its channels
+    """Whether a non-contiguous CPU uint8 ``[..., C, H, W]`` tensor (C is 2 to 4) keeps its channels
     innermost, as rows of ``W x C`` pixels (tensors made from PIL images and numpy arrays, and crops
     of them)."""
     if image.ndim < 3 or image.dtype != torch.uint8 or not image.is_cpu or image.is_contiguous():
         return False
     channels, _, width = image.shape[-3:]
-    return channels > 1 and image.stride(-3) == 1 and image.stride(-1) == channels and image.stride(-2) >= width * channels
+    return 1 < channels <= 4 and image.stride(-3) == 1 and image.stride(-1) == channels and image.stride(-2) >= width * channels
 
 
 def planar(pixels: np.ndarray) -> torch.Tensor:
-    """Contiguous uint8 ``[..., C, H, W]`` tensor of ``[..., H, W, C]`` pixels (C <= 512),
+    """Contiguous uint8 ``[..., C, H, W]`` tensor of ``[..., H, W, C]`` pixels (C <= 4),
     split by OpenCV: torch's and numpy's uint8 transpositions measured 15x and 8x slower (375 x 500)."""
     height, width, channels = pixels.shape[-3:]
     out = np.empty((*pixels.shape[:-3], channels, height, width), dtype=np.uint8)
@@ -121,7 +121,7 @@ def planar(pixels: np.ndarray) -> torch.Tensor:
 
 
 def interleaved(image: torch.Tensor) -> np.ndarray:
-    """Contiguous ``H x W x C`` numpy pixels of a CPU uint8 ``C x H x W`` tensor (C <= 512), merged by
+    """Contiguous ``H x W x C`` numpy pixels of a CPU uint8 ``C x H x W`` tensor (C <= 4), merged by
     OpenCV (see :func:`planar`)."""
     if _is_interleaved(image):
         return np.ascontiguousarray(image.movedim(-3, -1).numpy())
