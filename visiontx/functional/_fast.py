@@ -4,8 +4,12 @@ The pure-torch kernels stay the reference and the GPU path: a kernel calls ``can
 when it says yes, hands the work to a helper here. Helpers work plane by plane on the contiguous
 ``H x W`` planes of a ``[..., C, H, W]`` tensor and write straight into the output tensor, except
 where OpenCV wants interleaved channels: warps and remap sample three planes at a time as one RGBA
-image (see ``_map_rgba``), grayscale, hue and JPEG merge the RGB planes first. ``disabled()``
-switches the fast paths off (tests compare the two).
+image (see ``_map_rgba``), grayscale, hue and JPEG merge the RGB planes first, and smooth uint8
+resizes hand torch's own kernel the interleaved pixels it works in. Layout changes between planes
+and interleaved pixels go through OpenCV's merge / split (``planar``, ``interleaved``,
+``contiguous``): torch's uint8 transpositions are an order of magnitude slower, which also matters
+for images made from PIL images and numpy arrays (interleaved in memory). ``disabled()`` switches
+the fast paths off (tests compare the two).
 """
 
 from __future__ import annotations
@@ -37,8 +41,8 @@ __all__ = [
     "can_resize_nearest",
     "can_sample",
     "can_use",
-    "contiguous",
     "can_warp",
+    "contiguous",
     "disabled",
     "erase",
     "floor_uint8",
