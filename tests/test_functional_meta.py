@@ -171,16 +171,23 @@ def test_clamp_argument_errors() -> None:
         F.clamp_bounding_box(make_mask())
 
 
-def test_box_ops_match_torchvision() -> None:
+@pytest.mark.parametrize(("dtype", "batch_dims"), [(torch.float32, ()), (torch.int64, ()), (torch.float32, (2, 3))])
+def test_box_ops_match_torchvision(dtype: torch.dtype, batch_dims: tuple[int, ...]) -> None:
     tv_f = pytest.importorskip("torchvision.transforms.v2.functional")
     from torchvision import tv_tensors
 
     for old in BoundingBoxFormat:
-        boxes = make_bounding_box(format=old)
-        theirs = tv_tensors.BoundingBoxes(unwrap(boxes), format=old.value, canvas_size=boxes.spatial_size)
+        boxes = make_bounding_box(format=old, dtype=dtype, batch_dims=batch_dims)
+        boxes = BoundingBox.wrap_like(boxes, unwrap(boxes) * (3 if dtype == torch.int64 else 1.37))  # odd sizes, fractions
+        flat = unwrap(boxes).reshape(-1, 4)  # torchvision's boxes are [N, 4]
+        theirs = tv_tensors.BoundingBoxes(flat, format=old.value, canvas_size=boxes.spatial_size)
         for new in BoundingBoxFormat:
             ours = F.convert_format_bounding_box(boxes, new_format=new)
-            assert_equal(ours, tv_f.convert_bounding_box_format(theirs, new_format=new.value), atol=1e-5, rtol=0)
+            expected = tv_f.convert_bounding_box_format(theirs, new_format=new.value)
+            assert ours.shape == boxes.shape
+            assert_equal(unwrap(ours).reshape(-1, 4), expected, atol=0 if dtype == torch.int64 else 1e-5, rtol=0)
+        if batch_dims:
+            continue
         shifted = theirs + 5
         ours = F.clamp_bounding_box(BoundingBox.wrap_like(boxes, unwrap(boxes) + 5))
         reference = tv_f.clamp_bounding_boxes(tv_tensors.wrap(shifted, like=theirs))
