@@ -392,14 +392,14 @@ def _interleaved_copy(image: torch.Tensor) -> torch.Tensor:
 @pytest.mark.parametrize("antialias", [True, False])
 @pytest.mark.parametrize(
     ("channels", "batch_dims", "in_size", "size"),
-    [(3, (), (64, 80), (29, 37)), (4, (2,), (30, 41), (57, 90)), (3, (2, 3), (17, 23), (16, 5)), (3, (), (9, 7), (1, 1))],
+    [(3, (), (264, 250), (29, 37)), (4, (2,), (30, 41), (257, 260)), (3, (2, 3), (256, 259), (16, 5)), (3, (), (257, 256), (1, 1))],
 )
 def test_interleaved_resize_is_identical_to_torch(mode, antialias, channels, batch_dims, in_size, size) -> None:
     """Down- and upscaling, batches, planar, cropped and interleaved inputs: torch's own values."""
     import visiontx.functional as F
 
     image = make_image_tensor(in_size, channels=channels, batch_dims=batch_dims)
-    assert _fast.can_resize_interleaved(image, mode)
+    assert _fast.can_resize_interleaved(image, size, mode) and not _fast.can_resize_interleaved(image[..., :100, :100], (9, 9), mode)
     for inpt in (image, image[..., 1:, 2:], _interleaved_copy(image), _interleaved_copy(image)[..., 1:, 2:]):
         before = inpt.clone()
         fast, reference = _fast_and_torch(F.resize_image_tensor, inpt, list(size), interpolation=mode, antialias=antialias)
@@ -410,11 +410,12 @@ def test_interleaved_resize_is_identical_to_torch(mode, antialias, channels, bat
 
 @needs_cv2
 def test_interleaved_resize_is_only_for_smooth_uint8_rgb_or_rgba() -> None:
-    image = make_image_tensor((8, 9))
-    assert not _fast.can_resize_interleaved(image, "nearest")
-    assert not _fast.can_resize_interleaved(image.float(), "bilinear")
-    assert not _fast.can_resize_interleaved(image[:1], "bilinear")
-    assert not _fast.can_resize_interleaved(make_image_tensor((8, 9), channels=5), "bicubic")
+    image, size = make_image_tensor((256, 256)), (8, 9)
+    assert _fast.can_resize_interleaved(image, size, "bicubic")
+    assert not _fast.can_resize_interleaved(image, size, "nearest")
+    assert not _fast.can_resize_interleaved(image.float(), size, "bilinear")
+    assert not _fast.can_resize_interleaved(image[:1], size, "bilinear")
+    assert not _fast.can_resize_interleaved(make_image_tensor((256, 256), channels=5), size, "bicubic")
 
 
 @needs_cv2

@@ -108,7 +108,7 @@ def _interpolate(image: torch.Tensor, size: tuple[int, int], mode: Interpolation
     if mode == InterpolationMode.NEAREST and _fast.can_resize_nearest(image, size):
         return _fast.resize_nearest(image, size)
     smooth = mode in _SMOOTH
-    if _fast.can_resize_interleaved(image, mode.value):
+    if _fast.can_resize_interleaved(image, size, mode.value):
         return _fast.resize_interleaved(image, size, mode.value, antialias and smooth)
     native_uint8 = image.dtype == torch.uint8 and image.device.type == "cpu"
     native = image.is_floating_point() or mode in _NEAREST or native_uint8
