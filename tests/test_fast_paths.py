@@ -703,3 +703,24 @@ def test_fast_erase_matches_torch_path(dtype: torch.dtype, channels: int, batch_
     assert F.erase_image_tensor(strided, 1, 1, 2, 2, 0.0).stride() == strided.clone().stride()
     with pytest.raises(RuntimeError):  # a value that does not broadcast: torch's own error
         F.erase_image_tensor(image, 1, 2, 4, 5, torch.zeros(channels, 3, 3))
+
+
+def test_every_image_transform_treats_interleaved_images_like_planar_ones() -> None:
+    """PIL- and numpy-made images are interleaved in memory: every benchmarked image transform gives
+    them, under one seed, exactly the planar copy's result."""
+    import visiontx.transforms as T
+    from visiontx import datapoints as D
+    from visiontx._bench import _cases
+
+    planar = make_image_tensor((240, 250))
+    interleaved = _interleaved_copy(planar)
+    cases = [case for case in _cases.GEOMETRY + _cases.COLOR + _cases.MISC if case.kind == "image"]
+    assert len(cases) > 30
+    for case in cases:
+        transform = case.build(T, D)
+        outputs = []
+        for image in (planar, interleaved):
+            torch.manual_seed(1)
+            output = transform(D.Image(image))
+            outputs.append(list(output) if isinstance(output, (list, tuple)) else [output])
+        assert all(torch.equal(a, b) for a, b in zip(*outputs)), case.name
