@@ -205,6 +205,9 @@ KERNEL_CASES = [
 ]
 
 
+KERNEL_IDS = [f"{case[0]}-{i}" for i, case in enumerate(KERNEL_CASES)]
+
+
 def _case_kwargs(kwargs: dict, dtype: torch.dtype) -> dict:
     if "threshold" in kwargs and dtype == torch.uint8:
         return {**kwargs, "threshold": kwargs["threshold"] * 255}
@@ -218,7 +221,7 @@ def _case_kwargs(kwargs: dict, dtype: torch.dtype) -> dict:
 @needs_cv2
 @pytest.mark.parametrize("dtype", [torch.uint8, torch.float32])
 @pytest.mark.parametrize("batch_dims", [(), (2,)])
-@pytest.mark.parametrize(("name", "kwargs", "atol"), KERNEL_CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(KERNEL_CASES)])
+@pytest.mark.parametrize(("name", "kwargs", "atol"), KERNEL_CASES, ids=KERNEL_IDS)
 def test_fast_kernel_matches_torch_path(name: str, kwargs: dict, atol: int, dtype: torch.dtype, batch_dims: tuple) -> None:
     import visiontx.functional as F
 
@@ -235,7 +238,7 @@ def test_fast_kernel_matches_torch_path(name: str, kwargs: dict, atol: int, dtyp
 
 
 @needs_cv2
-@pytest.mark.parametrize(("name", "kwargs", "atol"), KERNEL_CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(KERNEL_CASES)])
+@pytest.mark.parametrize(("name", "kwargs", "atol"), KERNEL_CASES, ids=KERNEL_IDS)
 def test_fast_kernel_takes_interleaved_images(name: str, kwargs: dict, atol: int) -> None:
     """Channels-innermost images (from PIL or numpy), whole or cropped, give the planar image's result."""
     import visiontx.functional as F
@@ -247,7 +250,8 @@ def test_fast_kernel_takes_interleaved_images(name: str, kwargs: dict, atol: int
     assert _fast._is_interleaved(interleaved)
     torch.testing.assert_close(kernel(interleaved, **kwargs), kernel(image, **kwargs), rtol=0, atol=0)
     crop = (..., slice(2, 29), slice(3, None))
-    torch.testing.assert_close(kernel(interleaved[crop], **kwargs), kernel(image[crop].contiguous(), **kwargs), rtol=0, atol=0)
+    expected = kernel(image[crop].contiguous(), **kwargs)
+    torch.testing.assert_close(kernel(interleaved[crop], **kwargs), expected, rtol=0, atol=0)
 
 
 @needs_cv2
@@ -392,17 +396,24 @@ def _interleaved_copy(image: torch.Tensor) -> torch.Tensor:
 @pytest.mark.parametrize("antialias", [True, False])
 @pytest.mark.parametrize(
     ("channels", "batch_dims", "in_size", "size"),
-    [(3, (), (264, 250), (29, 37)), (4, (2,), (30, 41), (257, 260)), (3, (2, 3), (256, 259), (16, 5)), (3, (), (257, 256), (1, 1))],
+    [
+        (3, (), (264, 250), (29, 37)),
+        (4, (2,), (30, 41), (257, 260)),
+        (3, (2, 3), (256, 259), (16, 5)),
+        (3, (), (257, 256), (1, 1)),
+    ],
 )
 def test_interleaved_resize_is_identical_to_torch(mode, antialias, channels, batch_dims, in_size, size) -> None:
     """Down- and upscaling, batches, planar, cropped and interleaved inputs: torch's own values."""
     import visiontx.functional as F
 
     image = make_image_tensor(in_size, channels=channels, batch_dims=batch_dims)
-    assert _fast.can_resize_interleaved(image, size, mode) and not _fast.can_resize_interleaved(image[..., :100, :100], (9, 9), mode)
+    assert _fast.can_resize_interleaved(image, size, mode)
+    assert not _fast.can_resize_interleaved(image[..., :100, :100], (9, 9), mode)  # small: torch's own path
     for inpt in (image, image[..., 1:, 2:], _interleaved_copy(image), _interleaved_copy(image)[..., 1:, 2:]):
         before = inpt.clone()
-        fast, reference = _fast_and_torch(F.resize_image_tensor, inpt, list(size), interpolation=mode, antialias=antialias)
+        kwargs = dict(interpolation=mode, antialias=antialias)
+        fast, reference = _fast_and_torch(F.resize_image_tensor, inpt, list(size), **kwargs)
         torch.testing.assert_close(fast, reference, rtol=0, atol=0)
         assert fast.is_contiguous() and fast.shape == (*batch_dims, channels, *size)
         torch.testing.assert_close(inpt, before, rtol=0, atol=0)
@@ -531,7 +542,9 @@ NEAREST_CASES = [
 @pytest.mark.parametrize("dtype", [torch.uint8, torch.float32])
 @pytest.mark.parametrize(("channels", "batch_dims"), [(1, ()), (3, ()), (4, ()), (3, (2,)), (5, (2,))])
 @pytest.mark.parametrize(("name", "kwargs"), NEAREST_CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(NEAREST_CASES)])
-def test_fast_nearest_warps_equal_the_torch_path(name: str, kwargs: dict, dtype: torch.dtype, channels: int, batch_dims: tuple) -> None:
+def test_fast_nearest_warps_equal_the_torch_path(
+    name: str, kwargs: dict, dtype: torch.dtype, channels: int, batch_dims: tuple
+) -> None:
     """Nearest sampling through OpenCV's remap at the torch path's rounded source pixels: identical."""
     import visiontx.functional as F
 

@@ -178,7 +178,8 @@ def test_box_ops_match_torchvision(dtype: torch.dtype, batch_dims: tuple[int, ..
 
     for old in BoundingBoxFormat:
         boxes = make_bounding_box(format=old, dtype=dtype, batch_dims=batch_dims)
-        boxes = BoundingBox.wrap_like(boxes, unwrap(boxes) * (3 if dtype == torch.int64 else 1.37))  # odd sizes, fractions
+        scale = 3 if dtype == torch.int64 else 1.37  # odd sizes, fractions
+        boxes = BoundingBox.wrap_like(boxes, unwrap(boxes) * scale)
         flat = unwrap(boxes).reshape(-1, 4)  # torchvision's boxes are [N, 4]
         theirs = tv_tensors.BoundingBoxes(flat, format=old.value, canvas_size=boxes.spatial_size)
         for new in BoundingBoxFormat:
@@ -292,7 +293,8 @@ def test_pil_conversions_with_and_without_opencv(channels: int, opencv: bool, mo
         expected = inpt.permute(1, 2, 0).numpy()
         assert np.array_equal(np.asarray(pil), expected[..., 0] if channels == 1 else expected)
         back = F.pil_to_tensor(pil)  # H x W x C memory, as torchvision's
-        assert torch.equal(back, inpt) and torch.equal(_fast.contiguous(back), inpt) and _fast.contiguous(back).is_contiguous()
+        planar = _fast.contiguous(back)
+        assert torch.equal(back, inpt) and torch.equal(planar, inpt) and planar.is_contiguous()
     assert F.pil_to_tensor(F.to_image_pil(tensor[:, :0])).shape == (channels, 0, 9)
 
 

@@ -108,7 +108,8 @@ def _is_interleaved(image: torch.Tensor) -> bool:
     if image.ndim < 3 or image.dtype != torch.uint8 or not image.is_cpu or image.is_contiguous():
         return False
     channels, _, width = image.shape[-3:]
-    return 1 < channels <= 4 and image.stride(-3) == 1 and image.stride(-1) == channels and image.stride(-2) >= width * channels
+    strides = image.stride()[-3:]
+    return 1 < channels <= 4 and strides[0] == 1 and strides[2] == channels and strides[1] >= width * channels
 
 
 def planar(pixels: np.ndarray) -> torch.Tensor:
@@ -159,7 +160,8 @@ def _plane_fill(fill: Sequence[float] | None, num_channels: int, index: int) -> 
 def lut(image: torch.Tensor, table: torch.Tensor) -> torch.Tensor:
     """Map every value of a uint8 ``image`` through ``table`` (256 uint8 entries, one for all planes)."""
     out = torch.empty(image.shape, dtype=torch.uint8)
-    _translate(contiguous(image).view(-1, image.shape[-1]).numpy(), table.contiguous().numpy(), out.view(-1, image.shape[-1]).numpy())
+    src = contiguous(image).view(-1, image.shape[-1]).numpy()
+    _translate(src, table.contiguous().numpy(), out.view(-1, image.shape[-1]).numpy())
     return out
 
 
@@ -358,7 +360,9 @@ def resize_interleaved(image: torch.Tensor, size: Sequence[int], mode: str, anti
     out = np.empty((*image.shape[:-2], *size), dtype=np.uint8)
     for item, target in zip(items, out.reshape(-1, channels, *size)):
         pixels = torch.from_numpy(interleaved(item)).unsqueeze(0).permute(0, 3, 1, 2)  # channels-last N x C x H x W
-        resized = torch.nn.functional.interpolate(pixels, size=size, mode=mode, align_corners=False, antialias=antialias)
+        resized = torch.nn.functional.interpolate(
+            pixels, size=size, mode=mode, align_corners=False, antialias=antialias
+        )
         cv2.split(resized[0].permute(1, 2, 0).contiguous().numpy(), list(target))  # already contiguous: a no-op
     return torch.from_numpy(out)
 

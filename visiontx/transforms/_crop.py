@@ -313,8 +313,8 @@ class RandomIoUCrop(Transform):
         height: int, width: int, draws: np.ndarray, offsets: list[int], sizes: list[tuple[int, int]],
         xyxy: np.ndarray, centres: np.ndarray, min_iou: float,
     ) -> tuple[int, dict[str, Any]] | None:
-        """(index, parameters) of the first candidate crop that is not empty, holds a box centre and
-        overlaps one of those boxes by ``min_iou``; None if none does."""
+        """(index, parameters) of the first candidate crop (never empty: its aspect ratio held) that
+        holds a box centre and overlaps one of those boxes by ``min_iou``; None if none does."""
         if not sizes:
             return None
         at = np.array(offsets)
@@ -327,12 +327,12 @@ class RandomIoUCrop(Transform):
         regions = np.stack([left, top, right, bottom], axis=1).astype(np.float32)
         with np.errstate(divide="ignore", invalid="ignore"):  # 0 / 0 only for malformed (x2 < x1) boxes
             ious = np.where(inside, _box_iou(xyxy, regions), -np.inf)
-        passed = (crop_w > 0) & (crop_h > 0) & inside.any(axis=1) & (ious.max(axis=1) >= min_iou)
+        passed = inside.any(axis=1) & (ious.max(axis=1) >= min_iou)
         if not passed.any():
             return None
         i = int(passed.argmax())
-        params = dict(top=int(top[i]), left=int(left[i]), height=int(crop_h[i]), width=int(crop_w[i]), inside=torch.from_numpy(inside[i]))
-        return i, params
+        size = dict(top=int(top[i]), left=int(left[i]), height=int(crop_h[i]), width=int(crop_w[i]))
+        return i, dict(size, inside=torch.from_numpy(inside[i]))
 
     def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
         if not params:
