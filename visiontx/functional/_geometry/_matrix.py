@@ -62,6 +62,15 @@ def _map_corners(xyxy: torch.Tensor, m: list[list[float]]) -> torch.Tensor:
     return torch.stack([mx.amin(-1), my.amin(-1), mx.amax(-1), my.amax(-1)], dim=-1)
 
 
+def _rows(matrix: torch.Tensor | list[list[float]]) -> list[list[float]]:
+    """A 2 x 3 or 3 x 3 matrix as three rows of floats (a plain list: cheaper than a tensor round trip)."""
+    if isinstance(matrix, torch.Tensor):
+        rows = matrix.to(torch.float64).tolist()
+    else:
+        rows = [[float(v) for v in row] for row in matrix]
+    return rows if len(rows) == 3 else [*rows, [0.0, 0.0, 1.0]]
+
+
 def transform_boxes(
     boxes: torch.Tensor,
     format: BoundingBoxFormat | str,
@@ -79,9 +88,9 @@ def transform_boxes(
     format = BoundingBoxFormat.parse(format)
     dtype = boxes.dtype
     work_dtype = dtype if dtype.is_floating_point else torch.float32
-    m = torch.as_tensor(matrix, dtype=torch.float64).tolist()
-    m = m if len(m) == 3 else [*m, [0.0, 0.0, 1.0]]
-    xyxy = _to_xyxy(boxes.to(work_dtype), format)
+    m = _rows(matrix)
+    work = boxes.to(work_dtype)  # not modified below: no copy needed for XYXY boxes
+    xyxy = work if format == BoundingBoxFormat.XYXY else _to_xyxy(work, format)
     (a, b, c), (d, e, f), last = m
     if b == 0 and d == 0 and last == [0.0, 0.0, 1.0]:  # axis-aligned: map the two corners and reorder
         x = xyxy[..., 0::2] * a + c
