@@ -205,7 +205,11 @@ KERNEL_CASES = [
 ]
 
 
-KERNEL_IDS = [f"{case[0]}-{i}" for i, case in enumerate(KERNEL_CASES)]
+def _ids(cases: list[tuple]) -> list[str]:
+    return [f"{case[0]}-{i}" for i, case in enumerate(cases)]
+
+
+KERNEL_IDS = _ids(KERNEL_CASES)
 
 
 def _case_kwargs(kwargs: dict, dtype: torch.dtype) -> dict:
@@ -502,23 +506,32 @@ WARP_CASES = [
 ]
 
 
-@needs_cv2
-@pytest.mark.parametrize("dtype", [torch.uint8, torch.float32])
-@pytest.mark.parametrize(("channels", "batch_dims"), [(1, ()), (3, ()), (4, ()), (3, (2,)), (5, (2,))])
-@pytest.mark.parametrize(("name", "kwargs"), WARP_CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(WARP_CASES)])
-def test_fast_warps_match_torch_path_for_any_channels(
-    name: str, kwargs: dict, dtype: torch.dtype, channels: int, batch_dims: tuple
-) -> None:
-    import visiontx.functional as F
+WARP_LAYOUTS = [(1, ()), (3, ()), (4, ()), (3, (2,)), (5, (2,))]  # (channels, batch dims)
 
+
+def _warp_inputs(
+    name: str, kwargs: dict, dtype: torch.dtype, channels: int, batch_dims: tuple
+) -> tuple[torch.Tensor, dict]:
+    """The image and the resolved kwargs of a warp case: per-channel fills, an elastic displacement."""
     image = make_image_tensor((31, 41), channels=channels, batch_dims=batch_dims, dtype=dtype)
-    kwargs = dict(_case_kwargs(kwargs, dtype))
+    kwargs = dict(kwargs)
     if kwargs.get("fill") == "per channel":
         kwargs["fill"] = _fills(channels, dtype)
-    elif "fill" in kwargs and dtype.is_floating_point:
-        kwargs["fill"] = kwargs["fill"] / 255
     if name == "elastic_image_tensor":
         kwargs["displacement"] = torch.randn(1, 31, 41, 2, generator=torch.Generator().manual_seed(0)) * 0.05
+    return image, kwargs
+
+
+@needs_cv2
+@pytest.mark.parametrize("dtype", [torch.uint8, torch.float32])
+@pytest.mark.parametrize(("channels", "batch_dims"), WARP_LAYOUTS)
+@pytest.mark.parametrize(("name", "kwargs"), WARP_CASES, ids=_ids(WARP_CASES))
+def test_fast_warps_match_torch_path_for_any_channels(name, kwargs, dtype, channels, batch_dims) -> None:
+    import visiontx.functional as F
+
+    image, kwargs = _warp_inputs(name, _case_kwargs(kwargs, dtype), dtype, channels, batch_dims)
+    if isinstance(kwargs.get("fill"), (int, float)) and dtype.is_floating_point:
+        kwargs["fill"] = kwargs["fill"] / 255
     fast, reference = _fast_and_torch(getattr(F, name), image, **kwargs)
     scale = 255 if dtype == torch.uint8 else 1
     diff = (fast.double() - reference.double()).abs() / scale
@@ -540,20 +553,14 @@ NEAREST_CASES = [
 
 @needs_cv2
 @pytest.mark.parametrize("dtype", [torch.uint8, torch.float32])
-@pytest.mark.parametrize(("channels", "batch_dims"), [(1, ()), (3, ()), (4, ()), (3, (2,)), (5, (2,))])
-@pytest.mark.parametrize(("name", "kwargs"), NEAREST_CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(NEAREST_CASES)])
-def test_fast_nearest_warps_equal_the_torch_path(
-    name: str, kwargs: dict, dtype: torch.dtype, channels: int, batch_dims: tuple
-) -> None:
+@pytest.mark.parametrize(("channels", "batch_dims"), WARP_LAYOUTS)
+@pytest.mark.parametrize(("name", "kwargs"), NEAREST_CASES, ids=_ids(NEAREST_CASES))
+def test_fast_nearest_warps_equal_the_torch_path(name, kwargs, dtype, channels, batch_dims) -> None:
     """Nearest sampling through OpenCV's remap at the torch path's rounded source pixels: identical."""
     import visiontx.functional as F
 
-    image = make_image_tensor((31, 41), channels=channels, batch_dims=batch_dims, dtype=dtype)
     kwargs = {**kwargs, "interpolation": F.InterpolationMode.NEAREST}
-    if kwargs.get("fill") == "per channel":
-        kwargs["fill"] = _fills(channels, dtype)
-    if name == "elastic_image_tensor":
-        kwargs["displacement"] = torch.randn(1, 31, 41, 2, generator=torch.Generator().manual_seed(0)) * 0.05
+    image, kwargs = _warp_inputs(name, kwargs, dtype, channels, batch_dims)
     fast, reference = _fast_and_torch(getattr(F, name), image, **kwargs)
     assert fast.dtype == reference.dtype
     torch.testing.assert_close(fast, reference, rtol=0, atol=0)
