@@ -51,7 +51,8 @@ def randint(low: int, high: int | None = None) -> int:
 def peek(n: int) -> torch.Tensor:
     """The next ``n`` float32 draws from ``[0, 1)`` (what ``torch.rand(n)`` would give), without
     consuming them: a search can look at a bulk of draws and :func:`skip` only those it used, so the
-    generator ends where draw-by-draw ``torch.rand`` calls would have left it."""
+    generator ends where draw-by-draw ``torch.rand`` calls would have left it. (Another thread drawing
+    from the default generator in between would get some of the same values.)"""
     generator = _scratch.lookahead
     generator.set_state(torch.default_generator.get_state())
     with torch.inference_mode(False):
