@@ -58,6 +58,12 @@ def make_image(size: Sequence[int] = DEFAULT_SIZE, **kwargs: Any) -> Image:
     return Image(make_image_tensor(size, **kwargs))
 
 
+def interleaved_copy(image: torch.Tensor) -> torch.Tensor:
+    """The same values as ``image`` (``[..., C, H, W]``), laid out in memory as ``H x W x C`` pixels,
+    as tensors made from PIL images and numpy arrays are."""
+    return image.movedim(-3, -1).contiguous().movedim(-1, -3)
+
+
 def make_image_pil(size: Sequence[int] = DEFAULT_SIZE, *, channels: int = 3, seed: int = 0) -> PIL.Image.Image:
     return F.to_image_pil(make_image_tensor(size, channels=channels, seed=seed))
 

@@ -16,7 +16,7 @@ import torch.nn.functional as nnf
 
 from visiontx.functional import _fast
 
-from .common import make_image_tensor
+from .common import interleaved_copy, make_image_tensor
 
 needs_cv2 = pytest.mark.skipif(_fast.cv2 is None, reason="OpenCV not installed")
 
@@ -250,7 +250,7 @@ def test_fast_kernel_takes_interleaved_images(name: str, kwargs: dict, atol: int
     kernel = getattr(F, name)
     image = make_image_tensor((31, 41), batch_dims=(2,))
     kwargs = _case_kwargs(kwargs, image.dtype)
-    interleaved = _interleaved_copy(image)
+    interleaved = interleaved_copy(image)
     assert _fast._is_interleaved(interleaved)
     torch.testing.assert_close(kernel(interleaved, **kwargs), kernel(image, **kwargs), rtol=0, atol=0)
     crop = (..., slice(2, 29), slice(3, None))
@@ -390,11 +390,6 @@ def test_nearest_resize_equals_torch_for_every_size(dtype: torch.dtype) -> None:
     assert 0 < used < 8  # both paths ran: (34, 20) and (68, 44) disagree with OpenCV's indices
 
 
-def _interleaved_copy(image: torch.Tensor) -> torch.Tensor:
-    """The same values as ``image`` (``[..., C, H, W]``), laid out in memory as ``H x W x C`` pixels."""
-    return image.movedim(-3, -1).contiguous().movedim(-1, -3)
-
-
 @needs_cv2
 @pytest.mark.parametrize("mode", ["bilinear", "bicubic"])
 @pytest.mark.parametrize("antialias", [True, False])
@@ -414,7 +409,7 @@ def test_interleaved_resize_is_identical_to_torch(mode, antialias, channels, bat
     image = make_image_tensor(in_size, channels=channels, batch_dims=batch_dims)
     assert _fast.can_resize_interleaved(image, size, mode)
     assert not _fast.can_resize_interleaved(image[..., :100, :100], (9, 9), mode)  # small: torch's own path
-    for inpt in (image, image[..., 1:, 2:], _interleaved_copy(image), _interleaved_copy(image)[..., 1:, 2:]):
+    for inpt in (image, image[..., 1:, 2:], interleaved_copy(image), interleaved_copy(image)[..., 1:, 2:]):
         before = inpt.clone()
         kwargs = dict(interpolation=mode, antialias=antialias)
         fast, reference = _fast_and_torch(F.resize_image_tensor, inpt, list(size), **kwargs)
@@ -441,10 +436,10 @@ def test_planar_and_interleaved_layouts(channels: int, batch_dims: tuple[int, ..
     planar = _fast.planar(pixels.numpy())
     assert planar.is_contiguous() and torch.equal(planar, image)
     for item in image.reshape(-1, channels, 5, 7):
-        for inpt in (item, item[:, 1:, 2:], _interleaved_copy(item), _interleaved_copy(item)[:, 1:, 2:]):
+        for inpt in (item, item[:, 1:, 2:], interleaved_copy(item), interleaved_copy(item)[:, 1:, 2:]):
             hwc = _fast.interleaved(inpt)
             assert hwc.flags.c_contiguous and torch.equal(torch.from_numpy(hwc), inpt.movedim(0, -1))
-    interleaved = _interleaved_copy(image)
+    interleaved = interleaved_copy(image)
     for inpt, expected in ((interleaved, image), (interleaved[..., 1:4, 2:], image[..., 1:4, 2:])):
         assert _fast._is_interleaved(inpt) == (channels > 1)
         assert torch.equal(_fast.contiguous(inpt), expected) and _fast.contiguous(inpt).is_contiguous()
@@ -733,7 +728,7 @@ def test_every_image_transform_treats_interleaved_images_like_planar_ones() -> N
     from visiontx._bench import _cases
 
     planar = make_image_tensor((240, 250))
-    interleaved = _interleaved_copy(planar)
+    interleaved = interleaved_copy(planar)
     cases = [case for case in _cases.GEOMETRY + _cases.COLOR + _cases.MISC if case.kind == "image"]
     assert len(cases) > 30
     for case in cases:

@@ -14,6 +14,7 @@ from .common import (
     assert_equal,
     check_functional,
     check_kernel,
+    interleaved_copy,
     make_bounding_box,
     make_image,
     make_image_pil,
@@ -287,7 +288,7 @@ def test_pil_conversions_with_and_without_opencv(channels: int, opencv: bool, mo
     if not opencv:
         monkeypatch.setattr(_fast, "cv2", None)
     tensor = make_image_tensor((7, 9), channels=channels)
-    interleaved = tensor.permute(1, 2, 0).contiguous().permute(2, 0, 1)
+    interleaved = interleaved_copy(tensor)
     for inpt in (tensor, tensor[:, 1:, 2:], interleaved):
         pil = F.to_image_pil(inpt)
         expected = inpt.permute(1, 2, 0).numpy()

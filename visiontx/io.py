@@ -19,6 +19,9 @@ import PIL.Image
 import PIL.ImageOps
 import torch
 
+from .functional import to_image_pil
+from .functional._fast import planar
+
 __all__ = [
     "ImageReadMode",
     "decode_image",
@@ -94,7 +97,7 @@ def _decode(opener: Callable[[], PIL.Image.Image], source: str, mode: ImageReadM
             array = _to_uint8_array(image, mode)
     except _DECODE_ERRORS as error:
         raise ValueError(f"cannot decode {source} as an image: {error}") from error
-    return torch.from_numpy(array.transpose(2, 0, 1).copy())
+    return planar(array)
 
 
 def _bytes_of(data: bytes | bytearray | memoryview | torch.Tensor, name: str) -> bytes:
@@ -176,8 +179,7 @@ def _to_pil(image: torch.Tensor, channels: tuple[int, ...]) -> PIL.Image.Image:
         raise ValueError(f"image must be C x H x W with C in {channels}, got shape {tuple(image.shape)}")
     if image.shape[1] == 0 or image.shape[2] == 0:
         raise ValueError(f"image must not be empty, got shape {tuple(image.shape)}")
-    array = image.as_subclass(torch.Tensor).detach().permute(1, 2, 0).cpu().numpy()
-    return PIL.Image.fromarray(np.ascontiguousarray(array[:, :, 0] if array.shape[2] == 1 else array))
+    return to_image_pil(image)
 
 
 def _encode(image: PIL.Image.Image, format: str, **options: object) -> torch.Tensor:

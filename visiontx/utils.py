@@ -23,7 +23,7 @@ import PIL.ImageFont
 import torch
 
 from .datapoints import BoundingBox, BoundingBoxFormat
-from .functional import convert_format_bounding_box, to_dtype_image_tensor
+from .functional import convert_format_bounding_box, pil_to_tensor, to_dtype_image_tensor, to_image_pil
 
 __all__ = ["draw_bounding_boxes", "draw_segmentation_masks", "make_grid", "save_image"]
 
@@ -169,13 +169,13 @@ def draw_bounding_boxes(
             left, top, right, bottom = draw.textbbox(origin, label, font=text_font)
             draw.rectangle((left - 1, top - 1, right + 1, bottom + 1), fill=background)
         draw.text(origin, label, fill=text_color, font=text_font)
-    out = torch.from_numpy(np.array(canvas)).permute(2, 0, 1).to(image.device)
+    out = pil_to_tensor(canvas).to(image.device)
     return to_dtype_image_tensor(out, image.dtype, scale=True) if image.is_floating_point() else out
 
 
 def _to_pil(image: torch.Tensor) -> PIL.Image.Image:
     uint8 = to_dtype_image_tensor(image, torch.uint8, scale=True) if image.is_floating_point() else image
-    return PIL.Image.fromarray(np.ascontiguousarray(uint8.permute(1, 2, 0).cpu().numpy()))
+    return to_image_pil(uint8)
 
 
 @torch.no_grad()
@@ -314,5 +314,4 @@ def save_image(
     grid = make_grid(tensor, **kwargs)
     if grid.is_floating_point():
         grid = grid.mul(255).add_(0.5).clamp_(0, 255)
-    array = grid.to("cpu", torch.uint8).permute(1, 2, 0).numpy()
-    PIL.Image.fromarray(np.ascontiguousarray(array)).save(fp, format=format)
+    to_image_pil(grid.to("cpu", torch.uint8)).save(fp, format=format)

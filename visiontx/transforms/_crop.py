@@ -293,7 +293,7 @@ class RandomIoUCrop(Transform):
         scales = np.float32(self.min_scale) + np.float32(self.max_scale - self.min_scale) * draws
         widths = (np.float32(width) * scales).astype(np.int64).tolist()
         heights = (np.float32(height) * scales).astype(np.int64).tolist()
-        offsets, sizes, used_after = [], [], []  # of the trials whose aspect ratio holds
+        offsets, sizes = [], []  # where the two offset draws of each trial whose aspect ratio holds are
         used = 0
         for _ in range(self.trials):
             new_w, new_h = widths[used], heights[used + 1]
@@ -303,9 +303,8 @@ class RandomIoUCrop(Transform):
             offsets.append(used)
             sizes.append((new_w, new_h))
             used += 2
-            used_after.append(used)
         found = self._first_valid_crop(height, width, draws, offsets, sizes, xyxy, centres, min_iou)
-        _random.skip(used if found is None else used_after[found[0]])
+        _random.skip(used if found is None else offsets[found[0]] + 2)  # up to the chosen trial's offsets
         return {} if found is None else found[1]
 
     @staticmethod
