@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 import visiontx.functional as F
 from visiontx.datapoints import Image, Video
 
-from .common import Case, assert_equal, make_bounding_box, make_image, make_image_tensor, make_mask, make_video
+from .common import Case, assert_equal, make_bounding_box, make_image, make_image_pil, make_image_tensor, make_mask, make_video
 
 UINT8 = (torch.uint8,)
 FLOAT = (torch.float32,)
@@ -327,3 +327,30 @@ def test_hue_rotations_compose(seed, first, second) -> None:
     twice = F.adjust_hue(F.adjust_hue(image, hue_factor=first), hue_factor=second)
     assert_equal(twice, F.adjust_hue(image, hue_factor=total), atol=1e-9)
 
+
+
+# ------------------------------------------------ adjust_colors (ColorJitter's kernel, not public)
+def test_adjust_colors_runs_the_ops_in_order() -> None:
+    from visiontx.functional._color._jitter import adjust_colors
+
+    steps = [("saturation", 1.3), ("hue", 0.1), ("brightness", 0.7), ("contrast", 1.2)]
+    inputs = [make_image_tensor((9, 11), dtype=torch.float32), make_image_tensor((9, 11), channels=1),
+              make_image_pil((9, 11))]
+    for image in inputs:
+        expected = image
+        for name, factor in steps:
+            expected = getattr(F, f"adjust_{name}")(expected, factor)
+        assert_equal(adjust_colors(image, steps=steps), expected)
+    assert adjust_colors(inputs[0], steps=[]) is inputs[0]
+
+
+@pytest.mark.parametrize(
+    ("steps", "match"),
+    [([("gamma", 1.2)], "steps"), (["brightness"], "steps"), ([("brightness", -1.0), ("hue", 0.1)], "brightness_factor"),
+     ([("contrast", 1.0), ("hue", 0.7)], "hue_factor")],
+)
+def test_adjust_colors_rejects_bad_steps(steps: list, match: str) -> None:
+    from visiontx.functional._color._jitter import adjust_colors
+
+    with pytest.raises(ValueError, match=match):
+        adjust_colors(make_image_tensor((9, 11)), steps=steps)

@@ -4,7 +4,8 @@ The pure-torch kernels stay the reference and the GPU path: a kernel calls ``can
 when it says yes, hands the work to a helper here. Helpers work plane by plane on the contiguous
 ``H x W`` planes of a ``[..., C, H, W]`` tensor and write straight into the output tensor, except
 where OpenCV wants interleaved channels: warps and remap sample three planes at a time as one RGBA
-image (see ``_map_rgba``), grayscale, hue and JPEG merge the RGB planes first, and smooth uint8
+image (see ``_map_rgba``), grayscale and JPEG merge the RGB planes first, colour adjustments
+run on interleaved pixels between one merge and one split (``on_pixels``), and smooth uint8
 resizes hand torch's own kernel the interleaved pixels it works in. Layout changes between planes
 and interleaved pixels go through OpenCV's merge / split (``planar``, ``interleaved``,
 ``contiguous``): torch's uint8 transpositions are an order of magnitude slower, which also matters
@@ -34,9 +35,8 @@ except ImportError:
     stringzilla = None
 
 __all__ = [
-    "adjust_hue",
     "available",
-    "blend",
+    "blend_pixels",
     "can_resize_interleaved",
     "can_resize_nearest",
     "can_sample",
@@ -48,11 +48,15 @@ __all__ = [
     "floor_uint8",
     "gaussian_blur",
     "gray",
+    "gray_pixels",
     "histograms",
     "interleaved",
     "jpeg",
     "lut",
+    "lut_pixels",
     "lut_planes",
+    "mean",
+    "on_pixels",
     "pad",
     "planar",
     "remap",
@@ -60,6 +64,7 @@ __all__ = [
     "resize_interleaved",
     "resize_nearest",
     "sharpen",
+    "shift_hue",
     "table",
     "warp",
     "warp_affine",
@@ -236,22 +241,23 @@ _SCRATCH_BYTES = 64 << 20
 _local = threading.local()
 
 
-def _scratch(specs: Sequence[tuple[tuple[int, ...], Any]]) -> list[np.ndarray]:
-    """Uninitialised arrays of the given ``(shape, dtype)``, carved from one per-thread buffer kept
-    across calls while they fit in 64 MiB: fresh megabyte-sized temporaries were measured to page-fault
-    on every call once the allocator hands them back to the OS (1 ms more on a 512 x 512 warp). The
-    arrays of one call are valid until the next call on the same thread."""
-    nbytes = [math.prod(shape) * np.dtype(dtype).itemsize for shape, dtype in specs]
-    sizes = [-(-n // 64) * 64 for n in nbytes]  # 64-byte aligned offsets
-    buffer = getattr(_local, "buffer", None)
-    if sum(sizes) > _SCRATCH_BYTES:
-        buffer = np.empty(sum(sizes), dtype=np.uint8)
-    elif buffer is None or buffer.size < sum(sizes):
-        buffer = _local.buffer = np.empty(sum(sizes), dtype=np.uint8)
-    offsets = np.cumsum([0, *sizes]).tolist()
-    return [
-        buffer[start:start + n].view(dtype).reshape(shape) for start, n, (shape, dtype) in zip(offsets, nbytes, specs)
-    ]
+def _scratch(specs: Sequence[tuple[tuple[int, ...], Any]], slot: str = "work") -> list[np.ndarray]:
+    """Uninitialised arrays of the given ``(shape, dtype)``, carved from one per-thread buffer per
+    ``slot`` kept across calls while they fit in 64 MiB: fresh megabyte-sized temporaries were measured
+    to page-fault on every call once the allocator hands them back to the OS (1 ms more on a 512 x 512
+    warp), and reused ones stay in cache. The arrays of one call are valid until the next call for the
+    same slot on the same thread: nested users take different slots."""
+    offsets, total = [], 0
+    for shape, dtype in specs:
+        offsets.append(total)
+        total += -(-math.prod(shape) * np.dtype(dtype).itemsize // 64) * 64  # 64-byte aligned offsets
+    buffers = _local.__dict__.setdefault("buffers", {})
+    buffer = buffers.get(slot)
+    if total > _SCRATCH_BYTES:
+        buffer = np.empty(total, dtype=np.uint8)
+    elif buffer is None or buffer.size < total:
+        buffer = buffers[slot] = np.empty(total, dtype=np.uint8)
+    return [np.ndarray(shape, dtype, buffer, start) for start, (shape, dtype) in zip(offsets, specs)]
 
 
 def _warp_op(
@@ -524,39 +530,63 @@ def remap_nearest(image: torch.Tensor, x: torch.Tensor, y: torch.Tensor, fill: S
     return _map_planes(image, maps[0].shape, fill, _num_channels(image), op)[0]
 
 
-_BAND_PIXELS = 1 << 15  # pixels per band: the two float32 H x W x 3 work buffers of hue (786 KiB) fit a 1 MiB L2
-
-
-def adjust_hue(image: torch.Tensor, hue_factor: float) -> torch.Tensor:
-    """Rotate the hue of RGB ``[..., 3, H, W]`` by ``hue_factor`` turns, through OpenCV's float HSV
-    (scale-free, so uint8 values need no rescaling; its HSV -> RGB conversion wraps the hue). Works
-    in bands of rows with per-thread scratch buffers: whole-image float temporaries cost page faults."""
+def on_pixels(image: torch.Tensor, step: Callable[[np.ndarray], None]) -> torch.Tensor:
+    """Run ``step`` on the interleaved ``H x W x 3`` pixels of each RGB image of a uint8 or float32
+    ``[..., 3, H, W]`` tensor (``step`` changes them in place) and return the results as planes: one
+    merge before and one split after, however many operations ``step`` runs."""
     height, width = image.shape[-2:]
-    src, out, dst = _planes(image)
-    uint8 = image.dtype == torch.uint8
-    shift = np.float32((360.0 * hue_factor) % 360.0)  # a positive shift: wrapped above 360
-    rows = max(1, _BAND_PIXELS // width)
-    band = (min(rows, height), width, 3)
-    rgb, hsv, packed = _scratch([(band, np.float32), (band, np.float32), (band, np.uint8)])
-    for first in range(0, src.shape[0], 3):
-        for top in range(0, height, rows):
-            planes = [plane[top : top + rows] for plane in src[first : first + 3]]
-            targets = [plane[top : top + rows] for plane in dst[first : first + 3]]
-            n = len(planes[0])
-            if uint8:
-                cv2.merge(planes, dst=packed[:n])
-                torch.from_numpy(rgb[:n]).copy_(torch.from_numpy(packed[:n]))  # faster than numpy's cast
-            else:
-                cv2.merge(planes, dst=rgb[:n])
-            cv2.cvtColor(rgb[:n], cv2.COLOR_RGB2HSV, dst=hsv[:n])
-            hsv[:n, :, 0] += shift
-            cv2.cvtColor(hsv[:n], cv2.COLOR_HSV2RGB, dst=rgb[:n])
-            if uint8:
-                cv2.convertScaleAbs(rgb[:n], dst=packed[:n])  # round to nearest (values are never below -0.5)
-                cv2.split(packed[:n], targets)
-            else:
-                cv2.split(np.clip(rgb[:n], 0.0, 1.0, out=rgb[:n]), targets)
-    return out
+    out = np.empty(image.shape, dtype=np.uint8 if image.dtype == torch.uint8 else np.float32)
+    for item, target in zip(image.reshape(-1, 3, height, width), out.reshape(-1, 3, height, width)):
+        pixels = _scratch([((height, width, 3), out.dtype)], slot="pixels")[0]
+        if _is_interleaved(item):
+            np.copyto(pixels, item.movedim(-3, -1).numpy())
+        else:
+            cv2.merge(list(item.numpy() if item.stride(-1) == 1 else item.contiguous().numpy()), dst=pixels)
+        step(pixels)
+        cv2.split(pixels, list(target))
+    return torch.from_numpy(out)
+
+
+def lut_pixels(pixels: np.ndarray, table: torch.Tensor) -> None:
+    """Map interleaved uint8 ``pixels`` through ``table`` (256 uint8 entries) in place."""
+    rows = pixels.reshape(pixels.shape[0], -1)
+    _translate(rows, table.reshape(256).contiguous().numpy(), rows)
+
+
+def gray_pixels(pixels: np.ndarray) -> np.ndarray:
+    """The ``H x W`` uint8 luma of interleaved ``H x W x 3`` uint8 RGB pixels: OpenCV's fixed-point
+    conversion, rounded, with weights 0.299 / 0.587 / 0.114."""
+    return cv2.cvtColor(pixels, cv2.COLOR_RGB2GRAY)
+
+
+def mean(plane: np.ndarray) -> float:
+    """The mean of a 2-D uint8 array (OpenCV's integer sums: 8x faster than numpy's)."""
+    return cv2.mean(plane)[0]
+
+
+def blend_pixels(pixels: np.ndarray, gray: np.ndarray, factor: float) -> None:
+    """``factor * pixels + (1 - factor) * gray`` in place, rounded and saturated, for interleaved
+    ``H x W x 3`` uint8 pixels and their ``H x W`` uint8 gray plane."""
+    cv2.addWeighted(pixels, factor, cv2.cvtColor(gray, cv2.COLOR_GRAY2RGB), 1.0 - factor, 0.0, dst=pixels)
+
+
+def shift_hue(pixels: np.ndarray, hue_factor: float) -> None:
+    """Rotate the hue of interleaved ``H x W x 3`` RGB pixels (uint8, or float32 in [0, 1]) by
+    ``hue_factor`` turns in place, through OpenCV's float HSV: scale-free, so uint8 values need no
+    rescaling, and its HSV -> RGB conversion wraps the hue. The float work buffers are per-thread
+    scratch (fresh ones page-fault on every call)."""
+    uint8 = pixels.dtype == np.uint8
+    rgb, hsv = _scratch([(pixels.shape, np.float32)] * 2)
+    if uint8:
+        torch.from_numpy(rgb).copy_(torch.from_numpy(pixels))  # faster than numpy's cast
+    cv2.cvtColor(rgb if uint8 else pixels, cv2.COLOR_RGB2HSV, dst=hsv)
+    hsv[..., 0] += np.float32((360.0 * hue_factor) % 360.0)  # a positive shift: wrapped above 360
+    if uint8:
+        cv2.cvtColor(hsv, cv2.COLOR_HSV2RGB, dst=rgb)
+        cv2.convertScaleAbs(rgb, dst=pixels)  # round to nearest (values are never below -0.5)
+    else:
+        cv2.cvtColor(hsv, cv2.COLOR_HSV2RGB, dst=pixels)
+        np.clip(pixels, 0.0, 1.0, out=pixels)
 
 
 def gray(image: torch.Tensor, num_output_channels: int) -> torch.Tensor:
@@ -585,6 +615,7 @@ def histograms(rows: torch.Tensor) -> torch.Tensor:
     return torch.from_numpy(np.stack(counts)).to(torch.int64) if counts else torch.zeros(0, 256, dtype=torch.int64)
 
 
+_BAND_PIXELS = 1 << 15  # pixels per call when sharpening small planes together
 _SMOOTH = np.array([[1, 1, 1], [1, 5, 1], [1, 1, 1]], dtype=np.float32) / 13
 
 
@@ -663,14 +694,3 @@ def erase(image: torch.Tensor, i: int, j: int, h: int, w: int, value: torch.Tens
     dst = image.numpy().copy()
     dst[..., i : i + h, j : j + w] = value.numpy()
     return torch.from_numpy(dst)
-
-
-def blend(image: torch.Tensor, other: torch.Tensor, factor: float) -> torch.Tensor:
-    """``factor * image + (1 - factor) * other``, rounded and saturated, for uint8 ``[..., C, H, W]``
-    and ``other`` ``[..., 1, H, W]`` (one plane per image, shared by its channels)."""
-    src, out, dst = _planes(image)
-    others = other.reshape(-1, *other.shape[-2:]).contiguous().numpy()
-    channels = _num_channels(image)
-    for i in range(src.shape[0]):
-        cv2.addWeighted(src[i], factor, others[i // channels], 1.0 - factor, 0.0, dst=dst[i])
-    return out

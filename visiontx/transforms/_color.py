@@ -11,6 +11,7 @@ from typing import Any
 import torch
 
 from .. import functional as F
+from ..functional._color._jitter import adjust_colors
 from ..functional._color._utils import is_number
 from . import _random
 from ._transform import RandomApplyTransform, Transform
@@ -100,18 +101,9 @@ class ColorJitter(Transform):
         return dict(order=order, factors=factors)
 
     def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
-        ops = [
-            (F.adjust_brightness, "brightness_factor"),
-            (F.adjust_contrast, "contrast_factor"),
-            (F.adjust_saturation, "saturation_factor"),
-            (F.adjust_hue, "hue_factor"),
-        ]
-        for index in params["order"]:
-            factor = params["factors"][index]
-            if factor is not None:
-                functional, name = ops[index]
-                inpt = self.call_kernel(functional, inpt, **{name: factor})
-        return inpt
+        names, factors = ("brightness", "contrast", "saturation", "hue"), params["factors"]
+        steps = [(names[i], factors[i]) for i in params["order"] if factors[i] is not None]
+        return self.call_kernel(adjust_colors, inpt, steps=steps) if steps else inpt
 
 
 class Grayscale(Transform):
@@ -208,16 +200,17 @@ class RandomPhotometricDistort(Transform):
     def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
         contrast = params["contrast_factor"]
         steps = [
-            (F.adjust_brightness, "brightness_factor", params["brightness_factor"]),
-            (F.adjust_contrast, "contrast_factor", contrast if params["contrast_before"] else None),
-            (F.adjust_saturation, "saturation_factor", params["saturation_factor"]),
-            (F.adjust_hue, "hue_factor", params["hue_factor"]),
-            (F.adjust_contrast, "contrast_factor", None if params["contrast_before"] else contrast),
-            (F.permute_channels, "permutation", params["permutation"]),
+            ("brightness", params["brightness_factor"]),
+            ("contrast", contrast if params["contrast_before"] else None),
+            ("saturation", params["saturation_factor"]),
+            ("hue", params["hue_factor"]),
+            ("contrast", None if params["contrast_before"] else contrast),
         ]
-        for functional, name, value in steps:
-            if value is not None:
-                inpt = self.call_kernel(functional, inpt, **{name: value})
+        steps = [(name, factor) for name, factor in steps if factor is not None]
+        if steps:
+            inpt = self.call_kernel(adjust_colors, inpt, steps=steps)
+        if params["permutation"] is not None:
+            inpt = self.call_kernel(F.permute_channels, inpt, permutation=params["permutation"])
         return inpt
 
 

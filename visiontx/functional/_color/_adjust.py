@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import PIL.Image
 import PIL.ImageEnhance
 import torch
@@ -93,17 +94,57 @@ def adjust_contrast_image_tensor(image: torch.Tensor, contrast_factor: float) ->
     if image.numel() == 0:
         return image.clone()
     if _fast.can_use(image, dtypes=(torch.uint8,)):  # one lookup table per image, same maths
-        gray = _degenerate_gray(image, image.dtype) if channels == 3 else image.to(torch.float32)
-        mean = gray.mean(dim=(-3, -2, -1), keepdim=True)
-        values = torch.arange(256, dtype=torch.float32).expand(*mean.shape[:-1], 256).clone()
-        tables = _blend_into(values, mean, factor, image.dtype).squeeze(-2)
-        return _fast.lut_planes(image, tables.expand(*image.shape[:-2], 256))
+        if channels == 3 and rounded_luma_fits(factor):
+            means = [_fast.mean(_fast.gray_pixels(_fast.interleaved(item))) for item in image.reshape(-1, *image.shape[-3:])]
+            means = torch.tensor(means, dtype=torch.float32).view(*image.shape[:-3], 1, 1, 1)
+        else:
+            gray = _degenerate_gray(image, image.dtype) if channels == 3 else image.to(torch.float32)
+            means = gray.mean(dim=(-3, -2, -1), keepdim=True)
+        return _fast.lut_planes(image, _contrast_tables(means, factor).expand(*image.shape[:-2], 256))
     work = _float_copy(image)
     gray = _degenerate_gray(work, image.dtype) if channels == 3 else work
     return _blend_into(work, gray.mean(dim=(-3, -2, -1), keepdim=True), factor, image.dtype)
 
 
 adjust_contrast_video = adjust_contrast_image_tensor
+
+
+def _contrast_tables(means: torch.Tensor, factor: float) -> torch.Tensor:
+    """uint8 contrast lookup tables ``[..., 1, 256]`` for the gray ``means`` (``[..., 1, 1, 1]``)
+    of uint8 images: the float maths of the torch path applied to the values 0..255."""
+    values = torch.arange(256, dtype=torch.float32).expand(*means.shape[:-1], 256).clone()
+    return _blend_into(values, means, factor, torch.uint8).squeeze(-2)
+
+
+def rounded_luma_fits(factor: float) -> bool:
+    """Whether the uint8 RGB fast paths of contrast and saturation blend with OpenCV's rounded luma.
+
+    torchvision floors the luma of uint8 images; one pass of OpenCV over interleaved pixels rounds
+    it (weights 0.299 / 0.587 / 0.114), which is closer to the float result. Blending by ``factor``
+    scales that difference by ``|1 - factor|``: up to 0.5 (ColorJitter's usual range) the output stays
+    within one level of torchvision's; other factors use the floored luma.
+    """
+    return abs(1.0 - factor) <= 0.5
+
+
+def contrast_pixels(pixels: np.ndarray, factor: float) -> None:
+    """The contrast fast path on interleaved ``H x W x 3`` uint8 pixels, in place (see
+    :func:`rounded_luma_fits`; other factors take the floored luma)."""
+    if rounded_luma_fits(factor):
+        mean = torch.tensor(_fast.mean(_fast.gray_pixels(pixels)), dtype=torch.float32)
+    else:
+        mean = _degenerate_gray(_fast.planar(pixels), torch.uint8).mean()
+    _fast.lut_pixels(pixels, _contrast_tables(mean.view(1, 1, 1), factor))
+
+
+def saturation_pixels(pixels: np.ndarray, factor: float) -> None:
+    """The saturation fast path on interleaved ``H x W x 3`` uint8 pixels, in place (see
+    :func:`rounded_luma_fits`; other factors take the floored luma)."""
+    if rounded_luma_fits(factor):
+        gray = _fast.gray_pixels(pixels)
+    else:
+        gray = _fast.floor_uint8(luma(_fast.planar(pixels))).numpy()[0]
+    _fast.blend_pixels(pixels, gray, factor)
 
 
 @register_kernels(adjust_contrast, PIL.Image.Image)
@@ -128,7 +169,7 @@ def adjust_saturation_image_tensor(image: torch.Tensor, saturation_factor: float
     if check_channels(image, "adjust_saturation") == 1:
         return image.clone()
     if _fast.can_use(image, dtypes=(torch.uint8,)):
-        return _fast.blend(image, _fast.floor_uint8(luma(image)), factor)
+        return _fast.on_pixels(image, lambda pixels: saturation_pixels(pixels, factor))
     work = _float_copy(image)
     return _blend_into(work, _degenerate_gray(work, image.dtype), factor, image.dtype)
 

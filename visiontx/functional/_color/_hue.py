@@ -15,7 +15,7 @@ from ._utils import check_channels, is_number, to_dtype_rounded
 __all__ = ["adjust_hue", "adjust_hue_image_pil", "adjust_hue_image_tensor", "adjust_hue_video"]
 
 
-def _check_hue_factor(hue_factor: float) -> float:
+def check_hue_factor(hue_factor: float) -> float:
     if not is_number(hue_factor):
         raise TypeError(f"hue_factor must be a number, got {hue_factor!r}")
     if not -0.5 <= hue_factor <= 0.5:
@@ -70,11 +70,11 @@ def _hcv_to_rgb(hue: torch.Tensor, chroma: torch.Tensor, value: torch.Tensor) ->
 @register_kernels(adjust_hue, (torch.Tensor, Image, Video))
 def adjust_hue_image_tensor(image: torch.Tensor, hue_factor: float) -> torch.Tensor:
     """Hue of ``[..., C, H, W]`` (C is 1 or 3; 1 channel is a no-op), computed in float."""
-    factor = _check_hue_factor(hue_factor)
+    factor = check_hue_factor(hue_factor)
     if check_channels(image, "adjust_hue") == 1 or image.numel() == 0:
         return image.clone()
     if _fast.can_use(image):
-        return _fast.adjust_hue(image, factor)
+        return _fast.on_pixels(image, lambda pixels: _fast.shift_hue(pixels, factor))
     dtype = image.dtype if image.is_floating_point() else torch.float32
     hue, chroma, value = _rgb_to_hcv(image.to(dtype))  # in the image's own value scale
     return to_dtype_rounded(_hcv_to_rgb(hue.add_(factor).remainder_(1.0), chroma, value), image.dtype)
@@ -86,7 +86,7 @@ adjust_hue_video = adjust_hue_image_tensor
 @register_kernels(adjust_hue, PIL.Image.Image)
 def adjust_hue_image_pil(image: PIL.Image.Image, hue_factor: float) -> PIL.Image.Image:
     """Hue of a PIL image, shifting the H band of PIL's 8-bit HSV; L / 1-band images are returned as copies."""
-    factor = _check_hue_factor(hue_factor)
+    factor = check_hue_factor(hue_factor)
     if image.mode in ("L", "1", "I", "F"):
         return image.copy()
     hue, saturation, value = image.convert("HSV").split()
