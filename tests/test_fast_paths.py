@@ -734,25 +734,36 @@ def test_fast_erase_matches_torch_path(dtype: torch.dtype, channels: int, batch_
         F.erase_image_tensor(image, 1, 2, 4, 5, torch.zeros(channels, 3, 3))
 
 
-def test_every_image_transform_treats_interleaved_images_like_planar_ones() -> None:
-    """PIL- and numpy-made images are interleaved in memory: every benchmarked image transform gives
-    them, under one seed, exactly the planar copy's result."""
+def test_every_image_transform_treats_crops_and_interleaved_images_like_planar_ones() -> None:
+    """PIL- and numpy-made images are interleaved in memory, crops keep their parent's row stride:
+    every benchmarked image transform gives them, under one seed, exactly the contiguous planar
+    copy's result; so do the geometry transforms for a crop of masks."""
     import visiontx.transforms as T
     from visiontx import datapoints as D
     from visiontx._bench import _cases
 
     planar = make_image_tensor((240, 250))
-    interleaved = interleaved_copy(planar)
+    parent = make_image_tensor((250, 270), seed=7)
+    crop = parent[:, 6:246, 9:259]
+    layouts = [interleaved_copy(planar), crop, interleaved_copy(parent)[:, 6:246, 9:259]]
+    masks = (make_image_tensor((250, 270), channels=4, seed=8) > 128).to(torch.uint8)[:, 6:246, 9:259]
     cases = [case for case in _cases.GEOMETRY + _cases.COLOR + _cases.MISC if case.kind == "image"]
     assert len(cases) > 30
     for case in cases:
         transform = case.build(T, D)
-        outputs = []
-        for image in (planar, interleaved):
-            torch.manual_seed(1)
-            output = transform(D.Image(image))
-            outputs.append(list(output) if isinstance(output, (list, tuple)) else [output])
-        assert all(torch.equal(a, b) for a, b in zip(*outputs)), case.name
+        for image, reference in [(layouts[0], planar), (layouts[1], crop.contiguous()), (layouts[2], crop.contiguous())]:
+            _assert_same_outputs(transform, D.Image(image), D.Image(reference), case.name)
+        if case in _cases.GEOMETRY and not case.name.startswith(("FiveCrop", "TenCrop")):  # those refuse masks
+            _assert_same_outputs(transform, D.Mask(masks), D.Mask(masks.contiguous()), case.name)
+
+
+def _assert_same_outputs(transform: Callable, inpt: Any, reference: Any, name: str) -> None:
+    outputs = []
+    for sample in (inpt, reference):
+        torch.manual_seed(1)
+        output = transform(sample)
+        outputs.append(list(output) if isinstance(output, (list, tuple)) else [output])
+    assert all(torch.equal(a, b) for a, b in zip(*outputs)), name
 
 
 # ------------------------------------------------------------- colour adjustments in one pass
@@ -782,3 +793,14 @@ def test_adjust_colors_equals_the_ops_one_by_one(steps: list, batch_dims: tuple,
     torch.testing.assert_close(output, expected, rtol=0, atol=0)
     torch.testing.assert_close(image, before, rtol=0, atol=0)
     assert output.is_contiguous() and output.shape == image.shape
+
+
+def test_scratch_slots_do_not_overlap_and_are_reused() -> None:
+    import numpy as np
+
+    work = _fast._scratch([((6, 7), np.float32), ((5,), np.uint8)])
+    pixels = _fast._scratch([((6, 7, 3), np.uint8)], slot="pixels")[0]
+    assert not any(np.shares_memory(pixels, array) for array in work)
+    assert not np.shares_memory(*work)
+    assert [a.shape for a in work] == [(6, 7), (5,)] and work[0].dtype == np.float32
+    assert np.shares_memory(_fast._scratch([((6, 7), np.float32)])[0], work[0])  # the same buffer next call

@@ -151,7 +151,9 @@ def _planes(image: torch.Tensor, out_size: Sequence[int] | None = None) -> tuple
     """(input planes ``N x H x W`` as numpy, output tensor, output planes as numpy)."""
     height, width = image.shape[-2:]
     out_h, out_w = out_size if out_size is not None else (height, width)
-    src = contiguous(image).numpy().reshape(-1, height, width)  # numpy's reshape: a cheaper view
+    # crops keep their row stride (OpenCV takes it; no copy), numpy's reshape: a cheaper view
+    planes = image if image.stride(-1) == 1 and not _is_interleaved(image) else contiguous(image)
+    src = planes.numpy().reshape(-1, height, width)
     dst = np.empty((*image.shape[:-2], out_h, out_w), dtype=src.dtype)  # with from_numpy: cheaper than torch.empty
     return src, torch.from_numpy(dst), dst.reshape(-1, out_h, out_w)
 

@@ -13,6 +13,7 @@ from torch.utils._pytree import tree_flatten, tree_unflatten
 
 from .. import functional as F
 from ..datapoints import BoundingBox, Image, Mask, Video
+from ..functional._checks import per_channel_error
 from ..functional._misc._erase import erase_fill
 from . import _random
 from ._labels import LabelsGetter, parse_labels_getter
@@ -86,7 +87,7 @@ class RandomErasing(RandomApplyTransform):
     def make_params(self, flat_inputs: list[Any]) -> dict[str, Any]:
         channels, height, width = query_chw(flat_inputs)
         if self._value is not None and len(self._value) not in (1, channels):
-            raise ValueError(f"value must hold 1 or {channels} (number of channels) values, got {self.value!r}")
+            raise per_channel_error("value", channels, self.value)
         for _ in range(10):
             area = height * width * _random.uniform(self.scale[0], self.scale[1])
             aspect = math.exp(_random.uniform(self._log_ratio[0], self._log_ratio[1]))

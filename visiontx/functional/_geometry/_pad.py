@@ -16,6 +16,7 @@ from torch.nn.functional import pad as torch_pad
 
 from ...datapoints import BoundingBox, BoundingBoxFormat, Image, Mask, Video
 from .. import _fast
+from .._checks import per_channel_error
 from .._meta import clamp_bounding_box_tensor
 from .._registry import get_kernel, register_kernels
 from ._matrix import transform_boxes, translation_matrix
@@ -109,7 +110,7 @@ def _pad_constant(image: torch.Tensor, padding: tuple[int, int, int, int], fill:
         return torch_pad(image, [left, right, top, bottom], value=float(fill[0]))
     channels = image.shape[-3] if image.ndim >= 3 else 1
     if len(fill) != channels:
-        raise ValueError(f"fill must have 1 or {channels} (number of channels) values, got {len(fill)}")
+        raise per_channel_error("fill", channels, fill)
     height, width = image.shape[-2:]
     out = image.new_empty((*image.shape[:-2], top + height + bottom, left + width + right))
     out[...] = torch.tensor(fill, dtype=torch.float64).to(image.dtype).to(image.device).reshape(-1, 1, 1)
@@ -150,7 +151,7 @@ def _pil_color(image: PIL.Image.Image, fill: FillArg) -> Any:
     values = _fill_values(fill)
     bands = len(image.getbands())
     if len(values) not in (1, bands):
-        raise ValueError(f"fill must have 1 or {bands} (number of channels) values, got {len(values)}")
+        raise per_channel_error("fill", bands, fill)
     cast = float if image.mode in ("F", "I") else int
     values = [cast(v) for v in values] * (bands // len(values))
     return values[0] if bands == 1 else tuple(values)

@@ -9,6 +9,7 @@ import PIL.Image
 import torch
 
 from ...datapoints import Image, Video
+from .._checks import per_channel_error
 from .._registry import get_kernel, register_kernels
 
 __all__ = ["normalize", "normalize_image_tensor", "normalize_video"]
@@ -26,7 +27,7 @@ def normalize(inpt: Any, mean: Sequence[float], std: Sequence[float], inplace: b
 def _per_channel(values: Any, name: str, channels: int, like: torch.Tensor) -> torch.Tensor:
     tensor = torch.as_tensor(values, dtype=like.dtype, device=like.device)
     if tensor.ndim > 1 or tensor.numel() not in (1, channels):
-        raise ValueError(f"{name} must hold 1 or {channels} (number of channels) values, got {values!r}")
+        raise per_channel_error(name, channels, values)
     return tensor.view(-1, 1, 1)
 
 

@@ -1,0 +1,9 @@
+"""Argument checks shared by ops of several domains."""
+
+from __future__ import annotations
+
+
+def per_channel_error(name: str, channels: int, got: object) -> ValueError:
+    """The error for ``name`` holding neither 1 value nor one per channel."""
+    expected = "1 value" if channels == 1 else f"1 value or one per channel ({channels})"
+    return ValueError(f"{name} must hold {expected}, got {got!r}")
