@@ -804,3 +804,14 @@ def test_scratch_slots_do_not_overlap_and_are_reused() -> None:
     assert not np.shares_memory(*work)
     assert [a.shape for a in work] == [(6, 7), (5,)] and work[0].dtype == np.float32
     assert np.shares_memory(_fast._scratch([((6, 7), np.float32)])[0], work[0])  # the same buffer next call
+
+
+@needs_cv2
+@pytest.mark.parametrize("dtype", [torch.uint8, torch.float32])
+def test_hue_bands_give_the_whole_image_result(dtype: torch.dtype, monkeypatch: pytest.MonkeyPatch) -> None:
+    import visiontx.functional as F
+
+    image = make_image_tensor((37, 29), batch_dims=(2,), dtype=dtype)
+    whole = F.adjust_hue(image, hue_factor=0.27)
+    monkeypatch.setattr(_fast, "_HUE_BAND_PIXELS", 29 * 5)  # bands of 5 rows, the last one of 2
+    torch.testing.assert_close(F.adjust_hue(image, hue_factor=0.27), whole, rtol=0, atol=0)

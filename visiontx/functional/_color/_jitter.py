@@ -3,7 +3,8 @@
 Not a public op: the result is exactly that of calling ``adjust_brightness``, ``adjust_contrast``,
 ``adjust_saturation`` and ``adjust_hue`` one after the other. For uint8 RGB images on the
 accelerated path the adjustments run on interleaved pixels between one merge and one split
-(``_fast.on_pixels``), instead of a layout change and a fresh image per adjustment: measured 2x faster at 224 x 224.
+(``_fast.on_pixels``), instead of a layout change and a fresh image per adjustment (with the rounded luma of
+``_adjust.rounded_luma_fits``, ColorJitter measured 1.4x to 1.7x faster from 224 x 224 to 512 x 512).
 """
 
 from __future__ import annotations
