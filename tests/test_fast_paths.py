@@ -245,8 +245,8 @@ def test_fast_kernel_matches_torch_path(name: str, kwargs: dict, atol: int, dtyp
         # often, but closer to the same op in float
         exact = kernel(image.float() / 255, **kwargs) * 255
         assert (fast - exact).abs().mean() < (reference - exact).abs().mean()
-    else:
-        assert (fast.double() - reference.double()).abs().gt(0.5 * scale / 255).float().mean() < 0.05  # rare off-by-ones
+    else:  # rare off-by-ones
+        assert (fast.double() - reference.double()).abs().gt(0.5 * scale / 255).float().mean() < 0.05
 
 
 def _blends_rounded_luma(kwargs: dict) -> bool:
@@ -751,7 +751,7 @@ def test_every_image_transform_treats_crops_and_interleaved_images_like_planar_o
     assert len(cases) > 30
     for case in cases:
         transform = case.build(T, D)
-        for image, reference in [(layouts[0], planar), (layouts[1], crop.contiguous()), (layouts[2], crop.contiguous())]:
+        for image, reference in zip(layouts, [planar, crop.contiguous(), crop.contiguous()]):
             _assert_same_outputs(transform, D.Image(image), D.Image(reference), case.name)
         if case in _cases.GEOMETRY and not case.name.startswith(("FiveCrop", "TenCrop")):  # those refuse masks
             _assert_same_outputs(transform, D.Mask(masks), D.Mask(masks.contiguous()), case.name)

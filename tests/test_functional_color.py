@@ -11,7 +11,16 @@ from hypothesis import strategies as st
 import visiontx.functional as F
 from visiontx.datapoints import Image, Video
 
-from .common import Case, assert_equal, make_bounding_box, make_image, make_image_pil, make_image_tensor, make_mask, make_video
+from .common import (
+    Case,
+    assert_equal,
+    make_bounding_box,
+    make_image,
+    make_image_pil,
+    make_image_tensor,
+    make_mask,
+    make_video,
+)
 
 UINT8 = (torch.uint8,)
 FLOAT = (torch.float32,)
@@ -346,8 +355,12 @@ def test_adjust_colors_runs_the_ops_in_order() -> None:
 
 @pytest.mark.parametrize(
     ("steps", "match"),
-    [([("gamma", 1.2)], "steps"), (["brightness"], "steps"), ([("brightness", -1.0), ("hue", 0.1)], "brightness_factor"),
-     ([("contrast", 1.0), ("hue", 0.7)], "hue_factor")],
+    [
+        ([("gamma", 1.2)], "steps"),
+        (["brightness"], "steps"),
+        ([("brightness", -1.0), ("hue", 0.1)], "brightness_factor"),
+        ([("contrast", 1.0), ("hue", 0.7)], "hue_factor"),
+    ],
 )
 def test_adjust_colors_rejects_bad_steps(steps: list, match: str) -> None:
     from visiontx.functional._color._jitter import adjust_colors

@@ -95,8 +95,9 @@ def adjust_contrast_image_tensor(image: torch.Tensor, contrast_factor: float) ->
         return image.clone()
     if _fast.can_use(image, dtypes=(torch.uint8,)):  # one lookup table per image, same maths
         if channels == 3 and rounded_luma_fits(factor):
-            means = [_fast.mean(_fast.gray_pixels(_fast.interleaved(item))) for item in image.reshape(-1, *image.shape[-3:])]
-            means = torch.tensor(means, dtype=torch.float32).view(*image.shape[:-3], 1, 1, 1)
+            items = image.reshape(-1, *image.shape[-3:])
+            means = torch.tensor([_fast.mean(_fast.gray_pixels(_fast.interleaved(item))) for item in items])
+            means = means.to(torch.float32).view(*image.shape[:-3], 1, 1, 1)
         else:
             gray = _degenerate_gray(image, image.dtype) if channels == 3 else image.to(torch.float32)
             means = gray.mean(dim=(-3, -2, -1), keepdim=True)
