@@ -11,16 +11,8 @@ from hypothesis import strategies as st
 import visiontx.functional as F
 from visiontx.datapoints import Image, Video
 
-from .common import (
-    Case,
-    assert_equal,
-    make_bounding_box,
-    make_image,
-    make_image_pil,
-    make_image_tensor,
-    make_mask,
-    make_video,
-)
+from .common import Case, assert_equal, make_bounding_box, make_image, make_image_pil, make_image_tensor
+from .common import make_mask, make_video
 
 UINT8 = (torch.uint8,)
 FLOAT = (torch.float32,)
