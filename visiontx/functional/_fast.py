@@ -532,13 +532,11 @@ def remap_nearest(image: torch.Tensor, x: torch.Tensor, y: torch.Tensor, fill: S
     return _map_planes(image, maps[0].shape, fill, _num_channels(image), op)[0]
 
 
-_HUE_BAND_PIXELS = 1 << 18
-
-
 def on_pixels(image: torch.Tensor, step: Callable[[np.ndarray], None]) -> torch.Tensor:
     """Run ``step`` on the interleaved ``H x W x 3`` pixels of each RGB image of a uint8 or float32
     ``[..., 3, H, W]`` tensor (``step`` changes them in place) and return the results as planes: one
-    merge before and one split after, however many operations ``step`` runs."""
+    merge before and one split after, however many operations ``step`` runs. The pixels are per-thread
+    scratch, valid during ``step`` only."""
     height, width = image.shape[-2:]
     out = np.empty(image.shape, dtype=np.uint8 if image.dtype == torch.uint8 else np.float32)
     for item, target in zip(image.reshape(-1, 3, height, width), out.reshape(-1, 3, height, width)):
@@ -573,6 +571,9 @@ def blend_pixels(pixels: np.ndarray, gray: np.ndarray, factor: float) -> None:
     """``factor * pixels + (1 - factor) * gray`` in place, rounded and saturated, for interleaved
     ``H x W x 3`` uint8 pixels and their ``H x W`` uint8 gray plane."""
     cv2.addWeighted(pixels, factor, cv2.cvtColor(gray, cv2.COLOR_GRAY2RGB), 1.0 - factor, 0.0, dst=pixels)
+
+
+_HUE_BAND_PIXELS = 1 << 18
 
 
 def shift_hue(pixels: np.ndarray, hue_factor: float) -> None:
