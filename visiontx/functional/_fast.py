@@ -65,7 +65,6 @@ __all__ = [
     "resize_nearest",
     "sharpen",
     "shift_hue",
-    "table",
     "warp",
     "warp_affine",
     "warp_perspective",
@@ -130,15 +129,23 @@ def planar(pixels: np.ndarray) -> torch.Tensor:
     return torch.from_numpy(out)
 
 
-def interleaved(image: torch.Tensor) -> np.ndarray:
-    """Contiguous ``H x W x C`` numpy pixels of a CPU uint8 ``C x H x W`` tensor (C <= 4), merged by
-    OpenCV (see :func:`planar`)."""
+def interleaved(image: torch.Tensor, out: np.ndarray | None = None) -> np.ndarray:
+    """Contiguous ``H x W x C`` numpy pixels of a CPU ``C x H x W`` tensor (uint8, or float32 with
+    ``out``; C <= 4), merged by OpenCV (see :func:`planar`). Without ``out`` an interleaved uint8 input
+    may come back as a view of its own memory; with ``out`` the pixels are always written there."""
     if _is_interleaved(image):
-        return np.ascontiguousarray(image.movedim(-3, -1).numpy())
+        pixels = image.movedim(-3, -1).numpy()
+        return np.ascontiguousarray(pixels) if out is None else _copied(pixels, out)
     if cv2 is None or image.shape[0] == 1 or image.numel() == 0:
-        return np.ascontiguousarray(image.numpy().transpose(1, 2, 0))
+        pixels = image.numpy().transpose(1, 2, 0)
+        return np.ascontiguousarray(pixels) if out is None else _copied(pixels, out)
     planes = image.numpy() if image.stride(-1) == 1 else image.contiguous().numpy()  # OpenCV takes row strides (crops)
-    return cv2.merge(list(planes)).reshape(*image.shape[1:], image.shape[0])
+    return cv2.merge(list(planes), dst=out).reshape(*image.shape[1:], image.shape[0])
+
+
+def _copied(pixels: np.ndarray, out: np.ndarray) -> np.ndarray:
+    np.copyto(out, pixels)
+    return out
 
 
 def contiguous(image: torch.Tensor) -> torch.Tensor:
@@ -182,19 +189,11 @@ def lut_planes(image: torch.Tensor, tables: torch.Tensor) -> torch.Tensor:
 
 
 def _translate(src: np.ndarray, table: np.ndarray, dst: np.ndarray) -> None:
-    """``dst = table[src]`` for contiguous 2-D uint8 arrays."""
+    """``dst = table[src]`` for 2-D uint8 arrays (``dst`` contiguous)."""
     if stringzilla is not None:
         stringzilla.translate(memoryview(src.reshape(-1)), memoryview(table), out=memoryview(dst.reshape(-1)))
     else:
         cv2.LUT(src, table, dst=dst)
-
-
-def table(fn: Callable[[torch.Tensor], torch.Tensor], shape: Sequence[int] = (1, 1, 256)) -> torch.Tensor:
-    """The uint8 lookup table(s) of a point-wise uint8 function: ``fn`` applied to the values 0..255
-    laid out as ``shape`` (last dim 256), with the fast paths off so ``fn`` takes its torch path."""
-    values = torch.arange(256, dtype=torch.uint8).expand(*shape).contiguous()
-    with disabled():
-        return fn(values)
 
 
 _INTERPOLATION = {"nearest": 0, "bilinear": 1}  # cv2.INTER_NEAREST, cv2.INTER_LINEAR
@@ -540,11 +539,7 @@ def on_pixels(image: torch.Tensor, step: Callable[[np.ndarray], None]) -> torch.
     height, width = image.shape[-2:]
     out = np.empty(image.shape, dtype=np.uint8 if image.dtype == torch.uint8 else np.float32)
     for item, target in zip(image.reshape(-1, 3, height, width), out.reshape(-1, 3, height, width)):
-        pixels = _scratch([((height, width, 3), out.dtype)], slot="pixels")[0]
-        if _is_interleaved(item):
-            np.copyto(pixels, item.movedim(-3, -1).numpy())
-        else:
-            cv2.merge(list(item.numpy() if item.stride(-1) == 1 else item.contiguous().numpy()), dst=pixels)
+        pixels = interleaved(item, out=_scratch([((height, width, 3), out.dtype)], slot="pixels")[0])
         step(pixels)
         cv2.split(pixels, list(target))
     return torch.from_numpy(out)
@@ -556,10 +551,10 @@ def lut_pixels(pixels: np.ndarray, table: torch.Tensor) -> None:
     _translate(rows, table.reshape(256).contiguous().numpy(), rows)
 
 
-def gray_pixels(pixels: np.ndarray) -> np.ndarray:
-    """The ``H x W`` uint8 luma of interleaved ``H x W x 3`` uint8 RGB pixels: OpenCV's fixed-point
-    conversion, rounded, with weights 0.299 / 0.587 / 0.114."""
-    return cv2.cvtColor(pixels, cv2.COLOR_RGB2GRAY)
+def gray_pixels(pixels: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    """The ``H x W`` uint8 luma of interleaved ``H x W x 3`` uint8 RGB pixels (into ``out`` if given):
+    OpenCV's fixed-point conversion, rounded, with weights 0.299 / 0.587 / 0.114."""
+    return cv2.cvtColor(pixels, cv2.COLOR_RGB2GRAY, dst=out)
 
 
 def mean(plane: np.ndarray) -> float:
@@ -610,7 +605,7 @@ def gray(image: torch.Tensor, num_output_channels: int) -> torch.Tensor:
     out = torch.from_numpy(np.empty((*image.shape[:-3], num_output_channels, height, width), dtype=np.uint8))
     dst = out.numpy().reshape(-1, num_output_channels, height, width)
     for item, target in zip(image.reshape(-1, 3, height, width), dst):
-        cv2.cvtColor(interleaved(item), cv2.COLOR_RGB2GRAY, dst=target[0])
+        gray_pixels(interleaved(item), out=target[0])
         target[1:] = target[0]
     return out
 

@@ -64,8 +64,17 @@ def adjust_brightness_image_tensor(image: torch.Tensor, brightness_factor: float
     """Brightness of ``[..., C, H, W]``: a lookup table for uint8, a clamped product for floats."""
     factor = check_factor("brightness_factor", brightness_factor)
     if image.dtype == torch.uint8:
-        return apply_lut(image, make_lut(lambda v: v * factor, image.device))
+        return apply_lut(image, _brightness_lut(factor, image.device))
     return to_dtype_rounded(image.mul(factor), image.dtype)
+
+
+def _brightness_lut(factor: float, device: torch.device | None = None) -> torch.Tensor:
+    return make_lut(lambda v: v * factor, device)
+
+
+def brightness_pixels(pixels: np.ndarray, factor: float) -> None:
+    """The brightness of interleaved ``H x W x 3`` uint8 pixels, in place (the kernel's lookup table)."""
+    _fast.lut_pixels(pixels, _brightness_lut(factor))
 
 
 adjust_brightness_video = adjust_brightness_image_tensor
@@ -94,13 +103,9 @@ def adjust_contrast_image_tensor(image: torch.Tensor, contrast_factor: float) ->
     if image.numel() == 0:
         return image.clone()
     if _fast.can_use(image, dtypes=(torch.uint8,)):  # one lookup table per image, same maths
-        if channels == 3 and rounded_luma_fits(factor):
-            items = image.reshape(-1, *image.shape[-3:])
-            means = torch.tensor([_fast.mean(_fast.gray_pixels(_fast.interleaved(item))) for item in items])
-            means = means.to(torch.float32).view(*image.shape[:-3], 1, 1, 1)
-        else:
-            gray = _degenerate_gray(image, image.dtype) if channels == 3 else image.to(torch.float32)
-            means = gray.mean(dim=(-3, -2, -1), keepdim=True)
+        if channels == 3:
+            return _fast.on_pixels(image, lambda pixels: contrast_pixels(pixels, factor))
+        means = image.to(torch.float32).mean(dim=(-3, -2, -1), keepdim=True)
         return _fast.lut_planes(image, _contrast_tables(means, factor).expand(*image.shape[:-2], 256))
     work = _float_copy(image)
     gray = _degenerate_gray(work, image.dtype) if channels == 3 else work

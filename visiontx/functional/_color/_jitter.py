@@ -20,7 +20,7 @@ from ...datapoints import Image, Video
 from .. import _fast
 from .._registry import get_kernel, register_kernels
 from . import _adjust, _hue
-from ._utils import check_factor, make_lut
+from ._utils import check_factor
 
 Steps = Sequence[tuple[str, float]]
 _FUNCTIONALS = {
@@ -48,18 +48,13 @@ def _check_steps(steps: Steps) -> list[tuple[str, float]]:
     return steps
 
 
-def _brightness(pixels: np.ndarray, factor: float) -> None:
-    _fast.lut_pixels(pixels, make_lut(lambda v: v * factor, None))
+def _checked(name: str, factor: float) -> float:
+    """``factor`` checked as ``adjust_<name>`` checks it."""
+    return _hue.check_hue_factor(factor) if name == "hue" else check_factor(f"{name}_factor", factor)
 
 
-_CHECKS: dict[str, Callable[[float], float]] = {
-    "brightness": lambda factor: check_factor("brightness_factor", factor),
-    "contrast": lambda factor: check_factor("contrast_factor", factor),
-    "saturation": lambda factor: check_factor("saturation_factor", factor),
-    "hue": _hue.check_hue_factor,
-}
 _PIXEL_STEPS: dict[str, Callable[[np.ndarray, float], None]] = {
-    "brightness": _brightness,
+    "brightness": _adjust.brightness_pixels,
     "contrast": _adjust.contrast_pixels,
     "saturation": _adjust.saturation_pixels,
     "hue": _fast.shift_hue,
@@ -75,7 +70,7 @@ def adjust_colors_image_tensor(image: torch.Tensor, steps: Steps) -> torch.Tenso
         for name, factor in steps:
             image = get_kernel(_FUNCTIONALS[name], torch.Tensor)(image, factor)
         return image
-    steps = [(name, _CHECKS[name](factor)) for name, factor in steps]
+    steps = [(name, _checked(name, factor)) for name, factor in steps]
 
     def run(pixels: np.ndarray) -> None:
         for name, factor in steps:
