@@ -129,6 +129,17 @@ def test_sanitize_min_size_and_min_area() -> None:
     assert keep(min_area=5.0) == [[0, 0, 10, 10]]
 
 
+def test_sanitize_returns_the_sample_when_no_box_goes() -> None:
+    boxes = BoundingBox([[0, 0, 10, 10], [2, 3, 28, 19]], format="XYXY", spatial_size=SIZE)
+    target = {"boxes": boxes, "labels": torch.tensor([1, 2]), "masks": _instance_masks(2)}
+    image = make_image(SIZE)
+    out_image, out = T.SanitizeBoundingBox()(image, target)
+    assert out_image is image and out is target  # no copies
+    boxes[1, 2:] = boxes[1, :2]  # now a zero-size box goes
+    out = T.SanitizeBoundingBox()(image, target)[1]
+    assert out["labels"].tolist() == [1] and out["masks"].shape[0] == 1 and out["boxes"].tolist() == [[0, 0, 10, 10]]
+
+
 def test_sanitize_empty_boxes() -> None:
     boxes = BoundingBox(torch.zeros(0, 4), format="XYWH", spatial_size=SIZE)
     masks = Mask(torch.zeros(0, *SIZE))

@@ -10,7 +10,7 @@ import torch
 from torch.utils._pytree import tree_flatten, tree_unflatten
 
 from .. import functional as F
-from ..datapoints import BoundingBox, Datapoint, Image, Mask, Video
+from ..datapoints import BoundingBox, BoundingBoxFormat, Datapoint, Image, Mask, Video
 from ..functional._misc._blur import _parse_kernel_size
 from . import _random
 from ._labels import LabelsGetter, parse_labels_getter
@@ -183,7 +183,8 @@ class SanitizeBoundingBox(Transform):
     coordinate is not finite, or it leaves the image. The ``BoundingBox`` of the sample is filtered, so
     are the tensors found by ``labels_getter`` ("default": the "labels" key of a dict sample, or of the
     dict second item of a tuple; a callable returning one tensor or a tuple of tensors; or None) and every
-    ``Mask`` whose leading dim equals the number of boxes (instance masks ``N x H x W``).
+    ``Mask`` whose leading dim equals the number of boxes (instance masks ``N x H x W``). When no box is
+    removed, the sample comes back as it is, without copies.
 
     Example:
         >>> SanitizeBoundingBox()(image, {"boxes": boxes, "labels": labels, "masks": masks})
@@ -211,17 +212,23 @@ class SanitizeBoundingBox(Transform):
         for label in labels:
             if label.ndim == 0 or label.shape[0] != boxes.shape[0]:
                 raise ValueError(f"labels of shape {tuple(label.shape)} do not match the {boxes.shape[0]} boxes")
-        valid = self._valid(boxes)
-        params = dict(keep=valid.nonzero().squeeze(1), boxes=boxes, labels=labels, count=valid.shape[0])
+        keep = self._valid(boxes).nonzero().squeeze(1)
+        if keep.shape[0] == boxes.shape[0]:  # nothing to remove: no copies
+            return sample
+        params = dict(keep=keep, boxes=boxes, labels=labels, count=boxes.shape[0])
         return tree_unflatten([self.transform(inpt, params) for inpt in flat_inputs], spec)
 
     def _valid(self, boxes: BoundingBox) -> torch.Tensor:
-        xyxy = F.convert_format_bounding_box(boxes, new_format="XYXY").as_subclass(torch.Tensor)
-        height, width = boxes.spatial_size
-        widths, heights = xyxy[..., 2] - xyxy[..., 0], xyxy[..., 3] - xyxy[..., 1]
-        valid = xyxy.isfinite().all(dim=-1) & (xyxy >= 0).all(dim=-1)
-        valid &= (widths >= self.min_size) & (heights >= self.min_size) & (widths * heights >= self.min_area)
-        return valid & (xyxy[..., 0::2] <= width).all(dim=-1) & (xyxy[..., 1::2] <= height).all(dim=-1)
+        if boxes.format == BoundingBoxFormat.XYXY:
+            xyxy = boxes.as_subclass(torch.Tensor)  # read only: no conversion copy
+        else:
+            xyxy = F.convert_format_bounding_box(boxes, new_format="XYXY").as_subclass(torch.Tensor)
+        top_left, bottom_right = xyxy[..., :2], xyxy[..., 2:]
+        sizes = bottom_right - top_left
+        # With x1 >= 0, x2 <= width and x2 - x1 >= min_size > 0, every coordinate is inside the image;
+        # NaN and infinite coordinates fail one of these tests.
+        valid = (top_left >= 0).all(dim=-1) & (bottom_right <= xyxy.new_tensor(boxes.spatial_size[::-1])).all(dim=-1)
+        return valid & (sizes >= self.min_size).all(dim=-1) & (sizes.prod(dim=-1) >= self.min_area)
 
     def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
         is_label = any(inpt is label for label in params["labels"])
