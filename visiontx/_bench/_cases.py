@@ -68,7 +68,8 @@ GEOMETRY = [
 ]
 
 COLOR = [
-    _case("ColorJitter", lambda T, D: T.ColorJitter(0.4, 0.4, 0.4, 0.1), lambda A, cv2: A.ColorJitter(0.4, 0.4, 0.4, 0.1, p=1.0)),
+    _case("ColorJitter", lambda T, D: T.ColorJitter(0.4, 0.4, 0.4, 0.1), lambda A, cv2: A.ColorJitter(0.4, 0.4, 0.4, 0.1, p=1.0),
+          note="alb: hue in 8-bit HSV, up to 6 levels off torchvision"),
     _case("Grayscale", lambda T, D: T.Grayscale(3), lambda A, cv2: A.ToGray(num_output_channels=3, p=1.0)),
     _case("RandomGrayscale", lambda T, D: T.RandomGrayscale(p=1.0), lambda A, cv2: A.ToGray(num_output_channels=3, p=1.0)),
     _case("RGB", lambda T, D: T.RGB()),
@@ -177,7 +178,7 @@ PIPELINES = [
         "classification (RRC+flip+jitter+normalize)",
         ("RandomResizedCrop", "RandomHorizontalFlip", "ColorJitter", "ToDtype", "Normalize"),
         _classification, _classification_alb,
-        note="alb: A.Normalize converts to float itself",
+        note="alb: A.Normalize converts to float itself; hue in 8-bit HSV",
     ),
     BenchCase(
         "detection, the demo's (photometric+zoom-out+IoU crop+flip+resize+sanitize, boxes+masks)",
