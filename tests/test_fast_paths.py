@@ -172,6 +172,9 @@ def test_lut_planes() -> None:
     out = _fast.lut_planes(image, tables)
     expected = torch.stack([tables[i][p.long()] for i, p in enumerate(image.reshape(6, 6, 5))]).view(image.shape)
     torch.testing.assert_close(out, expected, rtol=0, atol=0)
+    column = image[..., :1]  # a crop one pixel wide: its rows are no longer contiguous
+    expected = torch.stack([tables[i][p.long()] for i, p in enumerate(column.reshape(6, 6, 1))]).view(column.shape)
+    torch.testing.assert_close(_fast.lut_planes(column, tables), expected, rtol=0, atol=0)
 
 
 # ------------------------------------------------------- accelerated kernels vs their torch path
@@ -345,6 +348,12 @@ def test_fast_elastic_matches_torch_path() -> None:
     for fill in (None, [9.0, 99.0, 199.0]):
         fast, reference = _fast_and_torch(F.elastic_image_tensor, image, displacement, fill=fill)
         torch.testing.assert_close(fast, reference, rtol=0, atol=1)
+    # float images: every pixel straddling the border is blended, also those within half a uint8 level
+    for seed in range(6):  # seeds 4 and 5 have such pixels
+        generator = torch.Generator().manual_seed(seed)
+        image, displacement = torch.rand(3, 32, 32, generator=generator), torch.randn(1, 32, 32, 2, generator=generator) * 0.3
+        fast, reference = _fast_and_torch(F.elastic_image_tensor, image, displacement, fill=[1.0])
+        torch.testing.assert_close(fast, reference, rtol=0, atol=1e-5)
 
 
 @needs_cv2

@@ -109,6 +109,19 @@ def test_resize_bool_mask() -> None:
     assert_equal(out, F.resize(mask.to(torch.uint8), [30, 11]).bool())
 
 
+@pytest.mark.parametrize("dtype", [torch.int64, torch.int32, torch.int16, torch.int8])
+@pytest.mark.parametrize("mode", ["nearest", "nearest-exact"])
+def test_resize_nearest_integer_dtypes_match_torchvision(dtype, mode) -> None:
+    tv_f = _tv()
+    labels = torch.randint(-100, 100, (2, 9, 13), generator=torch.Generator().manual_seed(0)).to(dtype)
+    for size in ([16, 16], [4, 5], [9, 30]):
+        expected = tv_f.resize(labels, size, interpolation=_tv_mode(tv_f, mode))
+        assert_equal(F.resize(labels, size, interpolation=mode), expected)
+        assert_equal(F.resize(Mask(labels), size, interpolation=mode), expected)
+    big = torch.tensor([[[1, 2**40, 3]]])  # beyond float32's exact integers: no float round trip
+    assert F.resize(big, [1, 6], interpolation="nearest").tolist() == [[[1, 1, 2**40, 2**40, 3, 3]]]
+
+
 def test_resize_bounding_box_loop_reference() -> None:
     boxes = torch.tensor([[1.0, 2.0, 5.0, 9.0], [0.0, 0.0, 20.0, 10.0]])
     out, size = F.resize_bounding_box(boxes, (10, 20), [30, 10])
@@ -178,6 +191,15 @@ def test_resize_does_not_mutate_and_keeps_non_contiguous() -> None:
     assert_equal(out, F.resize(image.contiguous(), [10, 10]))
 
 
+def test_resize_uint8_contiguous_with_odd_strides_on_size_one_dims() -> None:
+    # contiguous by torch's rules, strides (3, 1, 3): torch's own uint8 kernel reads past the data here
+    column = torch.tensor([[[10, 20, 30]]], dtype=torch.uint8).transpose(-1, -2)
+    assert column.is_contiguous() and column.stride() == (3, 1, 3)
+    expected = F.resize(column.clone(memory_format=torch.contiguous_format), [6, 2])
+    assert expected[0, :, 0].tolist() == [10, 13, 18, 23, 28, 30]
+    assert_equal(F.resize(column, [6, 2]), expected)
+
+
 @pytest.mark.parametrize(
     ("kwargs", "error"),
     [
@@ -197,6 +219,18 @@ def test_resize_does_not_mutate_and_keeps_non_contiguous() -> None:
 def test_resize_errors(kwargs, error) -> None:
     with pytest.raises(error, match="size|interpolation|antialias"):
         F.resize(make_image_tensor(), **kwargs)
+
+
+@pytest.mark.parametrize("size", [4, [4, 4]])
+def test_resize_of_an_image_without_pixels_is_an_error(size) -> None:
+    for image in (make_image_tensor((0, 5)), make_image_tensor((5, 0)), Mask(torch.zeros(2, 0, 5))):
+        with pytest.raises(ValueError, match="no pixels"):
+            F.resize(image, size)
+
+
+def test_resize_to_a_side_of_zero_pixels_is_an_error() -> None:
+    with pytest.raises(ValueError, match="side of 0 pixels"):
+        F.resize(make_image_tensor((129, 1)), 68, max_size=87)
 
 
 def test_resize_unsupported_type() -> None:

@@ -191,7 +191,9 @@ def lut_planes(image: torch.Tensor, tables: torch.Tensor) -> torch.Tensor:
 def _translate(src: np.ndarray, table: np.ndarray, dst: np.ndarray) -> None:
     """``dst = table[src]`` for 2-D uint8 arrays (``dst`` contiguous)."""
     if stringzilla is not None:
-        stringzilla.translate(memoryview(src.reshape(-1)), memoryview(table), out=memoryview(dst.reshape(-1)))
+        # (a copy for row-strided crops, as reshape would make; also for single columns, which it would not)
+        flat = np.ascontiguousarray(src).reshape(-1)
+        stringzilla.translate(memoryview(flat), memoryview(table), out=memoryview(dst.reshape(-1)))
     else:
         cv2.LUT(src, table, dst=dst)
 
@@ -467,10 +469,14 @@ def _runs(starts: np.ndarray, stops: np.ndarray) -> tuple[np.ndarray, np.ndarray
     return rows, cols
 
 
+# The float32 values strictly between 0 and 1, as inclusive bounds.
+_OPEN_UNIT_INTERVAL = (float(np.finfo(np.float32).smallest_subnormal), float(np.nextafter(np.float32(1), np.float32(0))))
+
+
 def _band(weight: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Rows and columns of the pixels whose footprint ``weight`` (uint8 0..255 or float 0..1) is
-    strictly between 0 and 255 once scaled to 0..255 and rounded."""
-    low, high = (1, 254) if weight.dtype == np.uint8 else (0.5 / 255, 254.5 / 255)
+    """Rows and columns of the pixels whose footprint ``weight`` is strictly inside its range: uint8
+    0..255 (for uint8 images), or float32 0..1 (for float images, which need every such pixel)."""
+    low, high = (1, 254) if weight.dtype == np.uint8 else _OPEN_UNIT_INTERVAL
     points = cv2.findNonZero(cv2.inRange(weight, low, high))
     if points is None:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)

@@ -64,6 +64,8 @@ def compute_resized_size(spatial_size: Sequence[int], size: SizeArg, max_size: i
     if max_size is not None:
         _check_positive_int(max_size, "max_size")
     height, width = spatial_size
+    if height == 0 or width == 0:
+        raise ValueError(f"cannot resize an image of size {(height, width)}: it has no pixels to sample")
     if parsed is not None and len(parsed) == 2:
         return parsed[0], parsed[1]
     short, long = min(height, width), max(height, width)
@@ -76,6 +78,8 @@ def compute_resized_size(spatial_size: Sequence[int], size: SizeArg, max_size: i
                 raise ValueError(f"max_size ({max_size}) must be larger than the shorter edge size ({new_short})")
             if new_long > max_size:
                 new_short, new_long = int(max_size * new_short / new_long), max_size
+    if new_short == 0:
+        raise ValueError(f"resizing {(height, width)} to size={size!r}, max_size={max_size!r} would leave a side of 0 pixels")
     return (new_long, new_short) if width <= height else (new_short, new_long)
 
 
@@ -110,17 +114,44 @@ def _interpolate(image: torch.Tensor, size: tuple[int, int], mode: Interpolation
     smooth = mode in _SMOOTH
     if _fast.can_resize_interleaved(image, size, mode.value):
         return _fast.resize_interleaved(image, size, mode.value, antialias and smooth)
+    if mode in _NEAREST and not (image.is_floating_point() or image.dtype == torch.uint8):
+        return _nearest_by_index(image, size, mode)
     native_uint8 = image.dtype == torch.uint8 and image.device.type == "cpu"
     native = image.is_floating_point() or mode in _NEAREST or native_uint8
     work = image if native else image.float()
     if native_uint8 and smooth and tuple(size) == (1, 1):  # torch's uint8 kernel asserts on planar input there
         work = work.contiguous(memory_format=torch.channels_last)
+    elif native_uint8 and smooth and work.is_contiguous() and work.stride() != _row_major_strides(work.shape):
+        # Contiguous, but with odd strides on size-1 dims: torch's uint8 kernel reads past the data then.
+        work = work.clone(memory_format=torch.contiguous_format)
     out = interpolate(
         work, size=size, mode=mode.value, align_corners=False if smooth else None, antialias=antialias and smooth
     )
     if native:
         return out
     return out.round_().clamp_(0, 255).to(image.dtype) if image.dtype == torch.uint8 else out.round_().to(image.dtype)
+
+
+def _row_major_strides(shape: Sequence[int]) -> tuple[int, ...]:
+    strides, step = [], 1
+    for length in reversed(shape):
+        strides.append(step)
+        step *= max(length, 1)
+    return tuple(reversed(strides))
+
+
+def _nearest_source(in_len: int, out_len: int, mode: InterpolationMode, device: torch.device) -> torch.Tensor:
+    """The source index of each output position of a nearest resize, as torch's ``interpolate`` picks it."""
+    positions = torch.arange(in_len, dtype=torch.float32, device=device).view(1, 1, in_len)
+    return interpolate(positions, size=out_len, mode=mode.value).view(-1).long()
+
+
+def _nearest_by_index(image: torch.Tensor, size: tuple[int, int], mode: InterpolationMode) -> torch.Tensor:
+    """Nearest resize by gathering rows and columns: exact for every dtype (torch's ``interpolate`` has no
+    integer kernels besides uint8)."""
+    rows = _nearest_source(image.shape[-2], size[0], mode, image.device)
+    cols = _nearest_source(image.shape[-1], size[1], mode, image.device)
+    return image.index_select(-2, rows).index_select(-1, cols)
 
 
 @register_kernels(resize, (torch.Tensor, Image, Video))
