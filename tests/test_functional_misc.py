@@ -231,6 +231,10 @@ def test_erase_pil_matches_tensor() -> None:
 def test_erase_errors() -> None:
     with pytest.raises(ValueError, match="h must"):
         F.erase(make_image(), 0, 0, -1, 2, 0.0)
+    for image in (make_image(), make_image().float(), make_image()[:, 1:], make_image().float()[:, 1:]):
+        for inplace in (False, True):
+            with pytest.raises(ValueError, match=r"v of shape \(2, 1, 1\) does not fit the erased region \(3, 4, 5\)"):
+                F.erase(image, 1, 2, 4, 5, torch.zeros(2, 1, 1), inplace=inplace)
 
 
 # -------------------------------------------------------------------------------------------- jpeg

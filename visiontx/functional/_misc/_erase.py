@@ -52,10 +52,14 @@ def erase_image_tensor(
     if not inplace and image.is_contiguous() and not value.requires_grad and _fast.can_use(image):
         try:
             return _fast.erase(image, i, j, h, w, value)
-        except ValueError:  # a value that does not broadcast: the torch path raises its own error
+        except ValueError:  # a value that does not broadcast: the torch path below names it
             pass
     output = image if inplace else image.clone()
-    output[..., i : i + h, j : j + w] = value
+    region = output[..., i : i + h, j : j + w]
+    try:
+        region[...] = value
+    except RuntimeError as error:
+        raise ValueError(f"v of shape {tuple(value.shape)} does not fit the erased region {tuple(region.shape)}: {error}") from None
     return output
 
 
