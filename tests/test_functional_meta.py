@@ -196,6 +196,66 @@ def test_box_ops_match_torchvision(dtype: torch.dtype, batch_dims: tuple[int, ..
         assert_equal(ours, reference, atol=1e-5, rtol=0)
 
 
+INTEGER_BOX_SIZE = (20, 24)
+
+
+def _integer_boxes(format: BoundingBoxFormat, dtype: torch.dtype) -> BoundingBox:
+    """Integer boxes in ``format`` with odd and even sizes, inside, on and across the image borders."""
+    corners = [(-2, -1), (0, 0), (5, 5), (10, 7), (18, 22), (21, 25)]
+    sizes = [(1, 1), (2, 4), (3, 3), (4, 5), (7, 2)]
+    boxes = torch.tensor([[x, y, w, h] for x, y in corners for w, h in sizes])  # XYWH and CXCYWH as they are
+    if format == BoundingBoxFormat.XYXY:
+        boxes[:, 2:] += boxes[:, :2]
+    return BoundingBox(boxes.to(dtype), format=format, spatial_size=INTEGER_BOX_SIZE)
+
+
+def test_integer_cxcywh_boxes_keep_their_centre() -> None:
+    boxes = BoundingBox([[5, 5, 3, 3]], format="CXCYWH", spatial_size=(20, 20))
+    assert unwrap(F.clamp_bounding_box(boxes)).tolist() == [[5, 5, 3, 3]]
+    assert unwrap(F.pad(boxes, [1])).tolist() == [[6, 6, 3, 3]]
+    assert unwrap(F.crop(boxes, 1, 1, 19, 19)).tolist() == [[4, 4, 3, 3]]
+
+
+@pytest.mark.parametrize("dtype", [torch.int64, torch.int32])
+@pytest.mark.parametrize("old", list(BoundingBoxFormat))
+@pytest.mark.parametrize("new", list(BoundingBoxFormat))
+def test_integer_convert_format_matches_torchvision(old, new, dtype: torch.dtype) -> None:
+    tv_f = pytest.importorskip("torchvision.transforms.v2.functional")
+    boxes = unwrap(_integer_boxes(old, dtype))
+    ours = F.convert_format_bounding_box(boxes, old_format=old, new_format=new)
+    assert ours.dtype == dtype
+    assert_equal(ours, tv_f.convert_bounding_box_format(boxes, old_format=old.value, new_format=new.value))
+
+
+INTEGER_BOX_OPS = [  # (ours, torchvision's, args): ops that are exact on integer boxes, clamping included
+    ("clamp_bounding_box", "clamp_bounding_boxes", ()),
+    ("pad", "pad", ([1],)),
+    ("pad", "pad", ([2, 3, 1, 0],)),
+    ("crop", "crop", (1, 1, 19, 19)),
+    ("crop", "crop", (-2, 3, 25, 30)),
+    ("center_crop", "center_crop", ([11, 13],)),
+    ("center_crop", "center_crop", ([22, 28],)),  # padding: odd excesses differ (torchvision boxes off its image)
+    ("resized_crop", "resized_crop", (2, 3, 11, 13, [22, 26])),
+    ("resize", "resize", ([40, 48],)),
+    ("horizontal_flip", "horizontal_flip", ()),
+    ("vertical_flip", "vertical_flip", ()),
+]
+
+
+@pytest.mark.parametrize("dtype", [torch.int64, torch.int32])
+@pytest.mark.parametrize("format", list(BoundingBoxFormat))
+@pytest.mark.parametrize(("ours", "theirs", "args"), INTEGER_BOX_OPS, ids=lambda v: str(v))
+def test_integer_box_ops_match_torchvision(ours: str, theirs: str, args: tuple, format, dtype: torch.dtype) -> None:
+    tv_f = pytest.importorskip("torchvision.transforms.v2.functional")
+    from torchvision import tv_tensors
+
+    boxes = _integer_boxes(format, dtype)
+    tv_boxes = tv_tensors.BoundingBoxes(unwrap(boxes), format=format.value, canvas_size=boxes.spatial_size)
+    actual, expected = getattr(F, ours)(boxes, *args), getattr(tv_f, theirs)(tv_boxes, *args)
+    assert actual.dtype == dtype and tuple(actual.spatial_size) == tuple(expected.canvas_size)
+    assert_equal(unwrap(actual), expected.as_subclass(torch.Tensor), atol=0, rtol=0)
+
+
 # ------------------------------------------------------------------------------------------ dtype
 DTYPE_PAIRS = [
     (torch.uint8, torch.float32),

@@ -184,10 +184,20 @@ def clamp_bounding_box_tensor(
     """Clamp boxes ``[..., 4]`` to the image ``spatial_size`` ``(H, W)``; returns a new tensor."""
     format = BoundingBoxFormat.parse(format)
     height, width = parse_spatial_size(spatial_size)
-    xyxy = _to_xyxy(bounding_box, format)
+    if format == BoundingBoxFormat.CXCYWH and not bounding_box.is_floating_point():
+        # odd sizes put integer centres' corners between pixels: an integer round trip through XYXY
+        # would move the centre by -1, so clamp in float and truncate back (as torchvision)
+        xyxy = _clamp_xyxy_(_to_xyxy(bounding_box.float(), format), height, width)
+        return _from_xyxy(xyxy, format).to(bounding_box.dtype)
+    xyxy = _clamp_xyxy_(_to_xyxy(bounding_box, format), height, width)
+    return _from_xyxy(xyxy, format) if format != BoundingBoxFormat.XYXY else xyxy
+
+
+def _clamp_xyxy_(xyxy: torch.Tensor, height: int, width: int) -> torch.Tensor:
+    """Clamp XYXY boxes to ``[0, width] x [0, height]`` in place."""
     xyxy[..., 0::2].clamp_(min=0, max=width)
     xyxy[..., 1::2].clamp_(min=0, max=height)
-    return _from_xyxy(xyxy, format) if format != BoundingBoxFormat.XYXY else xyxy
+    return xyxy
 
 
 def clamp_bounding_box(
