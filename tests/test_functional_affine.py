@@ -257,6 +257,97 @@ def test_rotate_expand_boxes_follow_the_image() -> None:
         torch.testing.assert_close(_plain(out)[0], mask_box, atol=1.0, rtol=0)
 
 
+@pytest.mark.parametrize("angle", [0, 90, -90, 180, 270, 30, 45])
+@pytest.mark.parametrize("size", [(4, 5), (375, 500), (7, 7)])
+def test_rotate_expand_size_agrees_across_types_and_with_torchvision(angle, size) -> None:
+    """Image tensors, masks, PIL images and boxes get the same canvas (quarter turns included, where
+    the corner formula added a pixel when H and W differ in parity), equal to torchvision's."""
+    tv_f = pytest.importorskip("torchvision.transforms.v2.functional")
+    height, width = size
+    image = torch.randint(0, 256, (3, height, width), dtype=torch.uint8)
+    boxes = BoundingBox([[0, 0, width, height], [1, 1, 3, 2]], format="XYXY", spatial_size=size, dtype=torch.float32)
+    out_image = F.rotate(image, angle, expand=True)
+    out_mask = F.rotate(Mask(image[0]), angle, expand=True)
+    out_pil = F.rotate(F.to_image_pil(image), angle, expand=True)
+    out_boxes = F.rotate(boxes, angle, expand=True)
+    expected = tuple(tv_f.rotate(image, angle, expand=True).shape[-2:])
+    assert tuple(out_image.shape[-2:]) == expected
+    assert tuple(out_mask.shape) == expected
+    assert (out_pil.height, out_pil.width) == expected
+    assert out_boxes.spatial_size == expected
+    if angle % 90 == 0:  # exact: the whole image is the whole canvas, the pixels are PIL's own turn
+        assert _plain(out_boxes)[0].tolist() == [0, 0, expected[1], expected[0]]
+        assert_equal(out_pil, F.to_image_pil(image).rotate(angle, expand=True))
+
+
+def test_rotate_quarter_turn_expand_boxes_follow_the_pixels() -> None:
+    """The fuzz reproducer: a 4 x 5 canvas turned by 90 degrees is 5 x 4, and the box lands on the
+    pixels it covered (as torchvision)."""
+    boxes = BoundingBox([[1.0, 1.0, 3.0, 2.0]], format="XYXY", spatial_size=(4, 5))
+    mask = torch.zeros(4, 5, dtype=torch.uint8)
+    mask[1:2, 1:3] = 1
+    for angle in (90, -90, 270, 180):
+        out, rotated = F.rotate(boxes, angle, expand=True), F.rotate(Mask(mask), angle, expand=True)
+        assert out.spatial_size == tuple(rotated.shape)
+        ys, xs = torch.nonzero(rotated, as_tuple=True)
+        assert _plain(out)[0].tolist() == [xs.min(), ys.min(), xs.max() + 1, ys.max() + 1]
+    assert _plain(F.rotate(boxes, 90, expand=True)).tolist() == [[1, 2, 2, 4]]
+    assert F.rotate(PIL.Image.new("L", (500, 375)), 90, expand=True).size == (375, 500)
+
+
+def test_rotate_expand_size_matches_torchvision_for_random_angles_and_centers() -> None:
+    """Off-center rotations and angles a hair from quarter turns put corner extents on integers up
+    to float noise, which must not add a pixel (torchvision rounds through float32 there)."""
+    tv_f = pytest.importorskip("torchvision.transforms.v2.functional")
+    rng = np.random.default_rng(0)
+    cases = [(89.9999999, (4, 5), [1.0, 2.0]), (-90, (4, 5), [2.5, 2.0]), (45, (1, 2), [1.0, 2.0])]
+    for _ in range(40):
+        size = tuple(int(v) for v in rng.integers(1, 64, 2))
+        angle = float(rng.choice([rng.uniform(-360, 360), 90 * rng.integers(-4, 5) + rng.choice([0, 1e-7, -1e-7])]))
+        center = None if rng.random() < 0.5 else [float(v) for v in rng.integers(0, 128, 2) / 2]
+        cases.append((angle, size, center))
+    for angle, size, center in cases:
+        empty = torch.zeros(0, 1, *size)  # torchvision sizes the canvas without sampling anything
+        expected = tuple(tv_f.rotate(empty, angle, expand=True, center=center).shape[-2:])
+        assert tuple(F.rotate(empty, angle, expand=True, center=center).shape[-2:]) == expected, (angle, size, center)
+        _, out_size = F.rotate_bounding_box(torch.zeros(1, 4), "XYXY", size, angle, expand=True, center=center)
+        assert out_size == expected, (angle, size, center)
+
+
+@pytest.mark.parametrize("size", [(0, 5), (5, 0), (0, 0)])
+@pytest.mark.parametrize("dtype", [torch.uint8, torch.float32])
+def test_warps_of_images_without_pixels(size, dtype) -> None:
+    """Zero height or width: the output keeps the shape and dtype (an expanded rotation's canvas,
+    all fill, has torchvision's and PIL's size)."""
+    image = torch.zeros(3, *size, dtype=dtype)
+    for interpolation in ("nearest", "bilinear"):
+        for out in (
+            F.rotate(image, 30, interpolation=interpolation),
+            F.affine(image, **AFFINE_ARGS, interpolation=interpolation),
+            F.rotate(image, 90, interpolation=interpolation, center=[1, 2]),
+        ):
+            assert out.shape == image.shape and out.dtype == dtype
+    for angle, center in [(30, None), (45, [1, 2]), (90, None), (90, [1, 2]), (180, None)]:
+        out = F.rotate(image, angle, expand=True, center=center, fill=7)
+        pil = F.rotate(F.to_image_pil(image.to(torch.uint8)), angle, expand=True, center=center, fill=7)
+        mask = F.rotate(Mask(image[0]), angle, expand=True, center=center, fill=7)
+        _, box_size = F.rotate_bounding_box(torch.zeros(1, 4), "XYXY", size, angle, expand=True, center=center)
+        assert tuple(out.shape[-2:]) == tuple(mask.shape) == (pil.height, pil.width) == box_size
+        assert out.dtype == dtype and out.shape[0] == 3 and (out == 7).all() and (mask == 7).all()
+        if center is None and angle % 90 == 0:
+            assert out.shape[-2:].numel() == 0
+    pil = PIL.Image.new("RGB", size[::-1])
+    assert F.rotate(F.to_image_pil(image.to(torch.uint8)), 30, expand=True).size == pil.rotate(30, expand=True).size
+
+
+def test_rotate_expand_empty_image_matches_torchvision_size() -> None:
+    tv_f = pytest.importorskip("torchvision.transforms.v2.functional")
+    for size in [(0, 5), (5, 0), (0, 0)]:
+        for angle in (30, 90, 180):
+            expected = tv_f.rotate(PIL.Image.new("L", size[::-1]), angle, expand=True).size
+            assert F.rotate(torch.zeros(1, *size), angle, expand=True).shape[-2:] == expected[::-1]
+
+
 def test_masks_use_nearest_and_keep_values() -> None:
     mask = make_mask(num_objects=None)
     rotated = F.rotate(mask, 33, interpolation="bilinear")

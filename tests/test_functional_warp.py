@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import contextlib
+import math
+
 import numpy as np
 import PIL.Image
 import pytest
 import torch
 
 import visiontx.functional as F
-from visiontx.datapoints import BoundingBox, BoundingBoxFormat, Image, Video
+from visiontx.datapoints import BoundingBox, BoundingBoxFormat, Image, Mask, Video
+from visiontx.functional import _fast
+from visiontx.functional._geometry._warp import _perspective_coefficients, _perspective_grid
+from visiontx.transforms import ElasticTransform
 
 from .common import DEFAULT_SIZE, Case, assert_equal, make_bounding_box, make_image_pil, make_image_tensor, make_mask
 from .test_functional_affine import _plain, _tv_boxes, assert_mostly_equal
@@ -221,3 +227,82 @@ def test_empty_inputs() -> None:
     assert F.elastic(boxes, DISPLACEMENT).shape == (0, 4)
     assert F.perspective(boxes, STARTPOINTS, ENDPOINTS).shape == (0, 4)
     assert F.elastic(torch.zeros(0, 3, HEIGHT, WIDTH), DISPLACEMENT).shape == (0, 3, HEIGHT, WIDTH)
+
+
+# ------------------------------------------------------------------ degenerate grids and images
+HORIZON_START, HORIZON_END = [[0, 0], [6, 0], [6, 6], [0, 6]], [[2, -1], [4, 1], [4, 4], [1, 7]]
+
+
+@pytest.mark.parametrize("dtype", [torch.int16, torch.uint8, torch.float32])
+@pytest.mark.parametrize("interpolation", ["nearest", "bilinear"])
+@pytest.mark.parametrize("fill", [None, 7])
+@pytest.mark.parametrize("accelerated", [True, False])
+def test_perspective_points_on_the_horizon_get_the_fill(dtype, interpolation, fill, accelerated) -> None:
+    """Output pixel (2, 5) of this warp lies on the horizon: its source point is 0 / 0 = NaN. It is
+    outside the image (nearest indexed with NaN cast to INT64_MIN; bilinear gave NaN)."""
+    coefficients = _perspective_coefficients(HORIZON_START, HORIZON_END)
+    assert _perspective_grid(coefficients, (7, 7), torch.float32, torch.device("cpu"))[2, 5].isnan().any()
+    image = torch.arange(3 * 7 * 7).reshape(3, 7, 7).add(10).to(dtype)
+    with contextlib.nullcontext() if accelerated else _fast.disabled():
+        out = F.perspective(image, HORIZON_START, HORIZON_END, interpolation=interpolation, fill=fill)
+    assert out.dtype == dtype and out.shape == image.shape
+    assert out[:, 2, 5].tolist() == [fill or 0] * 3
+    if dtype.is_floating_point:
+        assert not out.isnan().any()
+    if interpolation == "nearest":  # torchvision's grid_sample treats the NaN point as outside too
+        tv_f = pytest.importorskip("torchvision.transforms.v2.functional")
+        expected = tv_f.perspective(
+            image, HORIZON_START, HORIZON_END, interpolation=tv_f.InterpolationMode.NEAREST, fill=fill
+        )
+        assert_equal(out[:, 2, 5], expected[:, 2, 5])
+        assert_mostly_equal(out, expected, atol=0, max_fraction=0.15)  # this tiny warp is all rounding ties
+
+
+@pytest.mark.parametrize("dtype", [torch.uint8, torch.float32])
+@pytest.mark.parametrize("interpolation", ["nearest", "bilinear"])
+@pytest.mark.parametrize("accelerated", [True, False])
+def test_elastic_non_finite_displacement_gets_the_fill(dtype, interpolation, accelerated) -> None:
+    image = torch.full((3, 6, 6), 100, dtype=dtype)
+    displacement = torch.zeros(1, 6, 6, 2)
+    displacement[0, 2, 3, 0], displacement[0, 3, 3, 1], displacement[0, 4, 4, 0] = math.nan, math.inf, -math.inf
+    with contextlib.nullcontext() if accelerated else _fast.disabled():
+        out = F.elastic(image, displacement, interpolation=interpolation, fill=7)
+    assert out[:, [2, 3, 4], [3, 3, 4]].eq(7).all()
+    assert out[:, 0, 0].eq(100).all()
+
+
+@pytest.mark.parametrize("size", [(0, 5), (5, 0), (0, 0)])
+@pytest.mark.parametrize("interpolation", ["nearest", "bilinear"])
+def test_warps_of_images_without_pixels(size, interpolation) -> None:
+    """Zero height or width (divided by, before): empty outputs of the input's shape and dtype."""
+    tv_f = pytest.importorskip("torchvision.transforms.v2.functional")
+    displacement = torch.zeros(1, *size, 2)
+    for dtype in (torch.uint8, torch.float32):
+        image = torch.zeros(2, 3, *size, dtype=dtype)
+        for out in (
+            F.perspective(image, HORIZON_START, HORIZON_END, interpolation=interpolation, fill=3),
+            F.perspective(image, None, None, coefficients=COEFFICIENTS, interpolation=interpolation),
+            F.elastic(image, displacement, interpolation=interpolation, fill=[1, 2, 3]),
+            F.perspective(Mask(image[0, 0]), HORIZON_START, HORIZON_END),
+            F.elastic(Mask(image[0, 0]), displacement),
+        ):
+            assert out.shape[-2:] == size and out.dtype == dtype
+        expected = tv_f.perspective(
+            image, HORIZON_START, HORIZON_END, interpolation=tv_f.InterpolationMode(interpolation)
+        )
+        assert F.perspective(image, HORIZON_START, HORIZON_END, interpolation=interpolation).shape == expected.shape
+    pil = PIL.Image.new("RGB", size[::-1])
+    assert F.perspective(pil, HORIZON_START, HORIZON_END, interpolation=interpolation).size == pil.size
+    assert F.elastic(pil, displacement, interpolation=interpolation).size == pil.size
+    boxes = torch.tensor([[1.0, 2.0, 3.0, 4.0]])
+    for out in (
+        F.perspective_bounding_box(boxes, "XYXY", size, HORIZON_START, HORIZON_END),
+        F.elastic_bounding_box(boxes, "XYWH", size, displacement),
+    ):
+        assert out.shape == boxes.shape and out.isfinite().all()
+    # clamped to the empty image: nothing to move along
+    assert F.elastic_bounding_box(boxes, "XYXY", size, displacement).tolist() == [
+        [min(1, size[1]), min(2, size[0]), min(3, size[1]), min(4, size[0])]
+    ]
+    transformed = ElasticTransform()(torch.zeros(3, *size, dtype=torch.uint8))
+    assert transformed.shape == (3, *size)

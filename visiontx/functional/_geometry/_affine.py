@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import struct
 from collections.abc import Sequence
 from typing import Any
 
@@ -20,7 +21,7 @@ from ...datapoints import BoundingBox, BoundingBoxFormat, Image, Mask, Video
 from .. import _fast
 from .._interpolation import InterpolationMode
 from .._registry import get_kernel, register_kernels
-from ._grid import FillArg, matrix_grid, parse_fill, parse_mode, pil_fill, sample, work_dtype
+from ._grid import FillArg, filled, has_no_pixels, matrix_grid, parse_fill, parse_mode, pil_fill, sample, work_dtype
 from ._matrix import compose, invert, transform_boxes, translation_matrix
 
 __all__ = [
@@ -40,6 +41,8 @@ __all__ = [
 
 Matrix = list[list[float]]
 _EXACT_COS_SIN = {0.0: (1.0, 0.0), 90.0: (0.0, 1.0), 180.0: (-1.0, 0.0), 270.0: (0.0, -1.0)}
+_QUARTER_TURNS = {0.0: 0, 90.0: 1, 180.0: 2, 270.0: 3}
+_TOLERANCE = struct.unpack("f", struct.pack("f", 1e-4))[0]  # float32, as torchvision's extents
 
 
 # ------------------------------------------------------------------------------------- matrices
@@ -115,19 +118,49 @@ def _is_identity(angle: Any, translate: Any, scale: Any, shear: Any) -> bool:
     return angle % 360.0 == 0 and translate == [0.0, 0.0] and scale == 1.0 and shear == [0.0, 0.0]
 
 
-def _expanded_size(matrix: Matrix, spatial_size: Sequence[int]) -> tuple[int, int]:
-    """``(H, W)`` holding the whole rotated image (its corners through the inverse map, as PIL and
-    torchvision), with a 1e-4 tolerance so float noise never adds a pixel."""
+def _f32(value: float) -> float:
+    """``value`` rounded to float32."""
+    return struct.unpack("f", struct.pack("f", value))[0]
+
+
+def _truncated(value: float) -> float:
+    """``value`` truncated towards zero to a multiple of 1e-4 (in float32 steps, as torchvision)."""
+    return _f32(math.trunc(_f32(value * 1e4)) * _TOLERANCE)
+
+
+def _whole_pixels(values: list[float], half: float) -> int:
+    """Pixels spanned by ``values`` (relative to the image center, ``half`` the image's half size):
+    both ends truncated to 1e-4, so noise never adds a pixel, then rounded outwards."""
+    high, low = _f32(max(values) + half), _f32(min(values) + half)
+    return math.ceil(_truncated(high)) - math.floor(_truncated(low))
+
+
+def _expanded_size(matrix: Matrix, center: Sequence[float], spatial_size: Sequence[int]) -> tuple[int, int]:
+    """``(H, W)`` holding the whole rotated image: its corners through the inverse map, as PIL and
+    torchvision. Computed as torchvision's tensors are (about the image center, in float32, steps
+    rounded as its float32 kernels round them), so the sizes agree with it where a corner is a whole
+    number up to noise: a corner at 0.99999999 in float64 truncates and floors to 0, in float32 it
+    is 1.0."""
     height, width = spatial_size
-    (a, b, c), (d, e, f), _ = invert(matrix)
-    corners = [(0.0, 0.0), (width, 0.0), (width, height), (0.0, height)]
-    xs = [a * x + b * y + c for x, y in corners]
-    ys = [d * x + e * y + f for x, y in corners]
+    half_w, half_h = _f32(width * 0.5), _f32(height * 0.5)
+    (a, b, _), (d, e, _), _ = invert(matrix)
+    cx, cy = center[0] - width * 0.5, center[1] - height * 0.5  # the rotation center, from the image center
+    rows = [(_f32(a), _f32(b), _f32(cx - a * cx - b * cy)), (_f32(d), _f32(e), _f32(cy - d * cx - e * cy))]
+    corners = [(-half_w, -half_h), (-half_w, half_h), (half_w, half_h), (half_w, -half_h)]
+    xs, ys = ([_f32(_f32(_f32(p * x) + _f32(q * y)) + r) for x, y in corners] for p, q, r in rows)
+    return _whole_pixels(ys, half_h), _whole_pixels(xs, half_w)
 
-    def extent(values: list[float]) -> int:
-        return math.ceil(math.trunc(max(values) * 1e4) / 1e4) - math.floor(math.trunc(min(values) * 1e4) / 1e4)
 
-    return extent(ys), extent(xs)
+def _quarter_turn_size(angle: float, spatial_size: Sequence[int]) -> tuple[int, int] | None:
+    """The expanded ``(H, W)`` of an exact quarter turn about the image center: the input size,
+    swapped for odd turns (as torchvision's and PIL's transpose shortcuts); None for other angles.
+    The corner formula would add a pixel when ``H`` and ``W`` differ in parity: the turned image
+    then straddles pixel edges by half a pixel on one axis."""
+    turns = _QUARTER_TURNS.get(angle % 360.0)
+    if turns is None:
+        return None
+    height, width = spatial_size
+    return (width, height) if turns % 2 else (height, width)
 
 
 def _rotate_geometry(
@@ -135,10 +168,13 @@ def _rotate_geometry(
 ) -> tuple[Matrix, tuple[int, int]]:
     """Input -> output matrix and output ``(H, W)`` of a counter-clockwise rotation. With ``expand``,
     the output grows to hold the whole image and the input's center lands on the output's center."""
-    matrix = _affine_matrix(-_number(angle, "angle"), [0.0, 0.0], 1.0, [0.0, 0.0], _center(center, spatial_size))
+    angle, center_xy = _number(angle, "angle"), _center(center, spatial_size)
+    matrix = _affine_matrix(-angle, [0.0, 0.0], 1.0, [0.0, 0.0], center_xy)
     if not expand:
         return matrix, (spatial_size[0], spatial_size[1])
-    out_size = _expanded_size(matrix, spatial_size)
+    out_size = _quarter_turn_size(angle, spatial_size) if center is None else None
+    if out_size is None:  # (an explicit center goes through the formula, as in torchvision)
+        out_size = _expanded_size(matrix, center_xy, spatial_size)
     shift = translation_matrix((out_size[1] - spatial_size[1]) / 2, (out_size[0] - spatial_size[0]) / 2)
     return compose(shift, matrix), out_size
 
@@ -146,6 +182,8 @@ def _rotate_geometry(
 def _warp_tensor(
     image: torch.Tensor, matrix: Matrix, out_size: Sequence[int], mode: InterpolationMode, fill: list[float] | None
 ) -> torch.Tensor:
+    if has_no_pixels(image, out_size):
+        return filled(image, out_size, fill)
     if _fast.can_warp(image, mode == InterpolationMode.BILINEAR, fill):
         return _fast.warp(image, invert(matrix), out_size, fill)
     grid = matrix_grid(invert(matrix), out_size, image.shape[-2:], work_dtype(image.dtype), image.device)
@@ -318,7 +356,7 @@ def rotate(
 
 def _quarter_turns(angle: float, spatial_size: Sequence[int], expand: bool, center: Any) -> int | None:
     """The number of exact quarter turns this rotation is (None if it is not one)."""
-    turns = {0.0: 0, 90.0: 1, 180.0: 2, 270.0: 3}.get(angle % 360.0)
+    turns = _QUARTER_TURNS.get(angle % 360.0)
     if turns is None or (center is not None and turns != 0):
         return None
     if turns % 2 == 1 and not expand and spatial_size[0] != spatial_size[1]:

@@ -20,6 +20,7 @@ from .._interpolation import InterpolationMode
 
 FillArg = Union[int, float, Sequence[Union[int, float]], None]
 
+_OUTSIDE = -3.0  # a normalised coordinate whose whole bilinear footprint is off any image
 _TENSOR_MODES = (InterpolationMode.NEAREST, InterpolationMode.BILINEAR)
 _PIL_MODES = (InterpolationMode.NEAREST, InterpolationMode.BILINEAR, InterpolationMode.BICUBIC)
 
@@ -73,11 +74,18 @@ def _cast_back(image: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
     return image.round_().clamp_(info.min, info.max).to(dtype)
 
 
+def _finite_(coords: torch.Tensor, outside: float) -> torch.Tensor:
+    """``coords`` with every non-finite value (NaN where a perspective horizon gives 0 / 0, or an
+    infinity) replaced in place by ``outside``, a coordinate off the image: such points get the fill,
+    as ``grid_sample`` does for nearest (bilinear would give NaN)."""
+    return coords.nan_to_num_(nan=outside, posinf=outside, neginf=outside)
+
+
 def _sample_nearest(image: torch.Tensor, grid: torch.Tensor, fill: list[float] | None) -> torch.Tensor:
     height, width = image.shape[-2:]
     out_height, out_width = grid.shape[:2]
-    x = grid[..., 0].add(1).mul_(width / 2).sub_(0.5).round_()
-    y = grid[..., 1].add(1).mul_(height / 2).sub_(0.5).round_()
+    x = _finite_(grid[..., 0].add(1).mul_(width / 2).sub_(0.5).round_(), -1.0)
+    y = _finite_(grid[..., 1].add(1).mul_(height / 2).sub_(0.5).round_(), -1.0)
     if _fast.can_sample(image, fill):
         return _fast.remap_nearest(image, x, y, fill)
     valid = (x >= 0) & (x <= width - 1) & (y >= 0) & (y <= height - 1)
@@ -92,7 +100,7 @@ def _sample_nearest(image: torch.Tensor, grid: torch.Tensor, fill: list[float] |
 def _sample_bilinear(image: torch.Tensor, grid: torch.Tensor, fill: list[float] | None) -> torch.Tensor:
     height, width = image.shape[-2:]
     dtype = work_dtype(image.dtype)
-    grid = grid.to(dtype)[None]
+    grid = _finite_(grid.to(dtype, copy=True), _OUTSIDE)[None]
     flat = image.reshape(1, -1, height, width).to(dtype)  # batch and channels share one grid
     out = grid_sample(flat, grid, mode="bilinear", padding_mode="zeros", align_corners=False)
     out = out.reshape(*image.shape[:-2], *grid.shape[1:3])
@@ -104,13 +112,28 @@ def _sample_bilinear(image: torch.Tensor, grid: torch.Tensor, fill: list[float] 
     return _cast_back(out, image.dtype)
 
 
+def has_no_pixels(image: torch.Tensor, out_size: Sequence[int]) -> bool:
+    """Whether a warp of ``image`` ``[..., H, W]`` to ``out_size`` has nothing to sample or to write
+    (an empty batch, a zero height or width): see :func:`filled`."""
+    return image.numel() == 0 or out_size[0] * out_size[1] == 0
+
+
+def filled(image: torch.Tensor, out_size: Sequence[int], fill: list[float] | None) -> torch.Tensor:
+    """``[..., *out_size]`` of ``fill`` (zeros when None) in ``image``'s dtype: the warp of an image
+    with no pixels, all of whose output points are outside it (as PIL's ``rotate`` with ``expand``)."""
+    out = torch.zeros((*image.shape[:-2], *out_size), dtype=image.dtype, device=image.device)
+    if fill is not None and out.numel() > 0:
+        out.copy_(_fill_tensor(fill, image, image.dtype))
+    return out
+
+
 def sample(
     image: torch.Tensor, grid: torch.Tensor, mode: InterpolationMode, fill: list[float] | None
 ) -> torch.Tensor:
-    """Sample ``image`` ``[..., H, W]`` at ``grid`` ``(H_out, W_out, 2)``; points outside get ``fill``
-    (zeros when None). Returns ``[..., H_out, W_out]`` in the image's dtype."""
-    if image.numel() == 0:
-        return image.new_empty((*image.shape[:-2], *grid.shape[:2]))
+    """Sample ``image`` ``[..., H, W]`` at ``grid`` ``(H_out, W_out, 2)``; points outside, or not
+    finite, get ``fill`` (zeros when None). Returns ``[..., H_out, W_out]`` in the image's dtype."""
+    if has_no_pixels(image, grid.shape[:2]):
+        return filled(image, grid.shape[:2], fill)
     if mode == InterpolationMode.NEAREST:
         return _sample_nearest(image, grid, fill)
     return _sample_bilinear(image, grid, fill)

@@ -21,7 +21,7 @@ from .. import _fast
 from .._interpolation import InterpolationMode
 from .._meta import _from_xyxy, _to_xyxy
 from .._registry import get_kernel, register_kernels
-from ._grid import FillArg, parse_fill, parse_mode, pil_fill, sample, work_dtype
+from ._grid import FillArg, filled, has_no_pixels, parse_fill, parse_mode, pil_fill, sample, work_dtype
 from ._matrix import invert, transform_boxes
 
 __all__ = [
@@ -149,6 +149,8 @@ def perspective_image_tensor(
     mode, fill_values = parse_mode(interpolation), parse_fill(fill, image)
     if values == _IDENTITY:
         return image
+    if has_no_pixels(image, image.shape[-2:]):
+        return filled(image, image.shape[-2:], fill_values)
     if _fast.can_warp(image, mode == InterpolationMode.BILINEAR, fill_values):
         return _fast.warp(image, _coefficient_matrix(values), image.shape[-2:], fill_values)
     grid = _perspective_grid(values, image.shape[-2:], work_dtype(image.dtype), image.device)
@@ -267,6 +269,8 @@ def _random_displacement(size: Sequence[int], alpha: Sequence[float], sigma: Seq
     """A random ``1 x H x W x 2`` displacement (torch's RNG): uniform noise in ``[-1, 1]`` smoothed
     by a Gaussian of ``sigma`` (kernel ``8 sigma + 1``) and scaled by ``alpha`` pixels, per axis."""
     height, width = size
+    if height == 0 or width == 0:  # nothing to displace (and no noise to blur)
+        return torch.zeros(1, height, width, 2)
     components = []
     for axis, extent in ((0, width), (1, height)):
         noise = torch.rand(1, 1, height, width) * 2 - 1
@@ -305,6 +309,8 @@ def elastic_image_tensor(
     """Elastic warp of a tensor ``[..., C, H, W]`` (nearest or bilinear)."""
     displacement = _check_displacement(displacement, image.shape[-2:])
     mode, fill_values = parse_mode(interpolation), parse_fill(fill, image)
+    if has_no_pixels(image, image.shape[-2:]):
+        return filled(image, image.shape[-2:], fill_values)
     dtype = work_dtype(image.dtype)
     grid = _identity_grid(image.shape[-2:], dtype, image.device)
     grid = grid.add_(displacement[0].to(dtype=dtype, device=image.device))
@@ -356,9 +362,11 @@ def elastic_bounding_box(
     """Boxes ``[..., 4]`` through an elastic warp, as torchvision: each corner (rounded up to a
     pixel) moves by minus the displacement there; the enclosing box is clamped to the image."""
     displacement = _check_displacement(displacement, spatial_size)
+    height, width = spatial_size
+    if height == 0 or width == 0:  # no displacement to follow: only clamp to the (empty) image
+        return transform_boxes(bounding_box, format, _coefficient_matrix(_IDENTITY), clamp_to=spatial_size)
     format = BoundingBoxFormat.parse(format)
     dtype = bounding_box.dtype if bounding_box.is_floating_point() else torch.float32
-    height, width = spatial_size
     xyxy = _to_xyxy(bounding_box.to(dtype), format)
     x1, y1, x2, y2 = xyxy.ceil().long().unbind(-1)
     xs = torch.stack([x1, x2, x2, x1], dim=-1).clamp_(0, width - 1)
