@@ -9,6 +9,7 @@ from typing import Any, Callable
 
 import PIL.Image
 import pytest
+import torch
 from visiontx.datapoints import BoundingBox
 from visiontx.functional._registry import get_kernel, registered_types
 
@@ -85,3 +86,30 @@ def _transform_params() -> list[Any]:
 def test_transform_case(cls: type, case: Any, input_type: type) -> None:
     transform = cls(**case.kwargs)
     check_transform(transform, INPUT_MAKERS[input_type]())
+
+
+_SPATIAL_CALLS = {
+    "affine": lambda F, x: F.affine(x, 10.0, [0, 0], 1.0, [0.0, 0.0]),
+    "center_crop": lambda F, x: F.center_crop(x, 2),
+    "crop": lambda F, x: F.crop(x, 0, 0, 1, 1),
+    "elastic": lambda F, x: F.elastic(x, torch.zeros(1, 1, 5, 2)),
+    "erase": lambda F, x: F.erase(x, 0, 0, 1, 1, 0.0),
+    "five_crop": lambda F, x: F.five_crop(x, 1),
+    "gaussian_blur": lambda F, x: F.gaussian_blur(x, 3),
+    "horizontal_flip": lambda F, x: F.horizontal_flip(x),
+    "pad": lambda F, x: F.pad(x, 1),
+    "perspective": lambda F, x: F.perspective(x, [[0, 0], [1, 0], [1, 1], [0, 1]], [[0, 0], [1, 0], [1, 1], [0, 2]]),
+    "resize": lambda F, x: F.resize(x, [2, 2]),
+    "rotate": lambda F, x: F.rotate(x, 30.0),
+    "ten_crop": lambda F, x: F.ten_crop(x, 1),
+    "vertical_flip": lambda F, x: F.vertical_flip(x),
+}
+
+
+@pytest.mark.parametrize("op", sorted(_SPATIAL_CALLS))
+def test_spatial_ops_refuse_tensors_without_height_and_width(op: str) -> None:
+    import visiontx.functional as F
+
+    for vector in (torch.zeros(5), torch.zeros(5, dtype=torch.uint8), torch.zeros(())):
+        with pytest.raises(ValueError, match=rf"^{op}: image must be \[\.\.\., H, W\], got shape \({vector.shape[0] if vector.ndim else ''},?\)"):
+            _SPATIAL_CALLS[op](F, vector)

@@ -9,6 +9,7 @@ import PIL.Image
 import torch
 
 from ..datapoints import BoundingBox, BoundingBoxFormat, Image, Mask, Video
+from ._checks import check_spatial
 from ._geometry._matrix import transform_boxes
 from ._registry import get_kernel, register_kernels
 
@@ -36,6 +37,7 @@ def horizontal_flip(inpt: Any) -> Any:
 @register_kernels(horizontal_flip, (torch.Tensor, Image, Video, Mask))
 def horizontal_flip_image_tensor(image: torch.Tensor) -> torch.Tensor:
     """Mirror a tensor ``[..., H, W]`` left-right (images, videos and masks alike)."""
+    check_spatial(image, "horizontal_flip")
     return image.flip(-1)
 
 
@@ -65,6 +67,7 @@ def vertical_flip(inpt: Any) -> Any:
 @register_kernels(vertical_flip, (torch.Tensor, Image, Video, Mask))
 def vertical_flip_image_tensor(image: torch.Tensor) -> torch.Tensor:
     """Mirror a tensor ``[..., H, W]`` top-bottom (images, videos and masks alike)."""
+    check_spatial(image, "vertical_flip")
     return image.flip(-2)
 
 

@@ -19,6 +19,7 @@ import torch
 
 from ...datapoints import BoundingBox, BoundingBoxFormat, Image, Mask, Video
 from .. import _fast
+from .._checks import check_spatial
 from .._interpolation import InterpolationMode
 from .._registry import get_kernel, register_kernels
 from ._grid import FillArg, filled, has_no_pixels, matrix_grid, parse_fill, parse_mode, pil_fill, sample, work_dtype
@@ -246,6 +247,7 @@ def affine_image_tensor(
 ) -> torch.Tensor:
     """Affine warp of a tensor ``[..., C, H, W]`` (nearest or bilinear); identity parameters return
     the input itself."""
+    check_spatial(image, "affine")
     matrix = _affine_geometry(image.shape[-2:], angle, translate, scale, shear, center)
     mode, fill_values = parse_mode(interpolation), parse_fill(fill, image)
     if _is_identity(angle, translate, scale, shear):
@@ -375,6 +377,7 @@ def rotate_image_tensor(
 ) -> torch.Tensor:
     """Rotate a tensor ``[..., C, H, W]`` (nearest or bilinear). Angle 0 returns the input itself;
     quarter turns about the image center are exact ``rot90``s."""
+    check_spatial(image, "rotate")
     matrix, out_size = _rotate_geometry(image.shape[-2:], angle, expand, center)
     mode, fill_values = parse_mode(interpolation), parse_fill(fill, image)
     turns = _quarter_turns(float(angle), image.shape[-2:], expand, center)

@@ -13,6 +13,7 @@ import PIL.Image
 import torch
 
 from ...datapoints import BoundingBox, BoundingBoxFormat, Image, Mask, Video
+from .._checks import check_spatial
 from .._interpolation import InterpolationMode
 from .._meta import clamp_bounding_box_tensor
 from .._registry import get_kernel, register_kernels
@@ -79,6 +80,7 @@ def _valid_span(start: int, length: int, size: int) -> tuple[int, int]:
 @register_kernels(crop, (torch.Tensor, Image, Video, Mask))
 def crop_image_tensor(image: torch.Tensor, top: int, left: int, height: int, width: int) -> torch.Tensor:
     """Crop a tensor ``[..., H, W]`` (a view when the region is inside the image)."""
+    check_spatial(image, "crop")
     *batch, img_height, img_width = image.shape
     if 0 <= top <= top + height <= img_height and 0 <= left <= left + width <= img_width:
         # The view that slicing gives, built directly (half the cost of ``image[..., a:b, c:d]``).
@@ -161,6 +163,7 @@ def center_crop(inpt: Any, output_size: CropSize) -> Any:
 @register_kernels(center_crop, (torch.Tensor, Image, Video, Mask))
 def center_crop_image_tensor(image: torch.Tensor, output_size: CropSize) -> torch.Tensor:
     """Centre crop of a tensor ``[..., H, W]``."""
+    check_spatial(image, "center_crop")
     return crop_image_tensor(image, *center_crop_params(image.shape[-2:], output_size))
 
 
@@ -309,6 +312,7 @@ def _five_crop_params(spatial_size: Sequence[int], size: CropSize) -> list[tuple
 @register_kernels(five_crop, (torch.Tensor, Image, Video))
 def five_crop_image_tensor(image: torch.Tensor, size: CropSize) -> tuple[torch.Tensor, ...]:
     """Five crops (views) of a tensor ``[..., C, H, W]``."""
+    check_spatial(image, "five_crop")
     return tuple(crop_image_tensor(image, *p) for p in _five_crop_params(image.shape[-2:], size))
 
 
@@ -334,6 +338,7 @@ def ten_crop(inpt: Any, size: CropSize, vertical_flip: bool = False) -> tuple[An
 @register_kernels(ten_crop, (torch.Tensor, Image, Video))
 def ten_crop_image_tensor(image: torch.Tensor, size: CropSize, vertical_flip: bool = False) -> tuple[torch.Tensor, ...]:
     """Ten crops of a tensor ``[..., C, H, W]``."""
+    check_spatial(image, "ten_crop")
     flipped = image.flip(-2 if vertical_flip else -1)
     return five_crop_image_tensor(image, size) + five_crop_image_tensor(flipped, size)
 

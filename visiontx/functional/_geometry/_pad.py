@@ -16,7 +16,7 @@ from torch.nn.functional import pad as torch_pad
 
 from ...datapoints import BoundingBox, BoundingBoxFormat, Image, Mask, Video
 from .. import _fast
-from .._checks import per_channel_error
+from .._checks import check_spatial, per_channel_error
 from .._meta import clamp_bounding_box_tensor
 from .._registry import get_kernel, register_kernels
 from ._matrix import transform_boxes, translation_matrix
@@ -123,6 +123,7 @@ def pad_image_tensor(
     image: torch.Tensor, padding: PaddingArg, fill: FillArg = 0, padding_mode: str = "constant"
 ) -> torch.Tensor:
     """Pad a tensor ``[..., C, H, W]`` (``[..., H, W]`` with a scalar fill); any dtype stays as is."""
+    check_spatial(image, "pad")
     padding = parse_padding(padding)
     check_padding_mode(padding_mode)
     fill_values = _fill_values(fill)

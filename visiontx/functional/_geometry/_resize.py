@@ -17,6 +17,7 @@ from torch.nn.functional import interpolate
 
 from ...datapoints import BoundingBox, BoundingBoxFormat, Image, Mask, Video
 from .. import _fast
+from .._checks import check_spatial
 from .._interpolation import InterpolationMode
 from .._registry import get_kernel, register_kernels
 from ._matrix import scale_matrix, transform_boxes
@@ -163,6 +164,7 @@ def resize_image_tensor(
     antialias: bool | None = True,
 ) -> torch.Tensor:
     """Resize a tensor ``[..., C, H, W]``; uint8 stays uint8, the same size returns the input."""
+    check_spatial(image, "resize")
     interpolation = InterpolationMode.parse(interpolation)
     antialias = bool(antialias)
     _check_tensor_mode(interpolation, antialias)

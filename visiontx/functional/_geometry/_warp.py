@@ -18,6 +18,7 @@ from torch.nn.functional import conv2d, pad
 
 from ...datapoints import BoundingBox, BoundingBoxFormat, Image, Mask, Video
 from .. import _fast
+from .._checks import check_spatial
 from .._interpolation import InterpolationMode
 from .._meta import _from_xyxy, _to_xyxy
 from .._registry import get_kernel, register_kernels
@@ -145,6 +146,7 @@ def perspective_image_tensor(
     coefficients: Sequence[float] | None = None,
 ) -> torch.Tensor:
     """Perspective warp of a tensor ``[..., C, H, W]`` (nearest or bilinear)."""
+    check_spatial(image, "perspective")
     values = _perspective_coefficients(startpoints, endpoints, coefficients)
     mode, fill_values = parse_mode(interpolation), parse_fill(fill, image)
     if values == _IDENTITY:
@@ -307,6 +309,7 @@ def elastic_image_tensor(
     fill: FillArg = None,
 ) -> torch.Tensor:
     """Elastic warp of a tensor ``[..., C, H, W]`` (nearest or bilinear)."""
+    check_spatial(image, "elastic")
     displacement = _check_displacement(displacement, image.shape[-2:])
     mode, fill_values = parse_mode(interpolation), parse_fill(fill, image)
     if has_no_pixels(image, image.shape[-2:]):

@@ -13,6 +13,7 @@ from torch.nn.functional import pad
 
 from ...datapoints import Image, Video
 from .. import _fast
+from .._checks import check_spatial
 from .._dtype import max_value
 from .._registry import get_kernel, register_kernels
 from .._type_conversion import pil_to_tensor, to_image_pil
@@ -93,6 +94,7 @@ def gaussian_blur_image_tensor(
 
     CPU uint8 / float32 tensors use OpenCV when it is installed; both paths compute the same sums.
     """
+    check_spatial(image, "gaussian_blur")
     kx, ky = _parse_kernel_size(kernel_size)
     sx, sy = _parse_sigma(sigma, (kx, ky))
     height, width = image.shape[-2:]

@@ -9,6 +9,7 @@ import torch
 
 from ...datapoints import Image, Video
 from .. import _fast
+from .._checks import check_spatial
 from .._dtype import max_value
 from .._registry import get_kernel, register_kernels
 from .._type_conversion import pil_to_tensor, to_image_pil
@@ -47,6 +48,7 @@ def erase_image_tensor(
     image: torch.Tensor, i: int, j: int, h: int, w: int, v: torch.Tensor | float, inplace: bool = False
 ) -> torch.Tensor:
     """Fill a rectangle of a tensor ``[..., C, H, W]`` (integer images round and clamp float values)."""
+    check_spatial(image, "erase")
     _check_region(i, j, h, w)
     value = erase_fill(v, image.dtype, image.device)
     if not inplace and image.is_contiguous() and not value.requires_grad and _fast.can_use(image):
