@@ -43,7 +43,6 @@ __all__ = [
 Matrix = list[list[float]]
 _EXACT_COS_SIN = {0.0: (1.0, 0.0), 90.0: (0.0, 1.0), 180.0: (-1.0, 0.0), 270.0: (0.0, -1.0)}
 _QUARTER_TURNS = {0.0: 0, 90.0: 1, 180.0: 2, 270.0: 3}
-_TOLERANCE = struct.unpack("f", struct.pack("f", 1e-4))[0]  # float32, as torchvision's extents
 
 
 # ------------------------------------------------------------------------------------- matrices
@@ -122,6 +121,9 @@ def _is_identity(angle: Any, translate: Any, scale: Any, shear: Any) -> bool:
 def _f32(value: float) -> float:
     """``value`` rounded to float32."""
     return struct.unpack("f", struct.pack("f", value))[0]
+
+
+_TOLERANCE = _f32(1e-4)  # float32, as torchvision's extents
 
 
 def _truncated(value: float) -> float:
