@@ -127,6 +127,13 @@ def test_pil_kernel_matches_tensor_kernel(op, kwargs, atol) -> None:
     assert_equal(F.pil_to_tensor(output), op(image, **kwargs), atol=atol)
 
 
+@pytest.mark.parametrize("hue_factor", [0.1, -0.07, 0.5, -0.5, 0.3, 0.0])
+def test_pil_hue_equals_torchvision(hue_factor) -> None:
+    tv_f = pytest.importorskip("torchvision.transforms.v2.functional")
+    pil = PIL.Image.open("tests/assets/coffee.jpg").convert("RGB").resize((64, 48))
+    assert_equal(F.pil_to_tensor(F.adjust_hue(pil, hue_factor)), F.pil_to_tensor(tv_f.adjust_hue(pil, hue_factor)))
+
+
 def test_pil_hue_is_close_to_tensor_hue() -> None:
     image = F.pil_to_tensor(PIL.Image.open("tests/assets/coffee.jpg").convert("RGB").resize((64, 48)))
     from_pil = F.pil_to_tensor(F.adjust_hue(F.to_image_pil(image), hue_factor=0.25)).float()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import PIL.Image
@@ -90,6 +91,6 @@ def adjust_hue_image_pil(image: PIL.Image.Image, hue_factor: float) -> PIL.Image
     if image.mode in ("L", "1", "I", "F"):
         return image.copy()
     hue, saturation, value = image.convert("HSV").split()
-    shift = round(factor * 255)
+    shift = math.trunc(factor * 255)  # towards zero, as torchvision's PIL kernel
     hue = hue.point([(i + shift) % 256 for i in range(256)])
     return PIL.Image.merge("HSV", (hue, saturation, value)).convert(image.mode)
