@@ -191,6 +191,18 @@ def test_resize_does_not_mutate_and_keeps_non_contiguous() -> None:
     assert_equal(out, F.resize(image.contiguous(), [10, 10]))
 
 
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+@pytest.mark.parametrize("mode", ["bilinear", "bicubic"])
+@pytest.mark.parametrize("antialias", [True, False])
+def test_resize_half_precision_matches_torchvision(dtype, mode, antialias) -> None:
+    tv_f = _tv()
+    image = torch.rand(2, 3, 17, 23, generator=torch.Generator().manual_seed(0)).to(dtype)
+    expected = tv_f.resize(image, [10, 13], interpolation=_tv_mode(tv_f, mode), antialias=antialias)
+    actual = F.resize(image, [10, 13], interpolation=mode, antialias=antialias)
+    assert actual.dtype == dtype
+    assert_equal(actual, expected)
+
+
 def test_resize_uint8_contiguous_with_odd_strides_on_size_one_dims() -> None:
     # contiguous by torch's rules, strides (3, 1, 3): torch's own uint8 kernel reads past the data here
     column = torch.tensor([[[10, 20, 30]]], dtype=torch.uint8).transpose(-1, -2)

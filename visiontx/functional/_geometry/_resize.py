@@ -118,7 +118,8 @@ def _interpolate(image: torch.Tensor, size: tuple[int, int], mode: Interpolation
     if mode in _NEAREST and not (image.is_floating_point() or image.dtype == torch.uint8):
         return _nearest_by_index(image, size, mode)
     native_uint8 = image.dtype == torch.uint8 and image.device.type == "cpu"
-    native = image.is_floating_point() or mode in _NEAREST or native_uint8
+    half_on_cpu = image.dtype in (torch.float16, torch.bfloat16) and image.device.type == "cpu"  # no such smooth kernels
+    native = (image.is_floating_point() and not (smooth and half_on_cpu)) or mode in _NEAREST or native_uint8
     work = image if native else image.float()
     if native_uint8 and smooth and tuple(size) == (1, 1):  # torch's uint8 kernel asserts on planar input there
         work = work.contiguous(memory_format=torch.channels_last)
@@ -130,6 +131,8 @@ def _interpolate(image: torch.Tensor, size: tuple[int, int], mode: Interpolation
     )
     if native:
         return out
+    if image.is_floating_point():
+        return out.to(image.dtype)
     return out.round_().clamp_(0, 255).to(image.dtype) if image.dtype == torch.uint8 else out.round_().to(image.dtype)
 
 
