@@ -143,6 +143,8 @@ def test_gaussian_noise_transform_matches_torchvision(dtype) -> None:
 def test_gaussian_noise_transform_errors() -> None:
     with pytest.raises(ValueError, match="sigma"):
         T.GaussianNoise(sigma=-1.0)
+    with pytest.raises(TypeError, match="mean"):
+        T.GaussianNoise(mean="a")
     with pytest.raises(TypeError, match="PIL"):
         T.GaussianNoise()(make_image_pil())
 

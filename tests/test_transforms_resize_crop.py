@@ -300,6 +300,7 @@ def test_output_sizes() -> None:
         (lambda: T.ScaleJitter((10, 10), scale_range=(2.0, 1.0)), ValueError, "scale_range"),
         (lambda: T.RandomShortestSize([]), ValueError, "min_size"),
         (lambda: T.RandomShortestSize(0), ValueError, "min_size"),
+        (lambda: T.RandomShortestSize(5.5), TypeError, "min_size"),
         (lambda: T.RandomResize(10, 10), ValueError, "max_size"),
         (lambda: T.RandomResize(0, 10), ValueError, "min_size"),
     ],
@@ -307,6 +308,13 @@ def test_output_sizes() -> None:
 def test_constructor_validation(make, error, match) -> None:
     with pytest.raises(error, match=match):
         make()
+
+
+@pytest.mark.parametrize("make", [lambda: T.RandomResizedCrop(5), lambda: T.ScaleJitter((10, 10)), lambda: T.RandomShortestSize(5)])
+def test_resizing_transforms_refuse_images_without_pixels(make) -> None:
+    transform = make()
+    with pytest.raises(ValueError, match=rf"{type(transform).__name__}\(\) cannot resize an image of size \(0, 8\)"):
+        transform(make_image((0, 8)))
 
 
 def test_random_crop_too_large_without_padding() -> None:

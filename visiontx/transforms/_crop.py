@@ -18,7 +18,7 @@ from ..functional._interpolation import InterpolationMode
 from . import _random
 from ._resize import Interpolation, _check_range
 from ._transform import RandomApplyTransform, Transform
-from ._utils import FillSpec, get_bounding_boxes, get_fill, has_all, has_any, is_pure_tensor, query_size, setup_fill_arg
+from ._utils import FillSpec, get_bounding_boxes, get_fill, has_all, has_any, is_pure_tensor, query_resizable_size, query_size, setup_fill_arg
 
 __all__ = [
     "CenterCrop",
@@ -144,7 +144,7 @@ class RandomResizedCrop(Transform):
         self._log_ratio = torch.log(torch.tensor(self.ratio))
 
     def make_params(self, flat_inputs: list[Any]) -> dict[str, Any]:
-        height, width = query_size(flat_inputs)
+        height, width = query_resizable_size(flat_inputs, self)
         area = height * width
         for _ in range(10):
             target_area = area * _random.uniform(*self.scale)

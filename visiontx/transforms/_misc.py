@@ -153,6 +153,8 @@ class GaussianNoise(Transform):
 
     def __init__(self, mean: float = 0.0, sigma: float = 0.1, clip: bool = True) -> None:
         super().__init__()
+        if not isinstance(mean, (int, float)) or isinstance(mean, bool):
+            raise TypeError(f"mean must be a number, got {mean!r}")
         if not isinstance(sigma, (int, float)) or sigma < 0:
             raise ValueError(f"sigma must be a non-negative number, got {sigma!r}")
         self.mean, self.sigma, self.clip = float(mean), float(sigma), bool(clip)

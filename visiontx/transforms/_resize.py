@@ -12,7 +12,7 @@ from ..functional._geometry._resize import SizeArg, _check_positive_int, _parse_
 from ..functional._interpolation import InterpolationMode
 from . import _random
 from ._transform import Transform
-from ._utils import query_size
+from ._utils import query_resizable_size
 
 __all__ = ["RandomResize", "RandomShortestSize", "Resize", "ScaleJitter"]
 
@@ -90,7 +90,7 @@ class ScaleJitter(_ResizeBase):
         self.scale_range = _check_range(scale_range, "scale_range")
 
     def make_params(self, flat_inputs: list[Any]) -> dict[str, Any]:
-        height, width = query_size(flat_inputs)
+        height, width = query_resizable_size(flat_inputs, self)
         low, high = self.scale_range
         scale = low + torch.rand(1) * (high - low)
         r = min(self.target_size[1] / height, self.target_size[0] / width) * scale
@@ -108,6 +108,8 @@ class RandomShortestSize(_ResizeBase):
         antialias: bool | None = True,
     ) -> None:
         super().__init__(interpolation, antialias)
+        if not isinstance(min_size, (int, Sequence)) or isinstance(min_size, str):
+            raise TypeError(f"min_size must be an int or a sequence of ints, got {min_size!r}")
         sizes = [min_size] if isinstance(min_size, int) else list(min_size)
         if not sizes:
             raise ValueError("min_size must not be empty")
@@ -115,7 +117,7 @@ class RandomShortestSize(_ResizeBase):
         self.max_size = None if max_size is None else _check_positive_int(max_size, "max_size")
 
     def make_params(self, flat_inputs: list[Any]) -> dict[str, Any]:
-        height, width = query_size(flat_inputs)
+        height, width = query_resizable_size(flat_inputs, self)
         min_size = self.min_size[_random.randint(len(self.min_size))]
         r = min_size / min(height, width)
         if self.max_size is not None:

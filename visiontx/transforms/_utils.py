@@ -56,6 +56,14 @@ def query_size(flat_inputs: list[Any]) -> tuple[int, int]:
     return size  # type: ignore[return-value]
 
 
+def query_resizable_size(flat_inputs: list[Any], transform: Any) -> tuple[int, int]:
+    """:func:`query_size`; ``ValueError`` when that size has no pixels for ``transform`` to resize."""
+    height, width = query_size(flat_inputs)
+    if height == 0 or width == 0:
+        raise ValueError(f"{type(transform).__name__}() cannot resize an image of size {(height, width)}: it has no pixels")
+    return height, width
+
+
 def _is_image_like(inpt: Any) -> bool:
     return isinstance(inpt, (Image, Video, PIL.Image.Image)) or _is_pure_tensor(inpt)
 
