@@ -137,6 +137,7 @@ def _interpolate(image: torch.Tensor, size: tuple[int, int], mode: Interpolation
 
 
 def _row_major_strides(shape: Sequence[int]) -> tuple[int, ...]:
+    """The strides of a fresh contiguous tensor of ``shape`` (size-1 and empty dims included)."""
     strides, step = [], 1
     for length in reversed(shape):
         strides.append(step)
