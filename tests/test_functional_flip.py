@@ -63,3 +63,16 @@ def test_flips_match_torchvision() -> None:
     image = make_image()
     assert_equal(F.horizontal_flip(image), tv_f.horizontal_flip(image.as_subclass(torch.Tensor)))
     assert_equal(F.vertical_flip(image), tv_f.vertical_flip(image.as_subclass(torch.Tensor)))
+
+
+@pytest.mark.parametrize("format", list(BoundingBoxFormat))
+def test_float32_box_flips_and_resizes_equal_torchvision_exactly(format: BoundingBoxFormat) -> None:
+    tv_f = pytest.importorskip("torchvision.transforms.v2.functional")
+    tv_boxes = pytest.importorskip("torchvision.tv_tensors").BoundingBoxes
+    values = torch.rand(50, 4, generator=torch.Generator().manual_seed(0)) * 100
+    values[:, 2:] += values[:, :2]
+    ours = BoundingBox(values, format=format, spatial_size=(300, 400))
+    theirs = tv_boxes(values, format=format.value, canvas_size=(300, 400))
+    for op in ("horizontal_flip", "vertical_flip"):
+        assert_equal(getattr(F, op)(ours), getattr(tv_f, op)(theirs).as_subclass(torch.Tensor), atol=0, rtol=0)
+    assert_equal(F.resize(ours, [150, 213]), tv_f.resize(theirs, [150, 213]).as_subclass(torch.Tensor), atol=0, rtol=0)

@@ -2,8 +2,10 @@
 
 An op describes itself as a 3 x 3 matrix mapping input pixel coordinates to output coordinates;
 boxes are converted to XYXY, their four corners mapped, and the enclosing box taken. Axis-aligned
-matrices (scale and translate only) skip the corner step: the mapped box is already exact. A matrix
-whose last row is not ``[0, 0, 1]`` is projective (perspective): mapped corners are divided by it.
+matrices (scale and translate only: flips, crops, pads, resizes) skip the corner step, the mapped box
+is already exact, and XYWH / CXCYWH boxes skip the format round trip too (two element-wise ops; for
+float32 / float64 boxes). A matrix whose last row is not ``[0, 0, 1]`` is projective (perspective):
+mapped corners are divided by it.
 """
 
 from __future__ import annotations
@@ -62,6 +64,34 @@ def _map_corners(xyxy: torch.Tensor, m: list[list[float]]) -> torch.Tensor:
     return torch.stack([mx.amin(-1), my.amin(-1), mx.amax(-1), my.amax(-1)], dim=-1)
 
 
+# XYXY column order after an axis-aligned map, by (x scale < 0, y scale < 0): a mirrored axis swaps its pair.
+_SWAPS = {(True, False): torch.tensor([2, 1, 0, 3]), (False, True): torch.tensor([0, 3, 2, 1]), (True, True): torch.tensor([2, 3, 0, 1])}
+
+
+def _map_axis_aligned(xyxy: torch.Tensor, a: float, c: float, e: float, f: float) -> torch.Tensor:
+    """XYXY boxes (float32 / float64) through ``x -> a x + c``, ``y -> e y + f``: the two corners
+    map to the two corners, so two element-wise ops do it (the values of ``x * a + c`` per column)."""
+    scale = torch.tensor([a, e, a, e], dtype=xyxy.dtype, device=xyxy.device)
+    offset = torch.tensor([c, f, c, f], dtype=xyxy.dtype, device=xyxy.device)
+    out = xyxy.mul(scale).add_(offset)
+    swap = _SWAPS.get((a < 0, e < 0))
+    return out if swap is None else out.index_select(-1, swap.to(out.device))
+
+
+def _map_with_sizes(boxes: torch.Tensor, format: BoundingBoxFormat, a: float, c: float, e: float, f: float) -> torch.Tensor:
+    """XYWH / CXCYWH boxes (float32 / float64) through ``x -> a x + c``, ``y -> e y + f``, without a
+    format round trip: the point maps, the sizes scale by ``|a|`` and ``|e|``, and along a mirrored axis
+    a top-left corner comes from the opposite corner."""
+    scale = torch.tensor([a, e, abs(a), abs(e)], dtype=boxes.dtype, device=boxes.device)
+    offset = torch.tensor([c, f, 0.0, 0.0], dtype=boxes.dtype, device=boxes.device)
+    out = boxes.mul(scale).add_(offset)
+    if format == BoundingBoxFormat.XYWH:
+        for axis, factor, shift in ((0, a, c), (1, e, f)):
+            if factor < 0:  # the far corner, x + w, maps to the new top-left
+                out[..., axis] = (boxes[..., axis] + boxes[..., axis + 2]) * factor + shift
+    return out
+
+
 def _rows(matrix: torch.Tensor | list[list[float]]) -> list[list[float]]:
     """A 2 x 3 or 3 x 3 matrix as three rows of floats (a plain list: cheaper than a tensor round trip)."""
     if isinstance(matrix, torch.Tensor):
@@ -90,9 +120,16 @@ def transform_boxes(
     work_dtype = dtype if dtype.is_floating_point else torch.float32
     m = _rows(matrix)
     work = boxes.to(work_dtype)  # not modified below: no copy needed for XYXY boxes
-    xyxy = work if format == BoundingBoxFormat.XYXY else _to_xyxy(work, format)
     (a, b, c), (d, e, f), last = m
-    if b == 0 and d == 0 and last == [0.0, 0.0, 1.0]:  # axis-aligned: map the two corners and reorder
+    axis_aligned = b == 0 and d == 0 and last == [0.0, 0.0, 1.0]
+    exact_scalars = work_dtype in (torch.float32, torch.float64)  # half precision: scalar maths in float32
+    if axis_aligned and exact_scalars and format != BoundingBoxFormat.XYXY and clamp_to is None:
+        out = _map_with_sizes(work, format, a, c, e, f)
+        return out if dtype.is_floating_point else out.round_().to(dtype)
+    xyxy = work if format == BoundingBoxFormat.XYXY else _to_xyxy(work, format)
+    if axis_aligned and exact_scalars:
+        out = _map_axis_aligned(xyxy, a, c, e, f)
+    elif axis_aligned:
         x = xyxy[..., 0::2] * a + c
         y = xyxy[..., 1::2] * e + f
         out = torch.stack([x.amin(-1), y.amin(-1), x.amax(-1), y.amax(-1)], dim=-1)
