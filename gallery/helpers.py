@@ -91,7 +91,7 @@ def draw(image: Any, target: dict[str, Any] | None = None) -> torch.Tensor:
     if masks is not None and masks.ndim == 3:
         canvas = draw_segmentation_masks(canvas, masks.bool().cpu(), alpha=0.35, colors=colors)
     if boxes is not None:
-        canvas = draw_bounding_boxes(canvas, boxes.cpu(), colors=colors, width=2)
+        canvas = draw_bounding_boxes(canvas, boxes.to("cpu"), colors=colors, width=2)
     return canvas
 
 

@@ -94,10 +94,28 @@ def test_set_return_type_switch_and_context_manager() -> None:
         datapoints.set_return_type("numpy")
 
 
-def test_in_place_ops_return_the_same_datapoint() -> None:
+def test_in_place_ops_and_no_op_methods_return_plain_tensors() -> None:
+    # the type of a result never depends on whether the op returned its input (as torchvision)
     image = Image(torch.zeros(3, 2, 2))
     out = image.add_(1)
-    assert out is image and type(out) is Image and image.sum().item() == 12
+    assert type(out) is torch.Tensor and out.data_ptr() == image.data_ptr()
+    assert type(image) is Image and image.sum().item() == 12  # changed in place, still an Image
+    as_uint8 = Image(torch.zeros(3, 2, 2, dtype=torch.uint8))
+    for result in (image.float(), as_uint8.float(), image.contiguous(), image.cpu(), image.abs_()):
+        assert type(result) is torch.Tensor
+    with datapoints.set_return_type("datapoint"):
+        assert image.add_(1) is image
+
+
+def test_datapoint_return_type_finds_datapoints_in_lists_and_keywords() -> None:
+    image, boxes = make_image(), make_bounding_box(format="XYWH")
+    with datapoints.set_return_type("datapoint"):
+        assert type(torch.cat([image, image])) is Image
+        stacked = torch.stack([boxes, boxes])
+        assert type(stacked) is BoundingBox and stacked.format == BoundingBoxFormat.XYWH
+        assert stacked.spatial_size == boxes.spatial_size
+        assert type(torch.add(input=image, other=1)) is Image
+    assert type(torch.cat([image, image])) is torch.Tensor
 
 
 @pytest.mark.parametrize("make", [make_image, make_video, make_mask, make_bounding_box])

@@ -46,6 +46,19 @@ def set_return_type(return_type: str) -> _ReturnTypeSwitch:
     return _ReturnTypeSwitch(previous)
 
 
+def _first_datapoint(args: Sequence[Any], kwargs: Mapping[str, Any] | None) -> Datapoint | None:
+    """The first datapoint among an op's arguments, also inside lists and tuples (``torch.cat``) and
+    keyword arguments."""
+    for value in (*args, *(kwargs or {}).values()):
+        if isinstance(value, Datapoint):
+            return value
+        if isinstance(value, (list, tuple)):
+            found = _first_datapoint(value, None)
+            if found is not None:
+                return found
+    return None
+
+
 def _tree_map_tensors(fn: Callable[[torch.Tensor], Any], output: Any) -> Any:
     if isinstance(output, torch.Tensor):
         return fn(output)
@@ -102,8 +115,9 @@ class Datapoint(torch.Tensor):
         with DisableTorchFunctionSubclass():
             output = func(*args, **(kwargs or {}))
         if func not in _KEEP_TYPE and _return_type == "tensor":
-            return output
-        like = next((a for a in args if isinstance(a, Datapoint)), None)
+            # in-place ops and no-op methods (``.float()`` of a float image) return the datapoint itself
+            return output.as_subclass(torch.Tensor) if isinstance(output, Datapoint) else output
+        like = _first_datapoint(args, kwargs)
         if like is None:
             return output
         wrapper = type(like)
