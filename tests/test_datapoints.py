@@ -53,6 +53,7 @@ def test_construction_never_aliases_a_datapoint_type() -> None:
         (lambda: BoundingBox([[1, 2, 3, 4]], format="XYXY", spatial_size=(0, 4)), "spatial_size"),
         (lambda: BoundingBox([[1, 2, 3, 4]], format="XYXY", spatial_size=(4,)), "spatial_size"),
         (lambda: BoundingBox([[1, 2, 3, 4]], format="XYXY", spatial_size=(4.5, 4)), "spatial_size"),
+        (lambda: BoundingBox([[1, 2, 3, 4]], format="XYXY", spatial_size=(True, True)), "spatial_size"),
     ],
 )
 def test_bad_construction_is_refused(make, match) -> None:
@@ -158,6 +159,9 @@ def test_cheap_properties_and_repr() -> None:
     text = repr(boxes)
     assert text.startswith("BoundingBox(") and "spatial_size=(5, 7)" in text and "XYXY" in text
     assert repr(make_image()).startswith("Image(")
+    lines = repr(Mask(torch.zeros(2, 3, dtype=torch.uint8))).splitlines()
+    assert lines == ["Mask([[0, 0, 0],", "      [0, 0, 0]], dtype=torch.uint8)"]  # rows aligned under the first
+    assert BoundingBox([[1, 2, 3, 4]], format="XYXY", spatial_size=np.array([5, 6])).spatial_size == (5, 6)
 
 
 def test_datapoint_base_is_a_tensor_subclass() -> None:

@@ -80,6 +80,14 @@ def test_default_target(coco: CocoDetection) -> None:
     assert target["labels"].dtype == torch.int64 and target["labels"].tolist() == [3, 3, 2]
 
 
+def test_image_id_follows_the_wrapped_samples_when_the_original_changes(coco: CocoDetection) -> None:
+    wrapped = wrap_dataset_for_transforms_v2(coco)
+    coco.ids = coco.ids[::-1]  # the user's object changes after wrapping; the wrapper keeps its own view
+    for index, image_id, size in [(0, 1, SIZE), (1, 2, (8, 9))]:
+        image, target = wrapped[index]
+        assert target["image_id"] == image_id and image.size[::-1] == size
+
+
 def test_masks_from_polygon_and_rle(coco: CocoDetection) -> None:
     masks = wrap_dataset_for_transforms_v2(coco, target_keys={"masks"})[0][1]["masks"]
     assert isinstance(masks, Mask) and masks.shape == (3, *SIZE) and masks.dtype == torch.uint8

@@ -6,6 +6,7 @@ import enum
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
 import torch
 
 from ._datapoint import Datapoint
@@ -30,9 +31,9 @@ class BoundingBoxFormat(enum.Enum):
 
 def parse_spatial_size(value: Any, name: str = "spatial_size") -> tuple[int, int]:
     """Check and normalise an ``(H, W)`` pair of positive ints (tensors and sizes accepted)."""
-    if isinstance(value, torch.Tensor):
+    if isinstance(value, (torch.Tensor, np.ndarray)):
         value = value.tolist()
-    if isinstance(value, Sequence) and not isinstance(value, str) and len(value) == 2:
+    if isinstance(value, Sequence) and not isinstance(value, str) and len(value) == 2 and not any(isinstance(v, bool) for v in value):
         try:
             height, width = (int(v) for v in value)
         except (TypeError, ValueError):

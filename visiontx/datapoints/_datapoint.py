@@ -162,7 +162,9 @@ class Datapoint(torch.Tensor):
         with DisableTorchFunctionSubclass():
             body = torch.Tensor.__repr__(self.as_subclass(torch.Tensor))
         extra = "".join(f", {k}={v!r}" for k, v in self._metadata().items())
-        return f"{type(self).__name__}({body[len('tensor('):-1]}{extra})"
+        name = type(self).__name__
+        body = body[len("tensor(") : -1].replace("\n" + " " * len("tensor("), "\n" + " " * len(f"{name}("))
+        return f"{name}({body}{extra})"
 
 
 def _rebuild_datapoint(cls: type[D], tensor: torch.Tensor, metadata: dict[str, Any]) -> D:

@@ -1,6 +1,7 @@
 """Wrappers for torchvision's datasets; imported (with torchvision) only when such a dataset is wrapped.
 
-Targets have the structure of torchvision's own ``wrap_dataset_for_transforms_v2``, with visiontx datapoints.
+Targets have the structure of torchvision's own ``wrap_dataset_for_transforms_v2``, with visiontx datapoints;
+semantic masks made from PIL images are ``H x W`` (visiontx's ``Mask``) where torchvision's are ``1 x H x W``.
 """
 
 from __future__ import annotations

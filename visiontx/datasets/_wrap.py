@@ -82,7 +82,7 @@ def list_of_dicts_to_dict_of_lists(items: list[dict[str, Any]]) -> dict[str, lis
 class _WrappedDataset:
     """Mixin placed before the dataset's own class: converts each sample, then runs the taken-over transforms."""
 
-    def __init__(self, dataset: Any, target_keys: Any, wrapper: Wrapper) -> None:
+    def __init__(self, dataset: Any, target_keys: Any, factory: WrapperFactory) -> None:
         inner = copy.copy(dataset)  # the user's object keeps its transforms
         for name in _TRANSFORM_ATTRS:
             setattr(self, name, getattr(dataset, name, None))
@@ -90,7 +90,7 @@ class _WrappedDataset:
                 setattr(inner, name, None)
         self._dataset = inner
         self._target_keys = target_keys
-        self._wrapper = wrapper
+        self._wrapper = factory(inner, target_keys)  # reads what it needs (COCO's ids) from the samples' dataset
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("__") or name in {"_dataset", "_wrapper", "_target_keys"}:
@@ -140,6 +140,8 @@ def wrap_dataset_for_transforms_v2(dataset: Any, target_keys: str | Collection[s
     HMDB51, UCF101 and classification datasets (unchanged); others raise ``TypeError``. COCO's target becomes a
     dict with ``boxes`` (``BoundingBox`` XYXY), ``masks`` (``Mask`` N x H x W), ``labels``, ``image_id`` and,
     on request, the native keys: ``target_keys`` is None (the dataset's default), "all" or a collection.
+    Semantic masks made from PIL images (VOCSegmentation, SBDataset, Cityscapes, OxfordIIITPet) are ``Mask``
+    ``H x W``, where torchvision's wrapper gives ``1 x H x W``.
 
     Example:
         >>> ds = wrap_dataset_for_transforms_v2(CocoDetection(root, ann_file, transforms=trans))
@@ -151,4 +153,4 @@ def wrap_dataset_for_transforms_v2(dataset: Any, target_keys: str | Collection[s
     dataset_cls, factory, takes_keys = _find_factory(type(dataset))
     if target_keys is not None and not takes_keys:
         raise ValueError(f"target_keys is not supported for {dataset_cls.__name__} (its target is not a dict)")
-    return _wrapped_class(type(dataset))(dataset, target_keys, factory(dataset, target_keys))
+    return _wrapped_class(type(dataset))(dataset, target_keys, factory)
