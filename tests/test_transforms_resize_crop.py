@@ -235,6 +235,16 @@ def test_random_iou_crop_with_zero_boxes_leaves_sample() -> None:
     assert out_image is image and out_boxes is boxes
 
 
+def test_random_iou_crop_gives_up_after_max_rounds_where_no_crop_can_pass() -> None:
+    image = make_image((40, 60))
+    boxes = BoundingBox(torch.full((2, 4), float("nan")), format="XYXY", spatial_size=(40, 60))
+    transform = T.RandomIoUCrop(sampler_options=[0.3, 0.5])  # no 1.0: torchvision loops forever here
+    transform.max_rounds = 5
+    torch.manual_seed(0)
+    out_image, out_boxes = transform(image, boxes)
+    assert out_image is image and out_boxes is boxes
+
+
 def test_fill_per_type_and_per_channel() -> None:
     image, boxes, masks = _sample((6, 8))
     video = Video(torch.zeros(2, 3, 6, 8, dtype=torch.uint8))

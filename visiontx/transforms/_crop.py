@@ -239,8 +239,12 @@ class RandomIoUCrop(Transform):
     to ``trials`` crops of scale ``[min_scale, max_scale]`` and aspect ratio within the bounds, until one
     holds a box centre and overlaps some box by at least that IoU. Boxes whose centre falls outside the
     crop are set to zero, to be removed by ``SanitizeBoundingBox``. The sample must hold boxes and an
-    image; a sample with zero boxes comes back unchanged.
+    image; a sample with zero boxes comes back unchanged, and so does one where ``max_rounds`` minimum
+    IoUs in a row found no crop (which only happens when ``sampler_options`` hold no 1.0 and the boxes
+    allow no crop, e.g. NaN boxes: torchvision loops forever there).
     """
+
+    max_rounds = 1000
 
     def __init__(
         self,
@@ -276,13 +280,14 @@ class RandomIoUCrop(Transform):
         if xyxy.shape[0] == 0:  # no box can satisfy the IoU criterion: leave the sample as it is
             return {}
         centres = 0.5 * (xyxy[:, :2] + xyxy[:, 2:])
-        while True:
+        for _ in range(self.max_rounds):
             min_iou = self.sampler_options[_random.randint(len(self.sampler_options))]
             if min_iou >= 1.0:
                 return {}
             params = self._search(height, width, xyxy, centres, min_iou)
             if params:
                 return params
+        return {}
 
     def _search(self, height: int, width: int, xyxy: np.ndarray, centres: np.ndarray, min_iou: float) -> dict[str, Any]:
         """Up to ``trials`` crops; each trial draws two scales, then (if the aspect ratio holds) two
