@@ -351,7 +351,8 @@ def test_fast_elastic_matches_torch_path() -> None:
     # float images: every pixel straddling the border is blended, also those within half a uint8 level
     for seed in range(6):  # seeds 4 and 5 have such pixels
         generator = torch.Generator().manual_seed(seed)
-        image, displacement = torch.rand(3, 32, 32, generator=generator), torch.randn(1, 32, 32, 2, generator=generator) * 0.3
+        image = torch.rand(3, 32, 32, generator=generator)
+        displacement = torch.randn(1, 32, 32, 2, generator=generator) * 0.3
         fast, reference = _fast_and_torch(F.elastic_image_tensor, image, displacement, fill=[1.0])
         torch.testing.assert_close(fast, reference, rtol=0, atol=1e-5)
 

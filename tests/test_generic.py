@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import pathlib
+import re
 from typing import Any, Callable
 
 import PIL.Image
@@ -111,5 +112,6 @@ def test_spatial_ops_refuse_tensors_without_height_and_width(op: str) -> None:
     import visiontx.functional as F
 
     for vector in (torch.zeros(5), torch.zeros(5, dtype=torch.uint8), torch.zeros(())):
-        with pytest.raises(ValueError, match=rf"^{op}: image must be \[\.\.\., H, W\], got shape \({vector.shape[0] if vector.ndim else ''},?\)"):
+        shape = re.escape(str(tuple(vector.shape)))
+        with pytest.raises(ValueError, match=rf"^{op}: image must be \[\.\.\., H, W\], got shape {shape}"):
             _SPATIAL_CALLS[op](F, vector)

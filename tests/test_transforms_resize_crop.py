@@ -320,7 +320,9 @@ def test_constructor_validation(make, error, match) -> None:
         make()
 
 
-@pytest.mark.parametrize("make", [lambda: T.RandomResizedCrop(5), lambda: T.ScaleJitter((10, 10)), lambda: T.RandomShortestSize(5)])
+@pytest.mark.parametrize(
+    "make", [lambda: T.RandomResizedCrop(5), lambda: T.ScaleJitter((10, 10)), lambda: T.RandomShortestSize(5)]
+)
 def test_resizing_transforms_refuse_images_without_pixels(make) -> None:
     transform = make()
     with pytest.raises(ValueError, match=rf"{type(transform).__name__}\(\) cannot resize an image of size \(0, 8\)"):

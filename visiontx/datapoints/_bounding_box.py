@@ -33,7 +33,8 @@ def parse_spatial_size(value: Any, name: str = "spatial_size") -> tuple[int, int
     """Check and normalise an ``(H, W)`` pair of positive ints (tensors and sizes accepted)."""
     if isinstance(value, (torch.Tensor, np.ndarray)):
         value = value.tolist()
-    if isinstance(value, Sequence) and not isinstance(value, str) and len(value) == 2 and not any(isinstance(v, bool) for v in value):
+    pair = isinstance(value, Sequence) and not isinstance(value, str) and len(value) == 2
+    if pair and not any(isinstance(v, bool) for v in value):
         try:
             height, width = (int(v) for v in value)
         except (TypeError, ValueError):

@@ -470,7 +470,10 @@ def _runs(starts: np.ndarray, stops: np.ndarray) -> tuple[np.ndarray, np.ndarray
 
 
 # The float32 values strictly between 0 and 1, as inclusive bounds.
-_OPEN_UNIT_INTERVAL = (float(np.finfo(np.float32).smallest_subnormal), float(np.nextafter(np.float32(1), np.float32(0))))
+_OPEN_UNIT_INTERVAL = (
+    float(np.finfo(np.float32).smallest_subnormal),
+    float(np.nextafter(np.float32(1), np.float32(0))),
+)
 
 
 def _band(weight: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

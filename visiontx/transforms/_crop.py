@@ -18,7 +18,17 @@ from ..functional._interpolation import InterpolationMode
 from . import _random
 from ._resize import Interpolation, _check_range
 from ._transform import RandomApplyTransform, Transform
-from ._utils import FillSpec, get_bounding_boxes, get_fill, has_all, has_any, is_pure_tensor, query_resizable_size, query_size, setup_fill_arg
+from ._utils import (
+    FillSpec,
+    get_bounding_boxes,
+    get_fill,
+    has_all,
+    has_any,
+    is_pure_tensor,
+    query_resizable_size,
+    query_size,
+    setup_fill_arg,
+)
 
 __all__ = [
     "CenterCrop",

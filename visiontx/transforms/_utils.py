@@ -60,7 +60,8 @@ def query_resizable_size(flat_inputs: list[Any], transform: Any) -> tuple[int, i
     """:func:`query_size`; ``ValueError`` when that size has no pixels for ``transform`` to resize."""
     height, width = query_size(flat_inputs)
     if height == 0 or width == 0:
-        raise ValueError(f"{type(transform).__name__}() cannot resize an image of size {(height, width)}: it has no pixels")
+        name = type(transform).__name__
+        raise ValueError(f"{name}() cannot resize an image of size {(height, width)}: it has no pixels")
     return height, width
 
 

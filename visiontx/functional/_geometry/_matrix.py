@@ -65,7 +65,11 @@ def _map_corners(xyxy: torch.Tensor, m: list[list[float]]) -> torch.Tensor:
 
 
 # XYXY column order after an axis-aligned map, by (x scale < 0, y scale < 0): a mirrored axis swaps its pair.
-_SWAPS = {(True, False): torch.tensor([2, 1, 0, 3]), (False, True): torch.tensor([0, 3, 2, 1]), (True, True): torch.tensor([2, 3, 0, 1])}
+_SWAPS = {
+    (True, False): torch.tensor([2, 1, 0, 3]),
+    (False, True): torch.tensor([0, 3, 2, 1]),
+    (True, True): torch.tensor([2, 3, 0, 1]),
+}
 
 
 def _map_axis_aligned(xyxy: torch.Tensor, a: float, c: float, e: float, f: float) -> torch.Tensor:
@@ -78,7 +82,9 @@ def _map_axis_aligned(xyxy: torch.Tensor, a: float, c: float, e: float, f: float
     return out if swap is None else out.index_select(-1, swap.to(out.device))
 
 
-def _map_with_sizes(boxes: torch.Tensor, format: BoundingBoxFormat, a: float, c: float, e: float, f: float) -> torch.Tensor:
+def _map_with_sizes(
+    boxes: torch.Tensor, format: BoundingBoxFormat, a: float, c: float, e: float, f: float
+) -> torch.Tensor:
     """XYWH / CXCYWH boxes (float32 / float64) through ``x -> a x + c``, ``y -> e y + f``, without a
     format round trip: the point maps, the sizes scale by ``|a|`` and ``|e|``, and along a mirrored axis
     a top-left corner comes from the opposite corner."""

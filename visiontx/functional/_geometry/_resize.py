@@ -80,7 +80,9 @@ def compute_resized_size(spatial_size: Sequence[int], size: SizeArg, max_size: i
             if new_long > max_size:
                 new_short, new_long = int(max_size * new_short / new_long), max_size
     if new_short == 0:
-        raise ValueError(f"resizing {(height, width)} to size={size!r}, max_size={max_size!r} would leave a side of 0 pixels")
+        raise ValueError(
+            f"resizing {(height, width)} to size={size!r}, max_size={max_size!r} would leave a side of 0 pixels"
+        )
     return (new_long, new_short) if width <= height else (new_short, new_long)
 
 
@@ -118,7 +120,8 @@ def _interpolate(image: torch.Tensor, size: tuple[int, int], mode: Interpolation
     if mode in _NEAREST and not (image.is_floating_point() or image.dtype == torch.uint8):
         return _nearest_by_index(image, size, mode)
     native_uint8 = image.dtype == torch.uint8 and image.device.type == "cpu"
-    half_on_cpu = image.dtype in (torch.float16, torch.bfloat16) and image.device.type == "cpu"  # no such smooth kernels
+    # torch has no smooth half-precision kernels on the CPU
+    half_on_cpu = image.dtype in (torch.float16, torch.bfloat16) and image.device.type == "cpu"
     native = (image.is_floating_point() and not (smooth and half_on_cpu)) or mode in _NEAREST or native_uint8
     work = image if native else image.float()
     if native_uint8 and smooth and tuple(size) == (1, 1):  # torch's uint8 kernel asserts on planar input there

@@ -61,7 +61,8 @@ def erase_image_tensor(
     try:
         region[...] = value
     except RuntimeError as error:
-        raise ValueError(f"v of shape {tuple(value.shape)} does not fit the erased region {tuple(region.shape)}: {error}") from None
+        shapes = f"v of shape {tuple(value.shape)} does not fit the erased region {tuple(region.shape)}"
+        raise ValueError(f"{shapes}: {error}") from None
     return output
 
 
