@@ -25,6 +25,8 @@ from typing import Any
 import numpy as np
 import torch
 
+from ._interpolation import nearest_source
+
 try:
     import cv2
 except ImportError:  # OpenCV is optional: without it every kernel takes its torch path
@@ -317,9 +319,7 @@ def gaussian_blur(image: torch.Tensor, kernel_x: torch.Tensor, kernel_y: torch.T
 def _nearest_agrees(in_len: int, out_len: int) -> bool:
     """Whether OpenCV's nearest-neighbour source indices (``floor(x * (1 / (out / in)))`` in double)
     equal torch's ``nearest`` ones (float32 maths) for this length: they differ for some sizes."""
-    torch_index = torch.nn.functional.interpolate(
-        torch.arange(in_len, dtype=torch.float32).view(1, 1, in_len), size=out_len, mode="nearest"
-    ).view(-1).numpy()
+    torch_index = nearest_source(in_len, out_len).numpy()
     cv2_index = np.minimum(np.floor(np.arange(out_len) * (1.0 / (out_len / in_len))), in_len - 1)
     return bool(np.array_equal(torch_index, cv2_index))
 

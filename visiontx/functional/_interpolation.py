@@ -5,8 +5,9 @@ from __future__ import annotations
 import enum
 
 import PIL.Image
+import torch
 
-__all__ = ["InterpolationMode"]
+__all__ = ["InterpolationMode", "nearest_source"]
 
 
 class InterpolationMode(enum.Enum):
@@ -52,3 +53,12 @@ _PIL_RESAMPLING = {
     InterpolationMode.HAMMING: PIL.Image.Resampling.HAMMING,
     InterpolationMode.LANCZOS: PIL.Image.Resampling.LANCZOS,
 }
+
+
+def nearest_source(
+    in_len: int, out_len: int, mode: str = "nearest", device: torch.device | str = "cpu"
+) -> torch.Tensor:
+    """The int64 source index of each of ``out_len`` positions of a ``nearest`` / ``nearest-exact``
+    resize of a line of ``in_len`` pixels, as torch's ``interpolate`` picks it (float32 maths)."""
+    positions = torch.arange(in_len, dtype=torch.float32, device=device).view(1, 1, in_len)
+    return torch.nn.functional.interpolate(positions, size=out_len, mode=mode).view(-1).long()

@@ -133,23 +133,26 @@ def rounded_luma_fits(factor: float) -> bool:
     return abs(1.0 - factor) <= 0.5
 
 
+def _floored_luma(pixels: np.ndarray) -> np.ndarray:
+    """The ``H x W`` uint8 luma of interleaved ``H x W x 3`` uint8 RGB pixels, floored as the torch
+    path's (:func:`_degenerate_gray`)."""
+    return _fast.floor_uint8(luma(_fast.planar(pixels))).numpy()[0]
+
+
 def contrast_pixels(pixels: np.ndarray, factor: float) -> None:
     """The contrast fast path on interleaved ``H x W x 3`` uint8 pixels, in place (see
-    :func:`rounded_luma_fits`; other factors take the floored luma)."""
+    :func:`rounded_luma_fits`; other factors take the floored luma, averaged as the torch path does)."""
     if rounded_luma_fits(factor):
         mean = torch.tensor(_fast.mean(_fast.gray_pixels(pixels)), dtype=torch.float32)
     else:
-        mean = _degenerate_gray(_fast.planar(pixels), torch.uint8).mean()
+        mean = torch.from_numpy(_floored_luma(pixels)).to(torch.float32).mean()
     _fast.lut_pixels(pixels, _contrast_tables(mean.view(1, 1, 1), factor))
 
 
 def saturation_pixels(pixels: np.ndarray, factor: float) -> None:
     """The saturation fast path on interleaved ``H x W x 3`` uint8 pixels, in place (see
     :func:`rounded_luma_fits`; other factors take the floored luma)."""
-    if rounded_luma_fits(factor):
-        gray = _fast.gray_pixels(pixels)
-    else:
-        gray = _fast.floor_uint8(luma(_fast.planar(pixels))).numpy()[0]
+    gray = _fast.gray_pixels(pixels) if rounded_luma_fits(factor) else _floored_luma(pixels)
     _fast.blend_pixels(pixels, gray, factor)
 
 

@@ -154,30 +154,23 @@ def _expanded_size(matrix: Matrix, center: Sequence[float], spatial_size: Sequen
     return _whole_pixels(ys, half_h), _whole_pixels(xs, half_w)
 
 
-def _quarter_turn_size(angle: float, spatial_size: Sequence[int]) -> tuple[int, int] | None:
-    """The expanded ``(H, W)`` of an exact quarter turn about the image center: the input size,
-    swapped for odd turns (as torchvision's and PIL's transpose shortcuts); None for other angles.
-    The corner formula would add a pixel when ``H`` and ``W`` differ in parity: the turned image
-    then straddles pixel edges by half a pixel on one axis."""
-    turns = _QUARTER_TURNS.get(angle % 360.0)
-    if turns is None:
-        return None
-    height, width = spatial_size
-    return (width, height) if turns % 2 else (height, width)
-
-
 def _rotate_geometry(
     spatial_size: Sequence[int], angle: Any, expand: bool, center: Any
 ) -> tuple[Matrix, tuple[int, int]]:
     """Input -> output matrix and output ``(H, W)`` of a counter-clockwise rotation. With ``expand``,
-    the output grows to hold the whole image and the input's center lands on the output's center."""
+    the output grows to hold the whole image and the input's center lands on the output's center: an
+    exact quarter turn about the image center keeps the size, swapped for odd turns (as torchvision's
+    and PIL's transpose shortcuts; the corner formula would add a pixel when ``H`` and ``W`` differ in
+    parity), other rotations take the corner formula (an explicit center too, as in torchvision)."""
     angle, center_xy = _number(angle, "angle"), _center(center, spatial_size)
     matrix = _affine_matrix(-angle, [0.0, 0.0], 1.0, [0.0, 0.0], center_xy)
     if not expand:
         return matrix, (spatial_size[0], spatial_size[1])
-    out_size = _quarter_turn_size(angle, spatial_size) if center is None else None
-    if out_size is None:  # (an explicit center goes through the formula, as in torchvision)
+    turns = _quarter_turns(angle, spatial_size, expand, center)
+    if turns is None:
         out_size = _expanded_size(matrix, center_xy, spatial_size)
+    else:
+        out_size = (spatial_size[1], spatial_size[0]) if turns % 2 else (spatial_size[0], spatial_size[1])
     shift = translation_matrix((out_size[1] - spatial_size[1]) / 2, (out_size[0] - spatial_size[0]) / 2)
     return compose(shift, matrix), out_size
 

@@ -131,9 +131,8 @@ def sample(
     image: torch.Tensor, grid: torch.Tensor, mode: InterpolationMode, fill: list[float] | None
 ) -> torch.Tensor:
     """Sample ``image`` ``[..., H, W]`` at ``grid`` ``(H_out, W_out, 2)``; points outside, or not
-    finite, get ``fill`` (zeros when None). Returns ``[..., H_out, W_out]`` in the image's dtype."""
-    if has_no_pixels(image, grid.shape[:2]):
-        return filled(image, grid.shape[:2], fill)
+    finite, get ``fill`` (zeros when None). Returns ``[..., H_out, W_out]`` in the image's dtype.
+    Callers build the grid from the image size, so they deal with :func:`has_no_pixels` first."""
     if mode == InterpolationMode.NEAREST:
         return _sample_nearest(image, grid, fill)
     return _sample_bilinear(image, grid, fill)

@@ -72,25 +72,21 @@ _SWAPS = {
 }
 
 
-def _map_axis_aligned(xyxy: torch.Tensor, a: float, c: float, e: float, f: float) -> torch.Tensor:
-    """XYXY boxes (float32 / float64) through ``x -> a x + c``, ``y -> e y + f``: the two corners
-    map to the two corners, so two element-wise ops do it (the values of ``x * a + c`` per column)."""
-    scale = torch.tensor([a, e, a, e], dtype=xyxy.dtype, device=xyxy.device)
-    offset = torch.tensor([c, f, c, f], dtype=xyxy.dtype, device=xyxy.device)
-    out = xyxy.mul(scale).add_(offset)
-    swap = _SWAPS.get((a < 0, e < 0))
-    return out if swap is None else out.index_select(-1, swap.to(out.device))
-
-
-def _map_with_sizes(
+def _map_axis_aligned(
     boxes: torch.Tensor, format: BoundingBoxFormat, a: float, c: float, e: float, f: float
 ) -> torch.Tensor:
-    """XYWH / CXCYWH boxes (float32 / float64) through ``x -> a x + c``, ``y -> e y + f``, without a
-    format round trip: the point maps, the sizes scale by ``|a|`` and ``|e|``, and along a mirrored axis
-    a top-left corner comes from the opposite corner."""
-    scale = torch.tensor([a, e, abs(a), abs(e)], dtype=boxes.dtype, device=boxes.device)
-    offset = torch.tensor([c, f, 0.0, 0.0], dtype=boxes.dtype, device=boxes.device)
-    out = boxes.mul(scale).add_(offset)
+    """Boxes (float32 / float64) in their own ``format`` through ``x -> a x + c``, ``y -> e y + f``, in
+    two element-wise ops: XYXY corners map to corners (a mirrored axis swaps its pair); XYWH / CXCYWH
+    points map and sizes scale by ``|a|`` and ``|e|`` (along a mirrored axis, XYWH's top-left comes
+    from the far corner)."""
+    xyxy = format == BoundingBoxFormat.XYXY
+    scale = [a, e, a, e] if xyxy else [a, e, abs(a), abs(e)]
+    offset = [c, f, c, f] if xyxy else [c, f, 0.0, 0.0]
+    out = boxes.mul(torch.tensor(scale, dtype=boxes.dtype, device=boxes.device))
+    out.add_(torch.tensor(offset, dtype=boxes.dtype, device=boxes.device))
+    if xyxy:
+        swap = _SWAPS.get((a < 0, e < 0))
+        return out if swap is None else out.index_select(-1, swap.to(out.device))
     if format == BoundingBoxFormat.XYWH:
         for axis, factor, shift in ((0, a, c), (1, e, f)):
             if factor < 0:  # the far corner, x + w, maps to the new top-left
@@ -129,12 +125,12 @@ def transform_boxes(
     (a, b, c), (d, e, f), last = m
     axis_aligned = b == 0 and d == 0 and last == [0.0, 0.0, 1.0]
     exact_scalars = work_dtype in (torch.float32, torch.float64)  # half precision: scalar maths in float32
-    if axis_aligned and exact_scalars and format != BoundingBoxFormat.XYXY and clamp_to is None:
-        out = _map_with_sizes(work, format, a, c, e, f)
+    if axis_aligned and exact_scalars and clamp_to is None:  # no format round trip
+        out = _map_axis_aligned(work, format, a, c, e, f)
         return out if dtype.is_floating_point else out.round_().to(dtype)
     xyxy = work if format == BoundingBoxFormat.XYXY else _to_xyxy(work, format)
     if axis_aligned and exact_scalars:
-        out = _map_axis_aligned(xyxy, a, c, e, f)
+        out = _map_axis_aligned(xyxy, BoundingBoxFormat.XYXY, a, c, e, f)
     elif axis_aligned:
         x = xyxy[..., 0::2] * a + c
         y = xyxy[..., 1::2] * e + f

@@ -18,7 +18,7 @@ from torch.nn.functional import interpolate
 from ...datapoints import BoundingBox, BoundingBoxFormat, Image, Mask, Video
 from .. import _fast
 from .._checks import check_spatial
-from .._interpolation import InterpolationMode
+from .._interpolation import InterpolationMode, nearest_source
 from .._registry import get_kernel, register_kernels
 from ._matrix import scale_matrix, transform_boxes
 
@@ -148,17 +148,11 @@ def _row_major_strides(shape: Sequence[int]) -> tuple[int, ...]:
     return tuple(reversed(strides))
 
 
-def _nearest_source(in_len: int, out_len: int, mode: InterpolationMode, device: torch.device) -> torch.Tensor:
-    """The source index of each output position of a nearest resize, as torch's ``interpolate`` picks it."""
-    positions = torch.arange(in_len, dtype=torch.float32, device=device).view(1, 1, in_len)
-    return interpolate(positions, size=out_len, mode=mode.value).view(-1).long()
-
-
 def _nearest_by_index(image: torch.Tensor, size: tuple[int, int], mode: InterpolationMode) -> torch.Tensor:
     """Nearest resize by gathering rows and columns: exact for every dtype (torch's ``interpolate`` has no
     integer kernels besides uint8)."""
-    rows = _nearest_source(image.shape[-2], size[0], mode, image.device)
-    cols = _nearest_source(image.shape[-1], size[1], mode, image.device)
+    rows = nearest_source(image.shape[-2], size[0], mode.value, image.device)
+    cols = nearest_source(image.shape[-1], size[1], mode.value, image.device)
     return image.index_select(-2, rows).index_select(-1, cols)
 
 
