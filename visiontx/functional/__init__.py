@@ -8,8 +8,6 @@ from ._color import *  # noqa: F401,F403
 from ._color import __all__ as _color_all
 from ._dtype import *  # noqa: F401,F403
 from ._dtype import __all__ as _dtype_all
-from ._flip import *  # noqa: F401,F403
-from ._flip import __all__ as _flip_all
 from ._geometry import *  # noqa: F401,F403
 from ._geometry import __all__ as _geometry_all
 from ._interpolation import InterpolationMode
@@ -27,7 +25,6 @@ __all__ = sorted(
         "register_kernel",
         *_color_all,
         *_dtype_all,
-        *_flip_all,
         *_geometry_all,
         *_meta_all,
         *_misc_all,

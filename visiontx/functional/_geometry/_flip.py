@@ -8,10 +8,10 @@ from typing import Any
 import PIL.Image
 import torch
 
-from ..datapoints import BoundingBox, BoundingBoxFormat, Image, Mask, Video
-from ._checks import check_spatial
-from ._geometry._matrix import transform_boxes
-from ._registry import get_kernel, register_kernels
+from ...datapoints import BoundingBox, BoundingBoxFormat, Image, Mask, Video
+from .._checks import check_spatial
+from ._matrix import transform_boxes
+from .._registry import get_kernel, register_kernels
 
 __all__ = [
     "horizontal_flip",
