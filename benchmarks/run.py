@@ -1,6 +1,7 @@
-"""Run the full benchmark and write ``benchmarks/RESULTS.md`` (``--quick`` for a short run).
+"""Run the benchmark and write ``benchmarks/RESULTS.md`` (``--quick`` for a short run, ``--out`` elsewhere).
 
-Equivalent to ``python -m visiontx bench --out benchmarks/RESULTS.md``.
+Run from a source checkout: ``python benchmarks/run.py``. It times the checkout's visiontx (the
+repository root goes first on ``sys.path``) with the harness in ``benchmarks/harness``.
 """
 
 from __future__ import annotations
@@ -9,11 +10,21 @@ import argparse
 import pathlib
 import sys
 
-from visiontx._bench import run_bench
+HERE = pathlib.Path(__file__).resolve().parent
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="fewer repetitions (a smoke run)")
+    parser.add_argument("--out", default=str(HERE / "RESULTS.md"), help="where to write the markdown results")
+    args = parser.parse_args(argv)
+    for path in (HERE, HERE.parent):
+        if str(path) not in sys.path:
+            sys.path.insert(0, str(path))
+    from harness import run_bench
+
+    return run_bench(quick=args.quick, out=args.out)
+
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--quick", action="store_true", help="fewer repetitions")
-    parser.add_argument("--out", default=str(pathlib.Path(__file__).with_name("RESULTS.md")))
-    args = parser.parse_args()
-    sys.exit(run_bench(quick=args.quick, out=args.out))
+    sys.exit(main())

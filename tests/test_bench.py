@@ -1,14 +1,24 @@
-"""Smoke tests of the benchmark harness (tiny settings; no timing assertions)."""
+"""Smoke tests of the benchmark harness in ``benchmarks/`` (tiny settings; no timing assertions) and its entries."""
 
 from __future__ import annotations
 
+import importlib.util
 import math
+import pathlib
+import sys
 
 import pytest
 
-from visiontx._bench import BenchConfig, run_bench
-from visiontx._bench._report import geomean, speedup, throughput_table
-from visiontx._bench._timing import Settings, compare
+import visiontx
+from visiontx import __main__ as cli
+
+if str(cli.BENCHMARKS) not in sys.path:  # the harness is no part of the package: imported from the checkout
+    sys.path.insert(0, str(cli.BENCHMARKS))
+
+import harness  # noqa: E402
+from harness import BenchConfig, run_bench  # noqa: E402
+from harness.report import NOT_INSTALLED, geomean, speedup, throughput_table  # noqa: E402
+from harness.timing import Settings, compare  # noqa: E402
 
 TINY = BenchConfig(
     settings=Settings(repeats=2, block_s=0.0005, max_calls=2),
@@ -31,7 +41,19 @@ def test_run_bench_writes_a_markdown_report(tmp_path, capsys) -> None:
         assert heading in text
     assert "| RandomHorizontalFlip |" in text and "geometric mean" in text
     assert "CPU:" in text and "torch " in text
-    assert "## Targets" in text and "| no-op transform dispatch |" in text
+    assert "Targets" not in text and "goal" not in text and "****" not in text
+
+
+def test_missing_peers_read_not_installed(monkeypatch, capsys) -> None:
+    load = harness.load_peers
+    monkeypatch.setattr(harness, "load_peers", lambda: {**load(), "torchvision": None, "albumentations": None})
+    config = BenchConfig(settings=TINY.settings, sizes=TINY.sizes, batch_hw=(8, 8), batch_size=2,
+                         sections=("transforms", "dispatch", "batch"), only=("RandomHorizontalFlip",))
+    assert run_bench(config=config) == 0
+    text = capsys.readouterr().out
+    assert "| RandomHorizontalFlip | " in text and "| not installed | not installed |" in text
+    assert "vs torchvision not installed, vs albumentations not installed" in text
+    assert "- albumentations: not installed" in text and "****" not in text
 
 
 def test_run_bench_sections_are_checked() -> None:
@@ -56,4 +78,36 @@ def test_ratios_and_geomean() -> None:
     assert geomean([]) is None
     table = "\n".join(throughput_table([("op", times, "a note")]))
     assert "| op | 1,000 | 250 | error: x | 4.00x |  | a note |" in table
-    assert f"**{math.sqrt(16):.2f}x** (1)" in table
+    assert f"| **geometric mean** | | | | **{math.sqrt(16):.2f}x** (1) |  | |" in table
+    row = ("op", {"visiontx": 0.001}, "kept; alb: dropped")
+    missing = "\n".join(throughput_table([row], missing=("albumentations",)))
+    assert f"| op | 1,000 |  | {NOT_INSTALLED} |  |  | kept |" in missing
+    assert f"| **geometric mean** | | | |  | {NOT_INSTALLED} | |" in missing
+
+
+def test_cli_bench_runs_the_checkout_harness(monkeypatch) -> None:
+    calls = []
+    monkeypatch.setattr(harness, "run_bench", lambda **kw: calls.append(kw) or 0)
+    assert cli.main(["bench", "--quick", "--out", "x.md"]) == 0
+    assert calls == [{"quick": True, "out": "x.md"}]
+
+
+def test_cli_bench_without_a_checkout_says_so(monkeypatch, tmp_path, capsys) -> None:
+    monkeypatch.setattr(cli, "BENCHMARKS", tmp_path / "benchmarks")
+    assert cli.main(["bench"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "source checkout" in err and "python benchmarks/run.py" in err
+
+
+def test_benchmarks_run_script_defaults_to_results_md(monkeypatch) -> None:
+    spec = importlib.util.spec_from_file_location("benchmarks_run", cli.BENCHMARKS / "run.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    calls = []
+    monkeypatch.setattr(harness, "run_bench", lambda **kw: calls.append(kw) or 0)
+    assert script.main(["--quick"]) == 0
+    assert calls == [{"quick": True, "out": str(cli.BENCHMARKS / "RESULTS.md")}]
+
+
+def test_the_package_carries_no_benchmark_code() -> None:
+    assert not list(pathlib.Path(visiontx.__file__).parent.rglob("*bench*"))

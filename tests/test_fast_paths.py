@@ -1,7 +1,7 @@
 """The optional OpenCV fast paths agree with the pure-torch reference (skipped without OpenCV).
 
-Helper-level tests compare each helper of ``visiontx.functional._fast`` with an independent torch
-reference; kernel-level tests run each accelerated kernel with and without ``_fast.disabled()``.
+Helper-level tests compare each helper of the OpenCV wing ``visiontx.functional._cv2`` with an independent torch
+reference; kernel-level tests run each accelerated kernel with and without ``_cv2.disabled()``.
 """
 
 from __future__ import annotations
@@ -14,11 +14,12 @@ import pytest
 import torch
 import torch.nn.functional as nnf
 
-from visiontx.functional import _fast
+from visiontx.functional import _cv2
+from visiontx.functional._cv2 import _base, _color, _geometry, _layout, _warp
 
 from .common import interleaved_copy, make_image_tensor
 
-needs_cv2 = pytest.mark.skipif(_fast.cv2 is None, reason="OpenCV not installed")
+needs_cv2 = pytest.mark.skipif(_base.cv2 is None, reason="OpenCV not installed")
 
 
 def _fast_and_torch(
@@ -26,32 +27,32 @@ def _fast_and_torch(
 ) -> tuple[torch.Tensor, torch.Tensor]:
     """``kernel(*args, **kwargs)`` with the fast paths on, then with them off."""
     fast = kernel(*args, **kwargs)
-    with _fast.disabled():
+    with _cv2.disabled():
         return fast, kernel(*args, **kwargs)
 
 
 def test_disabled_switch_nests() -> None:
-    before = _fast.available()
-    with _fast.disabled():
-        assert not _fast.available()
-        with _fast.disabled():
-            assert not _fast.available()
-        assert not _fast.available()
-    assert _fast.available() == before == (_fast.cv2 is not None)
+    before = _cv2.available()
+    with _cv2.disabled():
+        assert not _cv2.available()
+        with _cv2.disabled():
+            assert not _cv2.available()
+        assert not _cv2.available()
+    assert _cv2.available() == before == (_base.cv2 is not None)
 
 
 @needs_cv2
 def test_can_use() -> None:
     image = make_image_tensor((8, 9))
-    assert _fast.can_use(image)
-    assert _fast.can_use(image.float())
-    assert not _fast.can_use(image.to(torch.int64))
-    assert not _fast.can_use(image.float(), dtypes=(torch.uint8,))
-    assert not _fast.can_use(image[:, :0])
-    assert not _fast.can_use(image.float().requires_grad_())
-    assert not _fast.can_use(image.as_subclass(_Sub))
-    with _fast.disabled():
-        assert not _fast.can_use(image)
+    assert _cv2.can_use(image)
+    assert _cv2.can_use(image.float())
+    assert not _cv2.can_use(image.to(torch.int64))
+    assert not _cv2.can_use(image.float(), dtypes=(torch.uint8,))
+    assert not _cv2.can_use(image[:, :0])
+    assert not _cv2.can_use(image.float().requires_grad_())
+    assert not _cv2.can_use(image.as_subclass(_Sub))
+    with _cv2.disabled():
+        assert not _cv2.can_use(image)
 
 
 class _Sub(torch.Tensor):
@@ -64,7 +65,7 @@ def test_lut_matches_indexing(batch_dims: tuple[int, ...]) -> None:
     image = make_image_tensor((7, 11), batch_dims=batch_dims)
     table = torch.arange(255, -1, -1, dtype=torch.uint8)
     before = image.clone()
-    out = _fast.lut(image[..., ::1, :], table)
+    out = _cv2.lut(image[..., ::1, :], table)
     torch.testing.assert_close(out, table[image.long()], rtol=0, atol=0)
     torch.testing.assert_close(image, before, rtol=0, atol=0)
 
@@ -104,7 +105,7 @@ def test_warp_affine_matches_grid_sample(dtype: torch.dtype, mode: str, angle: f
     image = make_image_tensor((31, 40), batch_dims=(2,), dtype=dtype)
     fill = 0.5 if dtype.is_floating_point else 127.0
     matrix = _rotation_matrix(angle, (31, 40))
-    out = _fast.warp_affine(image, matrix, (31, 40), mode, [fill], num_channels=3)
+    out = _warp.warp_affine(image, matrix, (31, 40), mode, [fill], num_channels=3)
     expected = _reference_warp(image, matrix, mode, fill)
     diff = (out.double() - expected.double()).abs()
     scale = 1.0 if dtype.is_floating_point else 255.0
@@ -117,8 +118,8 @@ def test_warp_affine_matches_grid_sample(dtype: torch.dtype, mode: str, angle: f
 def test_warp_affine_identity_and_integer_shift_are_exact() -> None:
     image = make_image_tensor((9, 12), batch_dims=(2,))
     identity = [[1, 0, 0], [0, 1, 0]]
-    torch.testing.assert_close(_fast.warp_affine(image, identity, (9, 12), "bilinear", None, 3), image, rtol=0, atol=0)
-    shifted = _fast.warp_affine(image, [[1, 0, -2], [0, 1, 0]], (9, 12), "nearest", [1, 2, 3], num_channels=3)
+    torch.testing.assert_close(_warp.warp_affine(image, identity, (9, 12), "bilinear", None, 3), image, rtol=0, atol=0)
+    shifted = _warp.warp_affine(image, [[1, 0, -2], [0, 1, 0]], (9, 12), "nearest", [1, 2, 3], num_channels=3)
     torch.testing.assert_close(shifted[..., 2:], image[..., :-2], rtol=0, atol=0)
     expected_fill = torch.tensor([1, 2, 3], dtype=torch.uint8).view(1, 3, 1, 1).expand(2, 3, 9, 2)
     torch.testing.assert_close(shifted[..., :2], expected_fill, rtol=0, atol=0)
@@ -128,8 +129,8 @@ def test_warp_affine_identity_and_integer_shift_are_exact() -> None:
 def test_warp_perspective_with_affine_matrix_equals_warp_affine() -> None:
     image = make_image_tensor((20, 25))
     matrix = _rotation_matrix(30.0, (20, 25))
-    affine = _fast.warp_affine(image, matrix, (20, 25), "bilinear", None, 3)
-    perspective = _fast.warp_perspective(image, [*matrix, [0, 0, 1]], (20, 25), "bilinear", None, 3)
+    affine = _warp.warp_affine(image, matrix, (20, 25), "bilinear", None, 3)
+    perspective = _warp.warp_perspective(image, [*matrix, [0, 0, 1]], (20, 25), "bilinear", None, 3)
     torch.testing.assert_close(perspective, affine, rtol=0, atol=1)
 
 
@@ -152,7 +153,7 @@ def test_gaussian_blur_matches_conv(dtype: torch.dtype, kernel_size: int) -> Non
     x = torch.arange(kernel_size, dtype=torch.float64) - (kernel_size - 1) / 2
     kernel = torch.exp(-0.5 * (x / 1.7) ** 2)
     kernel = (kernel / kernel.sum()).float()
-    out = _fast.gaussian_blur(image, kernel, kernel)
+    out = _cv2.gaussian_blur(image, kernel, kernel)
     atol = 1e-5 if dtype.is_floating_point else 1
     torch.testing.assert_close(out, _reference_blur(image, kernel), rtol=0, atol=atol)
 
@@ -161,20 +162,20 @@ def test_gaussian_blur_matches_conv(dtype: torch.dtype, kernel_size: int) -> Non
 def test_histograms_match_bincount() -> None:
     rows = make_image_tensor((5, 7), channels=1).reshape(5, 7)
     expected = torch.stack([torch.bincount(r.long(), minlength=256) for r in rows])
-    torch.testing.assert_close(_fast.histograms(rows), expected, rtol=0, atol=0)
-    assert _fast.histograms(rows[:0]).shape == (0, 256)
+    torch.testing.assert_close(_color.histograms(rows), expected, rtol=0, atol=0)
+    assert _color.histograms(rows[:0]).shape == (0, 256)
 
 
 @needs_cv2
 def test_lut_planes() -> None:
     image = make_image_tensor((6, 5), batch_dims=(2,))
     tables = torch.stack([torch.arange(256).roll(i).to(torch.uint8) for i in range(6)])
-    out = _fast.lut_planes(image, tables)
+    out = _cv2.lut_planes(image, tables)
     expected = torch.stack([tables[i][p.long()] for i, p in enumerate(image.reshape(6, 6, 5))]).view(image.shape)
     torch.testing.assert_close(out, expected, rtol=0, atol=0)
     column = image[..., :1]  # a crop one pixel wide: its rows are no longer contiguous
     expected = torch.stack([tables[i][p.long()] for i, p in enumerate(column.reshape(6, 6, 1))]).view(column.shape)
-    torch.testing.assert_close(_fast.lut_planes(column, tables), expected, rtol=0, atol=0)
+    torch.testing.assert_close(_cv2.lut_planes(column, tables), expected, rtol=0, atol=0)
 
 
 # ------------------------------------------------------- accelerated kernels vs their torch path
@@ -265,7 +266,7 @@ def test_fast_kernel_takes_interleaved_images(name: str, kwargs: dict, atol: int
     image = make_image_tensor((31, 41), batch_dims=(2,))
     kwargs = _case_kwargs(kwargs, image.dtype)
     interleaved = interleaved_copy(image)
-    assert _fast._is_interleaved(interleaved)
+    assert _layout._is_interleaved(interleaved)
     torch.testing.assert_close(kernel(interleaved, **kwargs), kernel(image, **kwargs), rtol=0, atol=0)
     crop = (..., slice(2, 29), slice(3, None))
     expected = kernel(image[crop].contiguous(), **kwargs)
@@ -295,7 +296,7 @@ def test_fast_grayscale_is_within_one_level_of_the_torch_kernel(num_output_chann
 @needs_cv2
 def test_floor_uint8() -> None:
     values = torch.tensor([[0.0, 0.4999, 1.0, 254.99, 255.0], [7.5, 3.0, 2.9999, 100.2, 0.7]])
-    out = _fast.floor_uint8(values.T)
+    out = _color.floor_uint8(values.T)
     assert out.dtype == torch.uint8 and out.shape == (5, 2)
     torch.testing.assert_close(out, values.T.floor().to(torch.uint8), rtol=0, atol=0)
 
@@ -318,7 +319,7 @@ def test_fast_contrast_matches_torch_path(channels: int, batch_dims: tuple[int, 
 def test_fast_hue_in_bands_matches_torch_path(dtype: torch.dtype, monkeypatch: pytest.MonkeyPatch) -> None:
     import visiontx.functional as F
 
-    monkeypatch.setattr(_fast, "_BAND_PIXELS", 3 * 41)  # bands of 3 rows, the last one of 1
+    monkeypatch.setattr(_color, "_BAND_PIXELS", 3 * 41)  # bands of 3 rows, the last one of 1
     image = make_image_tensor((31, 41), batch_dims=(2,), dtype=dtype)
     fast, reference = _fast_and_torch(F.adjust_hue_image_tensor, image, 0.3)
     atol = 1 if dtype == torch.uint8 else 1e-5
@@ -332,7 +333,7 @@ def test_fast_sharpness_smoothing_is_exact(band_pixels: int, monkeypatch: pytest
     """At factor 0 the output is the rounded smoothing itself: identical to the torch path."""
     import visiontx.functional as F
 
-    monkeypatch.setattr(_fast, "_BAND_PIXELS", band_pixels)
+    monkeypatch.setattr(_color, "_BAND_PIXELS", band_pixels)
     image = make_image_tensor((37, 45), batch_dims=(2,))
     image[0, :, :9] = 255
     fast, reference = _fast_and_torch(F.adjust_sharpness_image_tensor, image, 0.0)
@@ -361,10 +362,10 @@ def test_fast_elastic_matches_torch_path() -> None:
 def test_lookup_tables_without_stringzilla(monkeypatch: pytest.MonkeyPatch) -> None:
     image = make_image_tensor((6, 5), batch_dims=(2,))
     table = torch.arange(256).mul(7).remainder(256).to(torch.uint8)
-    with_default = _fast.lut(image, table)
-    monkeypatch.setattr(_fast, "stringzilla", None)
-    torch.testing.assert_close(_fast.lut(image, table), with_default, rtol=0, atol=0)
-    torch.testing.assert_close(_fast.lut_planes(image, table.expand(6, 256)), with_default, rtol=0, atol=0)
+    with_default = _cv2.lut(image, table)
+    monkeypatch.setattr(_color, "stringzilla", None)
+    torch.testing.assert_close(_cv2.lut(image, table), with_default, rtol=0, atol=0)
+    torch.testing.assert_close(_cv2.lut_planes(image, table.expand(6, 256)), with_default, rtol=0, atol=0)
     torch.testing.assert_close(with_default, table[image.long()], rtol=0, atol=0)
 
 
@@ -405,7 +406,7 @@ def test_nearest_resize_equals_torch_for_every_size(dtype: torch.dtype) -> None:
     image = make_image_tensor((24, 36), batch_dims=(2,), dtype=dtype)
     used = 0
     for size in [(1, 1), (23, 37), (48, 72), (11, 18), (34, 20), (123, 141), (5, 300), (68, 44)]:
-        used += _fast.can_resize_nearest(image, size)
+        used += _geometry.can_resize_nearest(image, size)
         fast, reference = _fast_and_torch(F.resize_image_tensor, image, list(size), interpolation="nearest")
         torch.testing.assert_close(fast, reference, rtol=0, atol=0)
     assert 0 < used < 8  # both paths ran: (34, 20) and (68, 44) disagree with OpenCV's indices
@@ -428,8 +429,8 @@ def test_interleaved_resize_is_identical_to_torch(mode, antialias, channels, bat
     import visiontx.functional as F
 
     image = make_image_tensor(in_size, channels=channels, batch_dims=batch_dims)
-    assert _fast.can_resize_interleaved(image, size, mode)
-    assert not _fast.can_resize_interleaved(image[..., :100, :100], (9, 9), mode)  # small: torch's own path
+    assert _geometry.can_resize_interleaved(image, size, mode)
+    assert not _geometry.can_resize_interleaved(image[..., :100, :100], (9, 9), mode)  # small: torch's own path
     for inpt in (image, image[..., 1:, 2:], interleaved_copy(image), interleaved_copy(image)[..., 1:, 2:]):
         before = inpt.clone()
         kwargs = dict(interpolation=mode, antialias=antialias)
@@ -442,11 +443,11 @@ def test_interleaved_resize_is_identical_to_torch(mode, antialias, channels, bat
 @needs_cv2
 def test_interleaved_resize_is_only_for_smooth_uint8_rgb_or_rgba() -> None:
     image, size = make_image_tensor((256, 256)), (8, 9)
-    assert _fast.can_resize_interleaved(image, size, "bicubic")
-    assert not _fast.can_resize_interleaved(image, size, "nearest")
-    assert not _fast.can_resize_interleaved(image.float(), size, "bilinear")
-    assert not _fast.can_resize_interleaved(image[:1], size, "bilinear")
-    assert not _fast.can_resize_interleaved(make_image_tensor((256, 256), channels=5), size, "bicubic")
+    assert _geometry.can_resize_interleaved(image, size, "bicubic")
+    assert not _geometry.can_resize_interleaved(image, size, "nearest")
+    assert not _geometry.can_resize_interleaved(image.float(), size, "bilinear")
+    assert not _geometry.can_resize_interleaved(image[:1], size, "bilinear")
+    assert not _geometry.can_resize_interleaved(make_image_tensor((256, 256), channels=5), size, "bicubic")
 
 
 @needs_cv2
@@ -454,27 +455,27 @@ def test_interleaved_resize_is_only_for_smooth_uint8_rgb_or_rgba() -> None:
 def test_planar_and_interleaved_layouts(channels: int, batch_dims: tuple[int, ...]) -> None:
     image = make_image_tensor((5, 7), channels=channels, batch_dims=batch_dims)
     pixels = image.movedim(-3, -1).contiguous()
-    planar = _fast.planar(pixels.numpy())
+    planar = _cv2.planar(pixels.numpy())
     assert planar.is_contiguous() and torch.equal(planar, image)
     for item in image.reshape(-1, channels, 5, 7):
         for inpt in (item, item[:, 1:, 2:], interleaved_copy(item), interleaved_copy(item)[:, 1:, 2:]):
-            hwc = _fast.interleaved(inpt)
+            hwc = _cv2.interleaved(inpt)
             assert hwc.flags.c_contiguous and torch.equal(torch.from_numpy(hwc), inpt.movedim(0, -1))
     interleaved = interleaved_copy(image)
     for inpt, expected in ((interleaved, image), (interleaved[..., 1:4, 2:], image[..., 1:4, 2:])):
-        assert _fast._is_interleaved(inpt) == (channels > 1)
-        assert torch.equal(_fast.contiguous(inpt), expected) and _fast.contiguous(inpt).is_contiguous()
-    assert not _fast._is_interleaved(interleaved.float()) and not _fast._is_interleaved(image[..., ::2])
-    assert not _fast._is_interleaved(interleaved[..., ::2]) and not _fast._is_interleaved(image)
+        assert _layout._is_interleaved(inpt) == (channels > 1)
+        assert torch.equal(_cv2.contiguous(inpt), expected) and _cv2.contiguous(inpt).is_contiguous()
+    assert not _layout._is_interleaved(interleaved.float()) and not _layout._is_interleaved(image[..., ::2])
+    assert not _layout._is_interleaved(interleaved[..., ::2]) and not _layout._is_interleaved(image)
 
 
 @needs_cv2
 def test_nearest_index_check_spots_sizes_where_opencv_differs() -> None:
-    disagreeing = [(i, o) for i in range(1, 60) for o in range(1, 200) if not _fast._nearest_agrees(i, o)]
+    disagreeing = [(i, o) for i in range(1, 60) for o in range(1, 200) if not _geometry._nearest_agrees(i, o)]
     assert (2, 82) in disagreeing  # float32 vs double rounding: torch picks another source pixel here
     for i, o in disagreeing[:50]:
         row = torch.arange(i, dtype=torch.uint8).view(1, 1, i)
-        fast = _fast.resize_nearest(row, (1, o)).view(-1)
+        fast = _geometry.resize_nearest(row, (1, o)).view(-1)
         assert not torch.equal(fast, torch.nn.functional.interpolate(row.view(1, 1, 1, i), size=(1, o)).view(-1))
 
 
@@ -497,10 +498,10 @@ def test_grouped_warps_equal_plane_by_plane(dtype: torch.dtype, channels: int, b
     projective = [*affine, [0.004, -0.006, 1.0]]
     grid = torch.rand(21, 33, 2, generator=torch.Generator().manual_seed(1), dtype=torch.float32) * 2.4 - 1.2
     runs = {
-        "affine": lambda x, fill, c: _fast.warp_affine(x, affine, (21, 33), "bilinear", fill, c),
-        "perspective": lambda x, fill, c: _fast.warp_perspective(x, projective, (21, 33), "bilinear", fill, c),
-        "warp with fill": lambda x, fill, c: _fast.warp(x, projective, (21, 33), fill),
-        "remap with fill": lambda x, fill, c: _fast.remap(x, grid, fill),
+        "affine": lambda x, fill, c: _warp.warp_affine(x, affine, (21, 33), "bilinear", fill, c),
+        "perspective": lambda x, fill, c: _warp.warp_perspective(x, projective, (21, 33), "bilinear", fill, c),
+        "warp with fill": lambda x, fill, c: _cv2.warp(x, projective, (21, 33), fill),
+        "remap with fill": lambda x, fill, c: _cv2.remap(x, grid, fill),
     }
     planes = image.reshape(-1, *image.shape[-2:])
     for name, run in runs.items():
@@ -685,14 +686,14 @@ def test_border_band_holds_every_straddling_pixel() -> None:
             m[0, 0] = m[1, 1] = 0.0
         if trial % 4 == 2:  # projective, the divisor crossing zero in some
             m[2] = [rng.uniform(-0.05, 0.05), rng.uniform(-0.05, 0.05), 1.0]
-        rows, cols = _fast._border_band(m, in_size, out_size)
+        rows, cols = _warp._border_band(m, in_size, out_size)
         band = set(zip(rows.tolist(), cols.tolist()))
         assert len(band) == rows.size and all(0 <= r < out_size[0] and 0 <= c < out_size[1] for r, c in band)
         ys, xs = np.mgrid[0 : out_size[0], 0 : out_size[1]]
         d = m[2, 0] * xs + m[2, 1] * ys + m[2, 2]
         with np.errstate(divide="ignore", invalid="ignore"):
             u, v = (m[0, 0] * xs + m[0, 1] * ys + m[0, 2]) / d, (m[1, 0] * xs + m[1, 1] * ys + m[1, 2]) / d
-            w = _fast._footprint(u, v, in_size)
+            w = _warp._footprint(u, v, in_size)
         straddling = set(zip(*(index.tolist() for index in np.nonzero((w > 0) & (w < 1)))))
         assert straddling <= band, trial
         if trial % 4 != 2:
@@ -741,27 +742,52 @@ def test_fast_erase_matches_torch_path(dtype: torch.dtype, channels: int, batch_
         F.erase_image_tensor(image, 1, 2, 4, 5, torch.zeros(channels, 3, 3))
 
 
-def test_every_image_transform_treats_crops_and_interleaved_images_like_planar_ones() -> None:
-    """PIL- and numpy-made images are interleaved in memory, crops keep their parent's row stride:
-    every benchmarked image transform gives them, under one seed, exactly the contiguous planar
-    copy's result; so do the geometry transforms for a crop of masks."""
+def _layout_transforms() -> tuple[list[Callable], list[Callable]]:
+    """The image transforms checked on every memory layout: those also run on masks, and the others."""
     import visiontx.transforms as T
     from visiontx import datapoints as D
-    from visiontx._bench import _cases
+
+    bilinear = T.InterpolationMode.BILINEAR
+    geometry = [
+        T.Resize(224, antialias=True), T.CenterCrop(224), T.RandomCrop(224), T.RandomResizedCrop(224, antialias=True),
+        T.Pad(32, fill=0), T.RandomZoomOut(fill={D.Image: (124, 116, 104), "others": 0}, side_range=(1.0, 2.0), p=1.0),
+        T.RandomRotation(30, interpolation=bilinear),
+        T.RandomAffine(30, translate=(0.1, 0.1), scale=(0.8, 1.2), shear=10, interpolation=bilinear),
+        T.RandomPerspective(0.3, p=1.0, interpolation=bilinear),
+        T.ElasticTransform(alpha=50.0, sigma=5.0, interpolation=bilinear),
+        T.RandomHorizontalFlip(p=1.0), T.RandomVerticalFlip(p=1.0), T.ScaleJitter((512, 512), antialias=True),
+        T.RandomShortestSize([224, 256, 288], antialias=True), T.RandomResize(200, 400, antialias=True),
+    ]
+    images_only = [
+        T.FiveCrop(224), T.TenCrop(224),  # these refuse masks
+        T.ColorJitter(0.4, 0.4, 0.4, 0.1), T.Grayscale(3), T.RandomGrayscale(p=1.0), T.RGB(),
+        T.RandomChannelPermutation(), T.RandomPhotometricDistort(p=1.0), T.RandomEqualize(p=1.0),
+        T.RandomInvert(p=1.0), T.RandomPosterize(4, p=1.0), T.RandomSolarize(128, p=1.0),
+        T.RandomAutocontrast(p=1.0), T.RandomAdjustSharpness(2.0, p=1.0),
+        T.GaussianBlur(9, sigma=(0.1, 2.0)), T.RandomErasing(p=1.0), T.JPEG(75),
+        T.AutoAugment(), T.RandAugment(), T.TrivialAugmentWide(), T.AugMix(),
+    ]
+    return geometry, images_only
+
+
+def test_every_image_transform_treats_crops_and_interleaved_images_like_planar_ones() -> None:
+    """PIL- and numpy-made images are interleaved in memory, crops keep their parent's row stride:
+    every image transform of ``_layout_transforms`` gives them, under one seed, exactly the contiguous
+    planar copy's result; so do the geometry transforms for a crop of masks."""
+    from visiontx import datapoints as D
 
     planar = make_image_tensor((240, 250))
     parent = make_image_tensor((250, 270), seed=7)
     crop = parent[:, 6:246, 9:259]
     layouts = [interleaved_copy(planar), crop, interleaved_copy(parent)[:, 6:246, 9:259]]
     masks = (make_image_tensor((250, 270), channels=4, seed=8) > 128).to(torch.uint8)[:, 6:246, 9:259]
-    cases = [case for case in _cases.GEOMETRY + _cases.COLOR + _cases.MISC if case.kind == "image"]
-    assert len(cases) > 30
-    for case in cases:
-        transform = case.build(T, D)
+    geometry, images_only = _layout_transforms()
+    for transform in geometry + images_only:
+        name = type(transform).__name__
         for image, reference in zip(layouts, [planar, crop.contiguous(), crop.contiguous()]):
-            _assert_same_outputs(transform, D.Image(image), D.Image(reference), case.name)
-        if case in _cases.GEOMETRY and not case.name.startswith(("FiveCrop", "TenCrop")):  # those refuse masks
-            _assert_same_outputs(transform, D.Mask(masks), D.Mask(masks.contiguous()), case.name)
+            _assert_same_outputs(transform, D.Image(image), D.Image(reference), name)
+        if transform in geometry:
+            _assert_same_outputs(transform, D.Mask(masks), D.Mask(masks.contiguous()), name)
 
 
 def _assert_same_outputs(transform: Callable, inpt: Any, reference: Any, name: str) -> None:
@@ -805,12 +831,12 @@ def test_adjust_colors_equals_the_ops_one_by_one(steps: list, batch_dims: tuple,
 def test_scratch_slots_do_not_overlap_and_are_reused() -> None:
     import numpy as np
 
-    work = _fast._scratch([((6, 7), np.float32), ((5,), np.uint8)])
-    pixels = _fast._scratch([((6, 7, 3), np.uint8)], slot="pixels")[0]
+    work = _layout.scratch([((6, 7), np.float32), ((5,), np.uint8)])
+    pixels = _layout.scratch([((6, 7, 3), np.uint8)], slot="pixels")[0]
     assert not any(np.shares_memory(pixels, array) for array in work)
     assert not np.shares_memory(*work)
     assert [a.shape for a in work] == [(6, 7), (5,)] and work[0].dtype == np.float32
-    assert np.shares_memory(_fast._scratch([((6, 7), np.float32)])[0], work[0])  # the same buffer next call
+    assert np.shares_memory(_layout.scratch([((6, 7), np.float32)])[0], work[0])  # the same buffer next call
 
 
 @needs_cv2
@@ -820,5 +846,5 @@ def test_hue_bands_give_the_whole_image_result(dtype: torch.dtype, monkeypatch: 
 
     image = make_image_tensor((37, 29), batch_dims=(2,), dtype=dtype)
     whole = F.adjust_hue(image, hue_factor=0.27)
-    monkeypatch.setattr(_fast, "_HUE_BAND_PIXELS", 29 * 5)  # bands of 5 rows, the last one of 2
+    monkeypatch.setattr(_color, "_HUE_BAND_PIXELS", 29 * 5)  # bands of 5 rows, the last one of 2
     torch.testing.assert_close(F.adjust_hue(image, hue_factor=0.27), whole, rtol=0, atol=0)

@@ -343,10 +343,10 @@ def test_pil_tensor_round_trip(channels: int) -> None:
 def test_pil_conversions_with_and_without_opencv(channels: int, opencv: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     """Planar <-> interleaved layout changes (OpenCV's merge / split, numpy without it) keep every value,
     for planar, cropped and interleaved tensors."""
-    from visiontx.functional import _fast
+    from visiontx.functional._cv2 import _layout
 
     if not opencv:
-        monkeypatch.setattr(_fast, "cv2", None)
+        monkeypatch.setattr(_layout, "cv2", None)
     tensor = make_image_tensor((7, 9), channels=channels)
     interleaved = interleaved_copy(tensor)
     for inpt in (tensor, tensor[:, 1:, 2:], interleaved):
@@ -354,7 +354,7 @@ def test_pil_conversions_with_and_without_opencv(channels: int, opencv: bool, mo
         expected = inpt.permute(1, 2, 0).numpy()
         assert np.array_equal(np.asarray(pil), expected[..., 0] if channels == 1 else expected)
         back = F.pil_to_tensor(pil)  # H x W x C memory, as torchvision's
-        planar = _fast.contiguous(back)
+        planar = _layout.contiguous(back)
         assert torch.equal(back, inpt) and torch.equal(planar, inpt) and planar.is_contiguous()
     assert F.pil_to_tensor(F.to_image_pil(tensor[:, :0])).shape == (channels, 0, 9)
 

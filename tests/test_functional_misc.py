@@ -9,7 +9,7 @@ import torch
 from torch.nn.functional import conv2d, pad
 
 import visiontx.functional as F
-from visiontx.functional import _fast
+from visiontx.functional import _cv2
 from visiontx.datapoints import Image, Video
 
 from .common import Case, assert_equal, make_image, make_image_pil, make_image_tensor, make_video
@@ -311,11 +311,11 @@ def test_uniform_temporal_subsample_errors() -> None:
 @pytest.mark.parametrize("dtype", [torch.uint8, torch.float32])
 @pytest.mark.parametrize(("kernel_size", "sigma"), [(3, 0.8), ((9, 5), (2.0, 1.1)), ((1, 7), (0.5, 3.0))])
 def test_gaussian_blur_opencv_path_agrees_with_torch_path(dtype, kernel_size, sigma) -> None:
-    if not _fast.available():
+    if not _cv2.available():
         pytest.skip("OpenCV is not installed")
     image = make_image_tensor((23, 31), dtype=dtype, batch_dims=(2,))
     with_cv2 = F.gaussian_blur(image, kernel_size, sigma)
-    with _fast.disabled():
+    with _cv2.disabled():
         assert_equal(with_cv2, F.gaussian_blur(image, kernel_size, sigma), atol=1 if dtype == torch.uint8 else 1e-5)
 
 

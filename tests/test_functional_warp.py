@@ -12,7 +12,7 @@ import torch
 
 import visiontx.functional as F
 from visiontx.datapoints import BoundingBox, BoundingBoxFormat, Image, Mask, Video
-from visiontx.functional import _fast
+from visiontx.functional import _cv2
 from visiontx.functional._geometry._warp import _perspective_coefficients, _perspective_grid
 from visiontx.transforms import ElasticTransform
 
@@ -243,7 +243,7 @@ def test_perspective_points_on_the_horizon_get_the_fill(dtype, interpolation, fi
     coefficients = _perspective_coefficients(HORIZON_START, HORIZON_END)
     assert _perspective_grid(coefficients, (7, 7), torch.float32, torch.device("cpu"))[2, 5].isnan().any()
     image = torch.arange(3 * 7 * 7).reshape(3, 7, 7).add(10).to(dtype)
-    with contextlib.nullcontext() if accelerated else _fast.disabled():
+    with contextlib.nullcontext() if accelerated else _cv2.disabled():
         out = F.perspective(image, HORIZON_START, HORIZON_END, interpolation=interpolation, fill=fill)
     assert out.dtype == dtype and out.shape == image.shape
     assert out[:, 2, 5].tolist() == [fill or 0] * 3
@@ -265,7 +265,7 @@ def test_elastic_non_finite_displacement_gets_the_fill(dtype, interpolation, acc
     image = torch.full((3, 6, 6), 100, dtype=dtype)
     displacement = torch.zeros(1, 6, 6, 2)
     displacement[0, 2, 3, 0], displacement[0, 3, 3, 1], displacement[0, 4, 4, 0] = math.nan, math.inf, -math.inf
-    with contextlib.nullcontext() if accelerated else _fast.disabled():
+    with contextlib.nullcontext() if accelerated else _cv2.disabled():
         out = F.elastic(image, displacement, interpolation=interpolation, fill=7)
     assert out[:, [2, 3, 4], [3, 3, 4]].eq(7).all()
     assert out[:, 0, 0].eq(100).all()

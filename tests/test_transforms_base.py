@@ -12,6 +12,7 @@ import torch
 
 import visiontx.functional as F
 import visiontx.transforms as T
+from visiontx import _args
 from visiontx.datapoints import BoundingBox, BoundingBoxFormat, Image, Mask, Video
 from visiontx.transforms import _utils as U
 
@@ -268,23 +269,23 @@ def test_query_helpers() -> None:
 
 
 def test_fill_setup() -> None:
-    assert U.setup_fill_arg(3) == {"others": 3}
-    assert U.setup_fill_arg([1, 2, 3]) == {"others": [1, 2, 3]}
-    fill = U.setup_fill_arg({Image: (1.0, 2, 3), Mask: 255})
+    assert _args.setup_fill_arg(3) == {"others": 3}
+    assert _args.setup_fill_arg([1, 2, 3]) == {"others": [1, 2, 3]}
+    fill = _args.setup_fill_arg({Image: (1.0, 2, 3), Mask: 255})
     assert fill == {Image: [1.0, 2.0, 3.0], Mask: 255, "others": 0}
-    assert U.get_fill(fill, Image) == [1.0, 2.0, 3.0]
-    assert U.get_fill(fill, BoundingBox) == 0
+    assert _args.get_fill(fill, Image) == [1.0, 2.0, 3.0]
+    assert _args.get_fill(fill, BoundingBox) == 0
 
     class MyImage(Image):
         pass
 
-    assert U.get_fill(fill, MyImage) == [1.0, 2.0, 3.0]
+    assert _args.get_fill(fill, MyImage) == [1.0, 2.0, 3.0]
     with pytest.raises(TypeError, match="fill"):
-        U.setup_fill_arg("white")
+        _args.setup_fill_arg("white")
     with pytest.raises(TypeError, match="fill keys"):
-        U.setup_fill_arg({"image": 1})
+        _args.setup_fill_arg({"image": 1})
     with pytest.raises(TypeError, match="fill"):
-        U.setup_fill_arg({Image: [1, "a"]})
+        _args.setup_fill_arg({Image: [1, "a"]})
 
 
 def test_interpolation_mode_accepts_strings_and_pil_codes() -> None:

@@ -20,7 +20,7 @@ import PIL.ImageOps
 import torch
 
 from .functional import to_image_pil
-from .functional._fast import planar
+from .functional._cv2 import planar
 
 __all__ = [
     "ImageReadMode",

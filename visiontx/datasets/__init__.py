@@ -1,6 +1,5 @@
 """Datasets and the wrapper that turns their samples into datapoints."""
 
-from . import _coco_wrapper  # noqa: F401 (registers the COCO wrapper)
 from ._coco import CocoDetection
 from ._wrap import wrap_dataset_for_transforms_v2
 

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import math
-import numbers
 from typing import Any
+
+from .._args import is_number
 
 IMAGE_KEYS = ("id", "file_name")
 ANNOTATION_KEYS = ("id", "image_id", "category_id", "bbox")
 
 
-def _is_number(value: Any) -> bool:
-    return isinstance(value, numbers.Real) and not isinstance(value, bool) and math.isfinite(value)
+def _is_finite_number(value: Any) -> bool:
+    return is_number(value) and math.isfinite(value)
 
 
 def _where(ann_file: str, kind: str, index: int, item: Any) -> str:
@@ -29,7 +30,7 @@ def _check_keys(item: Any, keys: tuple[str, ...], where: str) -> None:
 
 
 def _check_bbox(bbox: Any, where: str) -> None:
-    if not isinstance(bbox, (list, tuple)) or len(bbox) != 4 or not all(_is_number(v) for v in bbox):
+    if not isinstance(bbox, (list, tuple)) or len(bbox) != 4 or not all(_is_finite_number(v) for v in bbox):
         raise ValueError(f"{where}: bbox must be 4 finite numbers [x, y, width, height], got {bbox!r}")
     if bbox[2] < 0 or bbox[3] < 0:
         raise ValueError(f"{where}: bbox has a negative size (width, height) = ({bbox[2]}, {bbox[3]})")
@@ -37,7 +38,7 @@ def _check_bbox(bbox: Any, where: str) -> None:
 
 def _check_polygons(polygons: list, where: str) -> None:
     for polygon in polygons:
-        if not isinstance(polygon, (list, tuple)) or not all(_is_number(v) for v in polygon):
+        if not isinstance(polygon, (list, tuple)) or not all(_is_finite_number(v) for v in polygon):
             raise ValueError(f"{where}: a polygon must be a flat list of numbers [x1, y1, x2, y2, ...]")
         if len(polygon) < 6 or len(polygon) % 2:
             raise ValueError(

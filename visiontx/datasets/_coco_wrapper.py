@@ -10,7 +10,8 @@ import torch
 from .. import functional as F
 from ..datapoints import BoundingBox, BoundingBoxFormat, Mask
 from ._coco import CocoDetection
-from ._wrap import Wrapper, parse_target_keys, register_wrapper
+from ._registry import Wrapper, register_wrapper
+from ._targets import parse_target_keys
 
 NATIVE_KEYS = {"id", "segmentation", "area", "iscrowd", "image_id", "bbox", "category_id"}
 ADDED_KEYS = {"boxes", "masks", "labels"}

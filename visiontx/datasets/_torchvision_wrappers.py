@@ -16,7 +16,8 @@ from torchvision import datasets
 from .. import functional as F
 from ..datapoints import BoundingBox, BoundingBoxFormat, Mask, Video
 from ._coco_wrapper import coco_wrapper_factory
-from ._wrap import Wrapper, list_of_dicts_to_dict_of_lists, parse_target_keys, register_wrapper
+from ._registry import Wrapper, register_wrapper
+from ._targets import list_of_dicts_to_dict_of_lists, parse_target_keys
 
 VOC_CATEGORIES = (
     "__background__ aeroplane bicycle bird boat bottle bus car cat chair cow diningtable dog horse motorbike "

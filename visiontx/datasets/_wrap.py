@@ -1,16 +1,16 @@
-"""``wrap_dataset_for_transforms_v2``: a registry of per-dataset wrappers and the wrapped dataset class."""
+"""``wrap_dataset_for_transforms_v2``: the wrapped dataset class, built on the registered per-dataset wrappers."""
 
 from __future__ import annotations
 
 import copy
-from collections import defaultdict
-from collections.abc import Callable, Collection
+from collections.abc import Collection
 from typing import Any
 
-Wrapper = Callable[[int, Any], Any]
-WrapperFactory = Callable[[Any, Any], Wrapper]
+from . import _coco_wrapper  # noqa: F401 (registers the COCO wrapper)
+from ._registry import Wrapper, WrapperFactory, register_wrapper, registered_factory
 
-_FACTORIES: dict[type, tuple[WrapperFactory, bool]] = {}
+__all__ = ["Wrapper", "WrapperFactory", "register_wrapper", "wrap_dataset_for_transforms_v2"]
+
 _WRAPPED_CLASSES: dict[type, type] = {}
 _TRANSFORM_ATTRS = ("transform", "target_transform", "transforms")
 
@@ -21,20 +21,6 @@ _BY_HAND = (
 )
 
 
-def register_wrapper(*dataset_classes: type, target_keys: bool = False) -> Callable[[WrapperFactory], WrapperFactory]:
-    """Register ``factory(dataset, target_keys) -> wrapper(index, sample)`` for ``dataset_classes`` (and subclasses).
-
-    ``target_keys=True`` says the wrapper accepts the ``target_keys`` argument.
-    """
-
-    def decorator(factory: WrapperFactory) -> WrapperFactory:
-        for dataset_cls in dataset_classes:
-            _FACTORIES[dataset_cls] = (factory, target_keys)
-        return factory
-
-    return decorator
-
-
 def _from_torchvision(dataset_cls: type) -> bool:
     return any(cls.__module__.partition(".")[0] == "torchvision" for cls in dataset_cls.__mro__)
 
@@ -42,11 +28,11 @@ def _from_torchvision(dataset_cls: type) -> bool:
 def _find_factory(dataset_cls: type) -> tuple[type, WrapperFactory, bool]:
     if _from_torchvision(dataset_cls):
         from . import _torchvision_wrappers  # noqa: F401 (registers torchvision's datasets, imports torchvision)
-    for cls in dataset_cls.__mro__:
-        if cls in _FACTORIES:
-            return (cls, *_FACTORIES[cls])
-    name = dataset_cls.__name__
-    raise TypeError(f"wrap_dataset_for_transforms_v2() has no wrapper for dataset class {name}. {_BY_HAND}")
+    found = registered_factory(dataset_cls)
+    if found is None:
+        name = dataset_cls.__name__
+        raise TypeError(f"wrap_dataset_for_transforms_v2() has no wrapper for dataset class {name}. {_BY_HAND}")
+    return found
 
 
 def _check_target_keys(target_keys: Any) -> None:
@@ -56,27 +42,6 @@ def _check_target_keys(target_keys: Any) -> None:
         raise ValueError(f"target_keys must be None, 'all' or a collection of strings, got {target_keys!r}")
     if not all(isinstance(key, str) for key in target_keys):
         raise ValueError(f"target_keys must hold only strings, got {target_keys!r}")
-
-
-def parse_target_keys(target_keys: Any, *, available: set[str], default: set[str] | str) -> set[str]:
-    """Resolve ``target_keys`` (None -> ``default``, "all" -> ``available``); unknown keys are a ValueError."""
-    if target_keys is None:
-        target_keys = default
-    if target_keys == "all":
-        return set(available)
-    unknown = set(target_keys) - available
-    if unknown:
-        raise ValueError(f"target_keys {sorted(unknown)} are not available; valid keys: {sorted(available)}")
-    return set(target_keys)
-
-
-def list_of_dicts_to_dict_of_lists(items: list[dict[str, Any]]) -> dict[str, list[Any]]:
-    """``[{"a": 1}, {"a": 2, "b": 3}]`` -> ``{"a": [1, 2], "b": [3]}``."""
-    lists: dict[str, list[Any]] = defaultdict(list)
-    for item in items:
-        for key, value in item.items():
-            lists[key].append(value)
-    return dict(lists)
 
 
 class _WrappedDataset:

@@ -2,6 +2,22 @@
 
 ``F.op(inpt, ...)`` accepts any supported input type; ``F.op_image_tensor``, ``F.op_image_pil``,
 ``F.op_video``, ``F.op_mask`` and ``F.op_bounding_box`` are the kernels behind it.
+
+Arguments shared by many ops are described here once; the ops' ``Args:`` refer to this:
+
+``inpt``
+    What the op transforms, of one of the types its ``Args:`` list: an image tensor ``[..., C, H, W]``
+    (a plain ``torch.Tensor`` or an ``Image``), a PIL image, a ``Video`` ``[..., T, C, H, W]``, a
+    ``Mask`` ``[..., H, W]`` or a ``BoundingBox`` ``[..., 4]``. A datapoint comes back as a datapoint of
+    its type, with updated metadata (a box's ``spatial_size``). Other types raise ``TypeError``.
+``interpolation``
+    An :class:`InterpolationMode`, its name as a string (``"bilinear"``, ...) or a PIL resampling
+    constant. Resizing tensors takes nearest, nearest-exact, bilinear, bicubic and lanczos (PIL images
+    every mode); warps (rotate, affine, perspective, elastic) take nearest and bilinear for tensors and
+    also bicubic for PIL images. Masks are always resampled with nearest neighbours; boxes ignore it.
+``fill``
+    The value of the pixels an op creates (padding, corners uncovered by a warp): a number, a sequence
+    of one number per channel, or None (zeros). Boxes ignore it.
 """
 
 from ._color import *  # noqa: F401,F403

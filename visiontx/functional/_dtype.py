@@ -33,7 +33,15 @@ def max_value(dtype: torch.dtype) -> int | float:
 def to_dtype(inpt: Any, dtype: torch.dtype = torch.float32, scale: bool = False) -> Any:
     """Cast to ``dtype``; with ``scale=True`` images and videos also rescale their value range.
 
-    Masks and boxes are cast but never rescaled.
+    Args:
+        inpt: an image tensor ``[..., C, H, W]``, ``Image``, ``Video``, ``Mask`` or ``BoundingBox``;
+            masks and boxes are cast but never rescaled.
+        dtype: the ``torch.dtype`` of the output (default ``torch.float32``).
+        scale: map the old dtype's value range onto the new one's: uint8 0..255 <-> float 0..1, integer
+            to integer by bit shifts (default False). Floats to int32 / int64 raise ``ValueError``.
+
+    Example:
+        >>> F.to_dtype(image, torch.float32, scale=True)
     """
     if not isinstance(dtype, torch.dtype):
         raise TypeError(f"dtype must be a torch.dtype, got {dtype!r}")
@@ -82,7 +90,12 @@ def to_dtype_bounding_box(
 
 
 def convert_dtype(inpt: Any, dtype: torch.dtype = torch.float32) -> Any:
-    """Cast an image or video to ``dtype`` with value-range scaling (``to_dtype(..., scale=True)``)."""
+    """Cast an image or video to ``dtype`` with value-range scaling (``to_dtype(..., scale=True)``).
+
+    Args:
+        inpt: an image tensor ``[..., C, H, W]``, ``Image`` or ``Video``.
+        dtype: the ``torch.dtype`` of the output (default ``torch.float32``).
+    """
     return get_kernel(convert_dtype, type(inpt))(inpt, dtype)
 
 

@@ -12,7 +12,12 @@ __all__ = ["InterpolationMode", "nearest_source"]
 
 class InterpolationMode(enum.Enum):
     """How pixels are sampled. Strings ("bilinear", ...) and PIL's resampling constants are accepted
-    wherever a mode is, through :meth:`parse`."""
+    wherever a mode is, through :meth:`parse`.
+
+    An enum of ``NEAREST``, ``NEAREST_EXACT``, ``BILINEAR``, ``BICUBIC``, ``BOX``, ``HAMMING`` and
+    ``LANCZOS``; ``InterpolationMode("bilinear")`` looks a member up by its value. Which ops take which
+    modes is listed in ``visiontx.functional``.
+    """
 
     NEAREST = "nearest"
     NEAREST_EXACT = "nearest-exact"

@@ -32,7 +32,15 @@ __all__ = [
 
 
 def get_dimensions(inpt: Any) -> list[int]:
-    """``[C, H, W]`` of an image or video (tensor, ``Image``, ``Video`` or PIL)."""
+    """``[C, H, W]`` of an image or video (a 2-D tensor counts as one channel).
+
+    Args:
+        inpt: an image tensor ``[..., C, H, W]``, ``Image``, ``Video`` or PIL image.
+
+    Example:
+        >>> F.get_dimensions(image)
+        [3, 480, 640]
+    """
     return get_kernel(get_dimensions, type(inpt))(inpt)
 
 
@@ -54,7 +62,11 @@ def get_dimensions_image_pil(image: PIL.Image.Image) -> list[int]:
 
 
 def get_num_channels(inpt: Any) -> int:
-    """Number of channels of an image or video."""
+    """Number of channels of an image or video.
+
+    Args:
+        inpt: an image tensor ``[..., C, H, W]``, ``Image``, ``Video`` or PIL image (its bands).
+    """
     return get_kernel(get_num_channels, type(inpt))(inpt)
 
 
@@ -71,7 +83,15 @@ def get_num_channels_image_pil(image: PIL.Image.Image) -> int:
 
 
 def get_spatial_size(inpt: Any) -> list[int]:
-    """``[H, W]`` of an image, video, mask or PIL image; boxes give their ``spatial_size``."""
+    """``[H, W]`` of an image, video, mask or PIL image; boxes give their ``spatial_size``.
+
+    Args:
+        inpt: an image tensor, PIL image, ``Video``, ``Mask`` or ``BoundingBox``.
+
+    Example:
+        >>> F.get_spatial_size(boxes)
+        [480, 640]
+    """
     return get_kernel(get_spatial_size, type(inpt))(inpt)
 
 
@@ -103,7 +123,11 @@ def get_spatial_size_bounding_box(bounding_box: BoundingBox) -> list[int]:
 
 
 def get_num_frames(inpt: Any) -> int:
-    """Number of frames ``T`` of a video ``[..., T, C, H, W]``."""
+    """Number of frames ``T`` of a video ``[..., T, C, H, W]``.
+
+    Args:
+        inpt: a ``Video`` or a plain tensor with at least 4 dims.
+    """
     return get_kernel(get_num_frames, type(inpt))(inpt)
 
 
@@ -159,10 +183,16 @@ def convert_format_bounding_box(
     old_format: BoundingBoxFormat | str | None = None,
     new_format: BoundingBoxFormat | str | None = None,
 ) -> torch.Tensor:
-    """Convert boxes to ``new_format``.
+    """Convert boxes ``[..., 4]`` to ``new_format``; returns new boxes of the same dtype.
 
-    A ``BoundingBox`` knows its format (``old_format`` must then be None) and comes back with the new
-    format in its metadata; a plain tensor needs ``old_format``.
+    Args:
+        inpt: a ``BoundingBox`` (it comes back with the new format in its metadata) or a plain tensor.
+        old_format: the format of a plain tensor: a ``BoundingBoxFormat`` or its name (``"XYXY"``,
+            ``"XYWH"``, ``"CXCYWH"``); must be None for a ``BoundingBox``, which knows its own.
+        new_format: the format to convert to, required (same forms).
+
+    Example:
+        >>> F.convert_format_bounding_box(boxes, new_format="XYXY")
     """
     if new_format is None:
         raise ValueError("new_format must be given")
@@ -205,8 +235,16 @@ def clamp_bounding_box(
     format: BoundingBoxFormat | str | None = None,
     spatial_size: Sequence[int] | None = None,
 ) -> torch.Tensor:
-    """Clamp boxes to their image. A ``BoundingBox`` uses its metadata (``format`` and
-    ``spatial_size`` must then be None); a plain tensor needs both."""
+    """Clamp boxes ``[..., 4]`` to their image ``[0, W] x [0, H]``; returns new boxes.
+
+    Args:
+        inpt: a ``BoundingBox`` (it uses its own metadata) or a plain tensor.
+        format: the format of a plain tensor (``BoundingBoxFormat`` or its name); None for a ``BoundingBox``.
+        spatial_size: ``(H, W)`` of a plain tensor's image; None for a ``BoundingBox``.
+
+    Example:
+        >>> F.clamp_bounding_box(boxes)
+    """
     if isinstance(inpt, BoundingBox):
         if format is not None or spatial_size is not None:
             raise ValueError("format and spatial_size must be None for a BoundingBox: it carries its own")

@@ -8,7 +8,7 @@ before the kernel and re-wrapped (with updated metadata) after it.
 from __future__ import annotations
 
 import functools
-import inspect
+import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -49,23 +49,16 @@ def _rewrap(inpt: Datapoint, output: Any) -> Any:
     return output
 
 
-def _wrap_bounding_box_kernel(kernel: Callable) -> Callable:
-    """Adapter for box kernels: pass ``format`` / ``spatial_size`` from the metadata where the kernel
-    takes them, and re-wrap; a kernel returning ``(boxes, spatial_size)`` updates the spatial size."""
-    params = inspect.signature(kernel).parameters
-    takes_format, takes_size = "format" in params, "spatial_size" in params
+def _wrap_geometry_kernel(kernel: Callable) -> Callable:
+    """Adapter for geometric box kernels: they take the box's ``format`` and ``spatial_size`` as keywords
+    and return ``(boxes, new spatial_size)``."""
 
     @functools.wraps(kernel)
-    def adapter(inpt: BoundingBox, *args: Any, **kwargs: Any) -> Any:
-        if takes_format:
-            kwargs["format"] = inpt.format
-        if takes_size:
-            kwargs["spatial_size"] = inpt.spatial_size
-        output = kernel(inpt.as_subclass(torch.Tensor), *args, **kwargs)
-        if isinstance(output, tuple):
-            boxes, spatial_size = output
-            return BoundingBox.wrap_like(inpt, boxes, spatial_size=spatial_size)
-        return BoundingBox.wrap_like(inpt, output)
+    def adapter(inpt: BoundingBox, *args: Any, **kwargs: Any) -> BoundingBox:
+        boxes, spatial_size = kernel(
+            inpt.as_subclass(torch.Tensor), *args, format=inpt.format, spatial_size=inpt.spatial_size, **kwargs
+        )
+        return BoundingBox.wrap_like(inpt, boxes, spatial_size=spatial_size)
 
     return adapter
 
@@ -73,16 +66,14 @@ def _wrap_bounding_box_kernel(kernel: Callable) -> Callable:
 def _adapt(kernel: Callable, input_type: type, wrap: bool) -> Callable:
     if not wrap or not issubclass(input_type, Datapoint):
         return kernel
-    if issubclass(input_type, BoundingBox):
-        return _wrap_bounding_box_kernel(kernel)
     return _wrap_datapoint_kernel(kernel, input_type)
 
 
-def _register(functional: Callable, input_type: type, kernel: Callable, wrap: bool) -> None:
+def _register(functional: Callable, input_type: type, kernel: Callable) -> None:
     registry = _REGISTRY.setdefault(functional, {})
     if input_type in registry:
         raise ValueError(f"a kernel for {input_type.__name__} is already registered for {functional.__name__}")
-    registry[input_type] = _adapt(kernel, input_type, wrap)
+    registry[input_type] = kernel
     _LOOKUP_CACHE.clear()
 
 
@@ -98,19 +89,50 @@ def register_kernels(
 
     def decorator(kernel: Callable) -> Callable:
         for input_type in types:
-            _register(functional, input_type, kernel, wrap)
+            _register(functional, input_type, _adapt(kernel, input_type, wrap))
         return kernel
 
     return decorator
 
 
+def register_mask_kernel(
+    functional: Callable, kernel: Callable, *, sampling: Sequence[str] = ("interpolation",)
+) -> None:
+    """Internal: register the public mask kernel of a resampling op for ``Mask``. The dispatcher's
+    arguments named in ``sampling`` (interpolation, antialias: masks always take nearest) are dropped."""
+    dropped = tuple(sampling)
+
+    @functools.wraps(kernel)
+    def nearest(mask: torch.Tensor, *args: Any, **kwargs: Any) -> torch.Tensor:
+        return kernel(mask, *args, **{k: v for k, v in kwargs.items() if k not in dropped})
+
+    _register(functional, Mask, _adapt(nearest, Mask, wrap=True))
+
+
+def register_geometry_kernel(functional: Callable) -> Callable[[Callable], Callable]:
+    """Internal decorator: register the bounding-box kernel of a geometric op. It is called as
+    ``kernel(boxes, *args, format=..., spatial_size=..., **kwargs)`` with the box's metadata and returns
+    ``(boxes, new spatial_size)``."""
+
+    def decorator(kernel: Callable) -> Callable:
+        _register(functional, BoundingBox, _wrap_geometry_kernel(kernel))
+        return kernel
+
+    return decorator
+
+
+def _functional_named(name: str) -> Callable:
+    """The registered op ``visiontx.functional`` exports as ``name``, found without importing the package."""
+    exported = getattr(sys.modules.get(__package__), "__all__", ())
+    for functional in _REGISTRY:
+        if functional.__name__ == name and name in exported:
+            return functional
+    raise ValueError(f"functional must name a visiontx.functional op with kernels, got {name!r}")
+
+
 def _resolve_functional(functional: Callable | str) -> Callable:
     if isinstance(functional, str):
-        from .. import functional as F
-
-        if not hasattr(F, functional):
-            raise ValueError(f"functional must name a visiontx.functional op, got {functional!r}")
-        functional = getattr(F, functional)
+        functional = _functional_named(functional)
     if functional not in _REGISTRY:
         raise ValueError(f"functional must be a visiontx.functional op with kernels, got {functional!r}")
     return functional
@@ -121,6 +143,10 @@ def register_kernel(functional: Callable | str, datapoint_cls: type[Datapoint]) 
 
     The kernel receives the datapoint itself (no unwrapping) plus the functional's arguments, and
     returns the result. Built-in types and double registration are refused.
+
+    Args:
+        functional: a ``visiontx.functional`` op (the dispatcher) or its name.
+        datapoint_cls: a user-defined subclass of ``visiontx.datapoints.Datapoint``.
 
     Example:
         >>> @register_kernel(F.horizontal_flip, MyDatapoint)

@@ -10,7 +10,7 @@ import torch
 
 from ..datapoints import Image
 from ..datapoints._image import _pil_to_tensor
-from . import _fast
+from . import _cv2
 
 __all__ = ["pil_to_tensor", "to_image_pil", "to_image_tensor", "to_pil_image"]
 
@@ -18,14 +18,25 @@ _MODES_BY_CHANNELS = {1: "L", 2: "LA", 3: "RGB", 4: "RGBA"}
 
 
 def pil_to_tensor(image: PIL.Image.Image) -> torch.Tensor:
-    """PIL image -> plain ``C x H x W`` tensor with the image's own dtype (uint8 for 8-bit modes)."""
+    """PIL image -> plain ``C x H x W`` tensor with the image's own dtype (uint8 for 8-bit modes).
+
+    Args:
+        image: a PIL image.
+    """
     if not isinstance(image, PIL.Image.Image):
         raise TypeError(f"image must be a PIL image, got {type(image).__name__}")
     return _pil_to_tensor(image)
 
 
 def to_image_tensor(inpt: PIL.Image.Image | np.ndarray | torch.Tensor) -> Image:
-    """PIL image, numpy ``H x W x C`` (or ``H x W``) array or tensor ``[..., C, H, W]`` -> ``Image``."""
+    """PIL image, numpy ``H x W x C`` (or ``H x W``) array or tensor ``[..., C, H, W]`` -> ``Image``.
+
+    Args:
+        inpt: a PIL image, a numpy array or a tensor.
+
+    Example:
+        >>> F.to_image_tensor(PIL.Image.open("photo.jpg"))
+    """
     if isinstance(inpt, PIL.Image.Image):
         return Image(_pil_to_tensor(inpt))
     if isinstance(inpt, np.ndarray):
@@ -47,7 +58,16 @@ def _check_channels(channels: int) -> int:
 def to_image_pil(inpt: Any, mode: str | None = None) -> PIL.Image.Image:
     """Tensor / ``Image`` ``C x H x W`` (uint8, or float in [0, 1]) or numpy ``H x W x C`` -> PIL image.
 
-    ``mode`` picks the PIL mode; by default it follows the number of channels (L, LA, RGB, RGBA).
+    Float values are scaled by 255, rounded and clamped.
+
+    Args:
+        inpt: a tensor or ``Image`` ``C x H x W`` (or ``H x W``) with 1 to 4 channels, a numpy array
+            ``H x W x C`` (or ``H x W``), or a PIL image (converted to ``mode`` when given).
+        mode: the PIL mode of the output (``"L"``, ``"RGB"``, ...); None (default) follows the number of
+            channels (L, LA, RGB, RGBA).
+
+    Example:
+        >>> F.to_image_pil(image).save("out.png")
     """
     if isinstance(inpt, PIL.Image.Image):
         return inpt if mode is None else inpt.convert(mode)
@@ -60,7 +80,7 @@ def to_image_pil(inpt: Any, mode: str | None = None) -> PIL.Image.Image:
         _check_channels(tensor.shape[0])
         if tensor.is_floating_point():
             tensor = tensor.mul(255).round_().clamp_(0, 255)
-        array = _fast.interleaved(tensor.to(torch.uint8).cpu())
+        array = _cv2.interleaved(tensor.to(torch.uint8).cpu())
     elif isinstance(inpt, np.ndarray):
         array = inpt[:, :, None] if inpt.ndim == 2 else inpt
         if array.ndim != 3:

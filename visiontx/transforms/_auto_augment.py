@@ -16,13 +16,13 @@ import PIL.Image
 import torch
 
 from .. import functional as F
+from .._args import FillSpec, is_number
 from ..datapoints import BoundingBox, Image, Mask, Video
-from ..functional._color._utils import is_number
+from ..functional import InterpolationMode
 from ..functional._dtype import max_value
-from ..functional._interpolation import InterpolationMode
 from . import _random
 from ._transform import Transform
-from ._utils import FillSpec, get_fill, is_pure_tensor, setup_fill_arg
+from ._utils import FillMixin, is_pure_tensor
 
 __all__ = ["AugMix", "AutoAugment", "AutoAugmentPolicy", "RandAugment", "TrivialAugmentWide"]
 
@@ -31,7 +31,11 @@ Magnitudes = Callable[[int, int, int], "torch.Tensor | None"]
 
 
 class AutoAugmentPolicy(enum.Enum):
-    """The policies learned by AutoAugment on each dataset."""
+    """The policies learned by AutoAugment on each dataset.
+
+    An enum of ``IMAGENET``, ``CIFAR10`` and ``SVHN``; ``AutoAugmentPolicy("cifar10")`` looks a member up
+    by its value.
+    """
 
     IMAGENET = "imagenet"
     CIFAR10 = "cifar10"
@@ -147,14 +151,13 @@ def _check_int(value: Any, name: str, low: int, high: float = math.inf) -> int:
     return value
 
 
-class _AutoAugmentBase(Transform):
+class _AutoAugmentBase(FillMixin, Transform):
     """Shared checks and op application; subclasses draw ``ops``: a list of ``(name, magnitude)``."""
 
     def __init__(self, interpolation: InterpolationMode | str | int, fill: FillSpec) -> None:
         super().__init__()
         self.interpolation = InterpolationMode.parse(interpolation)
-        self.fill = fill
-        self._fill = setup_fill_arg(fill)
+        self._setup_fill(fill)
 
     def check_inputs(self, flat_inputs: list[Any]) -> None:
         for inpt in flat_inputs:
@@ -172,7 +175,7 @@ class _AutoAugmentBase(Transform):
         return height, width
 
     def _apply(self, inpt: Any, ops: list[tuple[str, float]]) -> Any:
-        fill = get_fill(self._fill, type(inpt))
+        fill = self._fill_for(inpt)
         for name, magnitude in ops:
             inpt = _OPS[name](inpt, magnitude, self.interpolation, fill)
         return inpt
@@ -185,9 +188,13 @@ class AutoAugment(_AutoAugmentBase):
     """AutoAugment (Cubuk et al., 2018): one of the policy's sub-policies, each op with its probability.
 
     Args:
-        policy: an :class:`AutoAugmentPolicy` (IMAGENET, CIFAR10 or SVHN).
-        interpolation: for the geometric ops.
-        fill: value for pixels the geometric ops uncover (number, per channel, or dict by type).
+        policy: an :class:`AutoAugmentPolicy` (default IMAGENET; CIFAR10 or SVHN).
+        interpolation: the filter of the geometric ops (default nearest); see ``visiontx.transforms``.
+        fill: value of the pixels the geometric ops uncover (default None: zeros); see
+            ``visiontx.transforms`` for the per-channel and dict forms.
+
+    Example:
+        >>> T.AutoAugment(T.AutoAugmentPolicy.CIFAR10)(image)
     """
 
     def __init__(
@@ -219,10 +226,11 @@ class RandAugment(_AutoAugmentBase):
     """RandAugment (Cubuk et al., 2019): ``num_ops`` ops drawn uniformly, all at ``magnitude``.
 
     Args:
-        num_ops: ops applied in sequence (>= 0).
-        magnitude: bin index in ``[0, num_magnitude_bins)``.
-        num_magnitude_bins: number of magnitude levels (>= 2).
-        interpolation, fill: as in :class:`AutoAugment`.
+        num_ops: number of ops applied in sequence, ``>= 0`` (default 2).
+        magnitude: the magnitude bin, in ``[0, num_magnitude_bins)`` (default 9).
+        num_magnitude_bins: number of magnitude levels, ``>= 2`` (default 31).
+        interpolation: as in :class:`AutoAugment` (default nearest).
+        fill: as in :class:`AutoAugment` (default None).
     """
 
     def __init__(
@@ -253,8 +261,9 @@ class TrivialAugmentWide(_AutoAugmentBase):
     """TrivialAugment (Müller and Hutter, 2021), wide space: one op at a uniformly drawn magnitude.
 
     Args:
-        num_magnitude_bins: number of magnitude levels (>= 2).
-        interpolation, fill: as in :class:`AutoAugment`.
+        num_magnitude_bins: number of magnitude levels, ``>= 2`` (default 31).
+        interpolation: as in :class:`AutoAugment` (default nearest).
+        fill: as in :class:`AutoAugment` (default None).
     """
 
     def __init__(
@@ -281,12 +290,13 @@ class AugMix(_AutoAugmentBase):
     chains, blended with the original by a Beta-distributed weight.
 
     Args:
-        severity: highest magnitude level, in [1, 10].
-        mixture_width: number of chains (>= 1).
-        chain_depth: ops per chain; a value <= 0 draws 1 to 3 per chain.
-        alpha: concentration of the Dirichlet / Beta distributions (> 0).
-        all_ops: include brightness, color, contrast and sharpness.
-        interpolation, fill: as in :class:`AutoAugment`.
+        severity: highest magnitude level, in ``[1, 10]`` (default 3).
+        mixture_width: number of chains, ``>= 1`` (default 3).
+        chain_depth: ops per chain; a value ``<= 0`` (default -1) draws 1 to 3 per chain.
+        alpha: concentration of the Dirichlet / Beta distributions, ``> 0`` (default 1).
+        all_ops: also use brightness, color, contrast and sharpness (default True).
+        interpolation: as in :class:`AutoAugment`, but bilinear by default.
+        fill: as in :class:`AutoAugment` (default None).
     """
 
     def __init__(

@@ -11,8 +11,8 @@ from typing import Any
 import torch
 
 from .. import functional as F
+from .._args import check_probability, check_range, is_number, symmetric_range
 from ..functional._color._jitter import adjust_colors
-from ..functional._color._utils import is_number
 from . import _random
 from ._transform import RandomApplyTransform, Transform
 from ._utils import query_chw
@@ -35,25 +35,11 @@ __all__ = [
 Range = tuple[float, float]
 
 
-def _check_range(value: Any, name: str, bound: Range) -> Range:
-    """A ``(min, max)`` pair of numbers with ``bound[0] <= min <= max <= bound[1]``."""
-    if not (isinstance(value, Sequence) and len(value) == 2 and all(is_number(v) for v in value)):
-        raise TypeError(f"{name} must be a number or a (min, max) pair of numbers, got {value!r}")
-    low, high = float(value[0]), float(value[1])
-    if not bound[0] <= low <= high <= bound[1]:
-        raise ValueError(f"{name} must satisfy {bound[0]} <= min <= max <= {bound[1]}, got {value!r}")
-    return low, high
-
-
 def _jitter_range(value: Any, name: str, center: float, bound: Range) -> Range | None:
     """ColorJitter's argument: None, a spread around ``center`` or a ``(min, max)`` pair; None if neutral."""
     if value is None:
         return None
-    if is_number(value):
-        if value < 0:
-            raise ValueError(f"{name} as a single number must be non-negative, got {value}")
-        value = (max(center - value, bound[0]), center + value)
-    low, high = _check_range(value, name, bound)
+    low, high = symmetric_range(value, name, center, *bound)
     return None if low == high == center else (low, high)
 
 
@@ -72,10 +58,16 @@ def _num_channels(flat_inputs: list[Any]) -> int | None:
 class ColorJitter(Transform):
     """Randomly change brightness, contrast, saturation and hue, in a random order per call.
 
+    Each factor is drawn uniformly per call; a factor left at None (the default) is not changed.
+    Masks and boxes pass through.
+
     Args:
-        brightness, contrast, saturation: a number ``v >= 0`` (factor drawn from
-            ``[max(0, 1 - v), 1 + v]``) or a ``(min, max)`` pair of non-negative numbers.
-        hue: a number ``0 <= v <= 0.5`` (factor drawn from ``[-v, v]``) or a pair in ``[-0.5, 0.5]``.
+        brightness: a number ``v >= 0`` (factor drawn from ``[max(0, 1 - v), 1 + v]``) or a
+            ``(min, max)`` pair of non-negative factors; see :func:`~visiontx.functional.adjust_brightness`.
+        contrast: as ``brightness``, for :func:`~visiontx.functional.adjust_contrast`.
+        saturation: as ``brightness``, for :func:`~visiontx.functional.adjust_saturation`.
+        hue: a number ``0 <= v <= 0.5`` (factor drawn from ``[-v, v]``) or a ``(min, max)`` pair within
+            ``[-0.5, 0.5]``; see :func:`~visiontx.functional.adjust_hue`.
 
     Example:
         >>> T.ColorJitter(brightness=0.4, contrast=0.4, saturation=0.4, hue=0.1)(image)
@@ -107,7 +99,11 @@ class ColorJitter(Transform):
 
 
 class Grayscale(Transform):
-    """Convert images and videos to grayscale with ``num_output_channels`` (1 or 3) channels."""
+    """Convert images and videos to grayscale; masks and boxes pass through.
+
+    Args:
+        num_output_channels: 1 (default) or 3 (the gray channel repeated).
+    """
 
     def __init__(self, num_output_channels: int = 1) -> None:
         super().__init__()
@@ -120,7 +116,11 @@ class Grayscale(Transform):
 
 
 class RandomGrayscale(RandomApplyTransform):
-    """With probability ``p``, convert to grayscale keeping the number of channels."""
+    """With probability ``p``, convert images and videos to grayscale keeping their number of channels.
+
+    Args:
+        p: probability of the conversion (default 0.1).
+    """
 
     def __init__(self, p: float = 0.1) -> None:
         super().__init__(p=p)
@@ -133,14 +133,20 @@ class RandomGrayscale(RandomApplyTransform):
 
 
 class RGB(Transform):
-    """Make images and videos 3-channel: 1-channel inputs are repeated, RGB inputs are kept."""
+    """Make images and videos 3-channel: 1-channel inputs are repeated, RGB inputs are kept.
+
+    Takes no arguments.
+    """
 
     def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
         return self.call_kernel(F.grayscale_to_rgb, inpt)
 
 
 class RandomChannelPermutation(Transform):
-    """Shuffle the channels of images and videos (one random permutation per call)."""
+    """Shuffle the channels of images and videos (one random permutation per call).
+
+    Takes no arguments.
+    """
 
     def make_params(self, flat_inputs: list[Any]) -> dict[str, Any]:
         channels = _num_channels(flat_inputs)
@@ -151,13 +157,20 @@ class RandomChannelPermutation(Transform):
 
 
 class RandomPhotometricDistort(Transform):
-    """The SSD photometric distortion: each of brightness, contrast, saturation, hue and a channel
-    permutation is applied with probability ``p``; contrast goes first or after hue at random.
+    """The photometric distortion of SSD: random brightness, contrast, saturation, hue and channel order.
+
+    Each of the five distortions is applied with probability ``p``, its factor drawn uniformly from its
+    range; contrast goes first or after hue at random. Masks and boxes pass through.
 
     Args:
-        brightness, contrast, saturation: ``(min, max)`` ranges of non-negative factors.
-        hue: a ``(min, max)`` range within ``[-0.5, 0.5]``.
-        p: probability of each distortion.
+        brightness: ``(min, max)`` range of non-negative brightness factors (default ``(0.875, 1.125)``).
+        contrast: ``(min, max)`` range of non-negative contrast factors (default ``(0.5, 1.5)``).
+        saturation: ``(min, max)`` range of non-negative saturation factors (default ``(0.5, 1.5)``).
+        hue: ``(min, max)`` range of hue factors within ``[-0.5, 0.5]`` (default ``(-0.05, 0.05)``).
+        p: probability of each distortion, drawn independently (default 0.5).
+
+    Example:
+        >>> T.RandomPhotometricDistort(p=1.0)(image)
     """
 
     def __init__(
@@ -170,13 +183,11 @@ class RandomPhotometricDistort(Transform):
     ) -> None:
         super().__init__()
         unbounded = (0.0, float("inf"))
-        self.brightness = _check_range(brightness, "brightness", unbounded)
-        self.contrast = _check_range(contrast, "contrast", unbounded)
-        self.saturation = _check_range(saturation, "saturation", unbounded)
-        self.hue = _check_range(hue, "hue", (-0.5, 0.5))
-        if not is_number(p) or not 0.0 <= p <= 1.0:
-            raise ValueError(f"p must be a probability in [0, 1], got {p!r}")
-        self.p = float(p)
+        self.brightness = check_range(brightness, "brightness", *unbounded)
+        self.contrast = check_range(contrast, "contrast", *unbounded)
+        self.saturation = check_range(saturation, "saturation", *unbounded)
+        self.hue = check_range(hue, "hue", -0.5, 0.5)
+        self.p = check_probability(p)
 
     def _maybe(self, interval: Range) -> float | None:
         return _uniform(interval) if _random.rand() < self.p else None
@@ -215,21 +226,34 @@ class RandomPhotometricDistort(Transform):
 
 
 class RandomEqualize(RandomApplyTransform):
-    """Equalize the histogram with probability ``p``."""
+    """Equalize the histogram of images and videos with probability ``p`` (see ``F.equalize``).
+
+    Args:
+        p: probability of equalizing (default 0.5).
+    """
 
     def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
         return self.call_kernel(F.equalize, inpt)
 
 
 class RandomInvert(RandomApplyTransform):
-    """Invert the colors with probability ``p``."""
+    """Invert the colors of images and videos with probability ``p`` (see ``F.invert``).
+
+    Args:
+        p: probability of inverting (default 0.5).
+    """
 
     def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
         return self.call_kernel(F.invert, inpt)
 
 
 class RandomPosterize(RandomApplyTransform):
-    """Keep ``bits`` (0..8) bits per channel with probability ``p``."""
+    """With probability ``p``, keep only the most significant bits of each value (see ``F.posterize``).
+
+    Args:
+        bits: number of bits kept per channel, an int in ``[0, 8]``.
+        p: probability of posterizing (default 0.5).
+    """
 
     def __init__(self, bits: int, p: float = 0.5) -> None:
         super().__init__(p=p)
@@ -242,7 +266,12 @@ class RandomPosterize(RandomApplyTransform):
 
 
 class RandomSolarize(RandomApplyTransform):
-    """Invert values at or above ``threshold`` (in the images' value range) with probability ``p``."""
+    """With probability ``p``, invert the values at or above ``threshold`` (see ``F.solarize``).
+
+    Args:
+        threshold: non-negative threshold in the images' value range (0..255 for uint8, 0..1 for floats).
+        p: probability of solarizing (default 0.5).
+    """
 
     def __init__(self, threshold: float, p: float = 0.5) -> None:
         super().__init__(p=p)
@@ -255,14 +284,23 @@ class RandomSolarize(RandomApplyTransform):
 
 
 class RandomAutocontrast(RandomApplyTransform):
-    """Stretch each channel to the full value range with probability ``p``."""
+    """Stretch each channel to the full value range with probability ``p`` (see ``F.autocontrast``).
+
+    Args:
+        p: probability of the stretch (default 0.5).
+    """
 
     def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
         return self.call_kernel(F.autocontrast, inpt)
 
 
 class RandomAdjustSharpness(RandomApplyTransform):
-    """Adjust sharpness by ``sharpness_factor`` (>= 0) with probability ``p``."""
+    """Adjust the sharpness of images and videos with probability ``p`` (see ``F.adjust_sharpness``).
+
+    Args:
+        sharpness_factor: a non-negative factor: 0 smooths, 1 keeps the image, above 1 sharpens.
+        p: probability of the adjustment (default 0.5).
+    """
 
     def __init__(self, sharpness_factor: float, p: float = 0.5) -> None:
         super().__init__(p=p)

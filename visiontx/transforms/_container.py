@@ -7,6 +7,7 @@ from typing import Any
 
 import torch
 
+from .._args import check_probability
 from . import _random
 from ._transform import Transform
 
@@ -39,7 +40,10 @@ class _Container(Transform):
 
 
 class Compose(_Container):
-    """Apply ``transforms`` one after the other to the whole sample.
+    """Apply transforms one after the other to the whole sample.
+
+    Args:
+        transforms: a sequence of callables (transforms or any function of the sample).
 
     Example:
         >>> Compose([RandomHorizontalFlip(), ToDtype(torch.float32, scale=True)])(image, boxes)
@@ -50,13 +54,19 @@ class Compose(_Container):
 
 
 class RandomApply(_Container):
-    """Apply all of ``transforms`` (in order) with probability ``p``, else none of them."""
+    """Apply all of ``transforms`` (in order) with probability ``p``, else none of them.
+
+    Args:
+        transforms: a sequence of callables, applied together.
+        p: probability of applying them, in ``[0, 1]`` (default 0.5).
+
+    Example:
+        >>> T.RandomApply([T.ColorJitter(0.4, 0.4, 0.4), T.RandomGrayscale(p=1.0)], p=0.8)(image)
+    """
 
     def __init__(self, transforms: Sequence[Callable], p: float = 0.5) -> None:
         super().__init__(transforms)
-        if not isinstance(p, (int, float)) or isinstance(p, bool) or not 0.0 <= p <= 1.0:
-            raise ValueError(f"p must be a probability in [0, 1], got {p!r}")
-        self.p = float(p)
+        self.p = check_probability(p)
 
     def forward(self, *inputs: Any) -> Any:
         if _random.rand() >= self.p:
@@ -65,7 +75,16 @@ class RandomApply(_Container):
 
 
 class RandomChoice(_Container):
-    """Apply one of ``transforms``, picked with probabilities proportional to ``p`` (uniform if None)."""
+    """Apply one of ``transforms``, picked at random per call.
+
+    Args:
+        transforms: a non-empty sequence of callables.
+        p: one non-negative weight per transform (normalized to probabilities; their sum must be
+            positive). None (default): all equally likely.
+
+    Example:
+        >>> T.RandomChoice([T.RandomRotation(10), T.RandomAffine(0, shear=10)], p=[0.7, 0.3])(image)
+    """
 
     def __init__(self, transforms: Sequence[Callable], p: Sequence[float] | None = None) -> None:
         super().__init__(transforms)
@@ -83,7 +102,11 @@ class RandomChoice(_Container):
 
 
 class RandomOrder(_Container):
-    """Apply all of ``transforms`` in a random order."""
+    """Apply all of ``transforms``, in a random order drawn per call.
+
+    Args:
+        transforms: a sequence of callables.
+    """
 
     def forward(self, *inputs: Any) -> Any:
         order = torch.randperm(len(self.transforms)).tolist()

@@ -1,21 +1,32 @@
-"""Transforms of metadata and dtype: box format, clamping, dtype conversion."""
+"""Transforms of box metadata: format conversion, clamping, and removing degenerate boxes."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 import torch
+from torch.utils._pytree import tree_flatten, tree_unflatten
 
 from .. import functional as F
-from ..datapoints import BoundingBox, BoundingBoxFormat, Image, Video
-from ._transform import Transform, _is_pure_tensor
+from .._args import is_number
+from ..datapoints import BoundingBox, BoundingBoxFormat, Datapoint, Mask
+from ._labels import LabelsGetter, parse_labels_getter
+from ._transform import Transform
+from ._utils import get_bounding_boxes
 
-__all__ = ["ClampBoundingBox", "ConvertBoundingBoxFormat", "ConvertDtype", "ConvertImageDtype", "ToDtype"]
+__all__ = ["ClampBoundingBox", "ConvertBoundingBoxFormat", "SanitizeBoundingBox"]
 
 
 class ConvertBoundingBoxFormat(Transform):
-    """Convert every ``BoundingBox`` of the sample to ``format``."""
+    """Convert every ``BoundingBox`` of the sample to another format.
+
+    Args:
+        format: the new :class:`~visiontx.datapoints.BoundingBoxFormat` or its name (``"XYXY"``,
+            ``"XYWH"``, ``"CXCYWH"``).
+
+    Example:
+        >>> T.ConvertBoundingBoxFormat("XYXY")(image, boxes)
+    """
 
     _transformed_types = (BoundingBox,)
 
@@ -28,7 +39,10 @@ class ConvertBoundingBoxFormat(Transform):
 
 
 class ClampBoundingBox(Transform):
-    """Clamp every ``BoundingBox`` of the sample to its image."""
+    """Clamp every ``BoundingBox`` of the sample to its image (its ``spatial_size``).
+
+    Takes no arguments.
+    """
 
     _transformed_types = (BoundingBox,)
 
@@ -36,64 +50,82 @@ class ClampBoundingBox(Transform):
         return F.clamp_bounding_box(inpt)
 
 
-def _check_dtype(dtype: Any, name: str = "dtype") -> torch.dtype | None:
-    if dtype is not None and not isinstance(dtype, torch.dtype):
-        raise TypeError(f"{name} must be a torch.dtype or None, got {dtype!r}")
-    return dtype
+class SanitizeBoundingBox(Transform):
+    """Remove degenerate boxes, with their labels and instance masks, so all stay aligned.
 
+    A box is removed when its width or height is below ``min_size``, its area below ``min_area``, a
+    coordinate is not finite, or it leaves the image. The ``BoundingBox`` of the sample (``N x 4``) is
+    filtered, so are the tensors found by ``labels_getter`` and every ``Mask`` whose leading dim equals
+    the number of boxes (instance masks ``N x H x W``). When no box is removed, the sample comes back as
+    it is, without copies.
 
-class ToDtype(Transform):
-    """Convert dtypes, optionally scaling image values (``scale=True``: uint8 0..255 <-> float 0..1).
-
-    ``dtype`` is one dtype, applied to images and videos (plain-tensor images included), or a dict
-    ``{datapoint type: dtype or None, "others": dtype or None}``; None leaves a type untouched.
+    Args:
+        min_size: smallest width and height kept, positive (default 1).
+        min_area: smallest area kept, non-negative (default 1).
+        labels_getter: where the labels are: ``"default"`` (the "labels" key of a dict sample, or of the
+            dict second item of a tuple; else the first key containing "label"), a callable taking the
+            sample and returning one tensor or a tuple of tensors, or None (no labels).
 
     Example:
-        >>> ToDtype({Image: torch.float32, Mask: torch.int64, "others": None}, scale=True)
+        >>> SanitizeBoundingBox()(image, {"boxes": boxes, "labels": labels, "masks": masks})
     """
 
-    def __init__(self, dtype: torch.dtype | Mapping[type | str, torch.dtype | None], scale: bool = False) -> None:
+    def __init__(
+        self, min_size: float = 1.0, min_area: float = 1.0, labels_getter: str | LabelsGetter | None = "default"
+    ) -> None:
         super().__init__()
-        if isinstance(dtype, Mapping):
-            dtype = {key: _check_dtype(value, f"dtype[{key!r}]") for key, value in dtype.items()}
-        elif not isinstance(dtype, torch.dtype):
-            raise TypeError(f"dtype must be a torch.dtype or a dict of them, got {dtype!r}")
-        self.dtype = dtype
-        self.scale = bool(scale)
+        if not is_number(min_size) or not min_size > 0:
+            raise ValueError(f"min_size must be a positive number, got {min_size!r}")
+        if not is_number(min_area) or not min_area >= 0:
+            raise ValueError(f"min_area must be a non-negative number, got {min_area!r}")
+        self.min_size, self.min_area = float(min_size), float(min_area)
+        self.labels_getter = labels_getter
+        self._labels_getter = parse_labels_getter(labels_getter)
 
-    def _dtype_for(self, inpt: Any) -> torch.dtype | None:
-        if isinstance(self.dtype, torch.dtype):
-            return self.dtype if isinstance(inpt, (Image, Video)) or _is_pure_tensor(inpt) else None
-        if _is_pure_tensor(inpt) and torch.Tensor in self.dtype:
-            return self.dtype[torch.Tensor]
-        for cls in type(inpt).__mro__:
-            if cls in self.dtype and cls is not torch.Tensor:
-                return self.dtype[cls]
-        if _is_pure_tensor(inpt) and Image in self.dtype:  # the plain-tensor image follows Image
-            return self.dtype[Image]
-        return self.dtype.get("others")
+    def forward(self, *inputs: Any) -> Any:
+        sample = inputs if len(inputs) > 1 else inputs[0]
+        labels = _as_label_tensors(self._labels_getter(sample))
+        flat_inputs, spec = tree_flatten(sample)
+        boxes = get_bounding_boxes(flat_inputs)
+        if boxes.ndim > 2:
+            raise ValueError(f"{type(self).__name__}() needs boxes of shape N x 4, got {tuple(boxes.shape)}")
+        for label in labels:
+            if label.ndim == 0 or label.shape[0] != boxes.shape[0]:
+                raise ValueError(f"labels of shape {tuple(label.shape)} do not match the {boxes.shape[0]} boxes")
+        keep = self._valid(boxes).nonzero().squeeze(1)
+        if keep.shape[0] == boxes.shape[0]:  # nothing to remove: no copies
+            return sample
+        params = dict(keep=keep, boxes=boxes, labels=labels, count=boxes.shape[0])
+        return tree_unflatten([self.transform(inpt, params) for inpt in flat_inputs], spec)
+
+    def _valid(self, boxes: BoundingBox) -> torch.Tensor:
+        if boxes.format == BoundingBoxFormat.XYXY:
+            xyxy = boxes.as_subclass(torch.Tensor)  # read only: no conversion copy
+        else:
+            xyxy = F.convert_format_bounding_box(boxes, new_format="XYXY").as_subclass(torch.Tensor)
+        top_left, bottom_right = xyxy[..., :2], xyxy[..., 2:]
+        sizes = bottom_right - top_left
+        # With x1 >= 0, x2 <= width and x2 - x1 >= min_size > 0, every coordinate is inside the image;
+        # NaN and infinite coordinates fail one of these tests.
+        valid = (top_left >= 0).all(dim=-1) & (bottom_right <= xyxy.new_tensor(boxes.spatial_size[::-1])).all(dim=-1)
+        return valid & (sizes >= self.min_size).all(dim=-1) & (sizes.prod(dim=-1) >= self.min_area)
 
     def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
-        dtype = self._dtype_for(inpt)
-        if dtype is None:
+        is_label = any(inpt is label for label in params["labels"])
+        is_instance_mask = isinstance(inpt, Mask) and inpt.ndim >= 3 and inpt.shape[0] == params["count"]
+        if not (is_label or is_instance_mask or inpt is params["boxes"]):
             return inpt
-        return self.call_kernel(F.to_dtype, inpt, dtype, scale=self.scale)
+        # index_select: a plain copy of the kept rows (boolean indexing is much slower on masks)
+        kept = inpt.as_subclass(torch.Tensor).index_select(0, params["keep"].to(inpt.device))
+        return type(inpt).wrap_like(inpt, kept) if isinstance(inpt, Datapoint) else kept
 
 
-class ConvertDtype(Transform):
-    """Convert images and videos to ``dtype`` with value scaling (``ToDtype(dtype, scale=True)``).
-
-    PIL images pass through, as in torchvision.
-    """
-
-    _transformed_types = (torch.Tensor,)
-
-    def __init__(self, dtype: torch.dtype = torch.float32) -> None:
-        super().__init__()
-        self.dtype = _check_dtype(dtype)
-
-    def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
-        return self.call_kernel(F.convert_dtype, inpt, self.dtype)
-
-
-ConvertImageDtype = ConvertDtype
+def _as_label_tensors(labels: Any) -> tuple[torch.Tensor, ...]:
+    if labels is None:
+        return ()
+    entries = tuple(labels) if isinstance(labels, (tuple, list)) else (labels,)
+    for entry in entries:
+        if not isinstance(entry, torch.Tensor):
+            kind = type(entry).__name__
+            raise TypeError(f"labels_getter must return a tensor, a tuple of tensors or None, got {kind}")
+    return entries

@@ -5,8 +5,8 @@
 ``torch.randint(low, high, ()).item()`` would, consuming the generator the same way, so
 ``torch.manual_seed`` reproduces a run (and gives torchvision's draws for the same calls);
 ``peek(n)`` and ``skip(n)`` let a search draw in bulk and consume only what it used. They fill
-a one-element scratch tensor in place instead of creating one, which halves the cost of a draw
-(about 1 µs less, most of a coin flip's cost). The scratch tensors are per thread, so transforms
+a one-element scratch tensor in place instead of creating one, as creating it would be most of the
+cost of a draw (and of a coin flip). The scratch tensors are per thread, so transforms
 shared by threads never read each other's draws. Draws always come from the CPU generator, also when
 torch's default device is a GPU.
 """

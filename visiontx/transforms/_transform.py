@@ -10,8 +10,9 @@ import torch
 from torch import nn
 from torch.utils._pytree import tree_flatten, tree_unflatten
 
+from .._args import check_probability
 from ..datapoints import BoundingBox, Datapoint, Image, Mask, Video
-from ..functional._meta import get_spatial_size
+from ..functional import get_spatial_size
 from ..functional._registry import _find_kernel, get_kernel
 from . import _random
 
@@ -28,6 +29,8 @@ class Transform(nn.Module):
     rebuilds the caller's structure. Leaves that are not tensors or PIL images come back as the same
     objects. A plain tensor is the image only when the sample holds no ``Image``, ``Video`` or PIL
     image, and then only the first one.
+
+    The constructor takes no arguments; subclasses add their own.
 
     Subclasses override:
         check_inputs(flat_inputs): validate the whole flattened sample (optional).
@@ -107,13 +110,15 @@ class Transform(nn.Module):
 
 
 class RandomApplyTransform(Transform):
-    """Base of transforms applied with probability ``p`` (one coin flip per call, for the whole sample)."""
+    """Base of transforms applied with probability ``p`` (one coin flip per call, for the whole sample).
+
+    Args:
+        p: probability of applying the transform, in ``[0, 1]`` (default 0.5).
+    """
 
     def __init__(self, p: float = 0.5) -> None:
         super().__init__()
-        if not isinstance(p, (int, float)) or isinstance(p, bool) or not 0.0 <= p <= 1.0:
-            raise ValueError(f"p must be a probability in [0, 1], got {p!r}")
-        self.p = float(p)
+        self.p = check_probability(p)
 
     def _skip(self) -> bool:
         return _random.rand() >= self.p
@@ -141,5 +146,7 @@ def check_spatial_sizes_agree(flat_inputs: list[Any]) -> tuple[int, int] | None:
         return _spatial_size_of(flat_inputs[0])
     sizes = {size for size in map(_spatial_size_of, flat_inputs) if size is not None}
     if len(sizes) > 1:
-        raise ValueError(f"all images, videos, masks and boxes of a sample must have the same H x W, got {sorted(sizes)}")
+        raise ValueError(
+            f"all images, videos, masks and boxes of a sample must have the same H x W, got {sorted(sizes)}"
+        )
     return next(iter(sizes), None)

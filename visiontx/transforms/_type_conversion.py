@@ -16,7 +16,10 @@ __all__ = ["PILToTensor", "ToImagePIL", "ToImageTensor", "ToPILImage", "ToPureTe
 
 
 class PILToTensor(Transform):
-    """PIL images -> plain ``C x H x W`` uint8 tensors."""
+    """PIL images -> plain ``C x H x W`` tensors (uint8 for 8-bit modes); other leaves pass through.
+
+    Takes no arguments.
+    """
 
     _transformed_types = (PIL.Image.Image,)
 
@@ -42,6 +45,8 @@ class ToImageTensor(Transform):
     """PIL images, numpy ``H x W x C`` arrays and plain-tensor images -> ``Image``.
 
     Numpy arrays follow the plain-tensor rule: converted only when the sample has no other image.
+
+    Takes no arguments.
     """
 
     def _needs_transform_list(self, flat_inputs: list[Any]) -> list[bool]:
@@ -52,7 +57,12 @@ class ToImageTensor(Transform):
 
 
 class ToImagePIL(Transform):
-    """``Image`` and plain-tensor images (and numpy arrays) -> PIL images, in ``mode`` if given."""
+    """``Image`` and plain-tensor images (and numpy arrays) -> PIL images.
+
+    Args:
+        mode: the PIL mode of the output (``"L"``, ``"RGB"``, ...); None (default) picks it from the
+            number of channels (L, LA, RGB, RGBA).
+    """
 
     def __init__(self, mode: str | None = None) -> None:
         super().__init__()
@@ -69,7 +79,10 @@ ToPILImage = ToImagePIL
 
 
 class ToPureTensor(Transform):
-    """Datapoints -> plain ``torch.Tensor`` (metadata dropped); everything else untouched."""
+    """Datapoints -> plain ``torch.Tensor`` (metadata dropped); everything else untouched.
+
+    Takes no arguments.
+    """
 
     _transformed_types = (Datapoint,)
 

@@ -2,28 +2,25 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Union
+from collections.abc import Callable
+from typing import Any
 
 import PIL.Image
-import torch
 
-from ..datapoints import BoundingBox, Datapoint, Image, Mask, Video
+from .._args import FillArg, FillSpec, get_fill, setup_fill_arg
+from ..datapoints import BoundingBox, Image, Video
 from ..functional import get_dimensions
 from ._transform import _is_pure_tensor, check_spatial_sizes_agree
 
-FillValue = Union[int, float, Sequence[Union[int, float]], None]
-FillSpec = Union[FillValue, Mapping[Union[type, str], FillValue]]
-
 __all__ = [
+    "FillMixin",
     "get_bounding_boxes",
-    "get_fill",
     "has_all",
     "has_any",
     "is_pure_tensor",
     "query_chw",
+    "query_resizable_size",
     "query_size",
-    "setup_fill_arg",
 ]
 
 is_pure_tensor = _is_pure_tensor
@@ -87,34 +84,12 @@ def get_bounding_boxes(flat_inputs: list[Any]) -> BoundingBox:
     raise ValueError("the sample must contain a BoundingBox")
 
 
-def _check_fill_value(fill: Any) -> FillValue:
-    if fill is None or (isinstance(fill, (int, float)) and not isinstance(fill, bool)):
-        return fill
-    if isinstance(fill, Sequence) and not isinstance(fill, str):
-        if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in fill):
-            return [float(v) for v in fill] if any(isinstance(v, float) for v in fill) else list(fill)
-    raise TypeError(f"fill must be a number, a sequence of numbers per channel, or None, got {fill!r}")
+class FillMixin:
+    """A transform's ``fill``: a number, a per-channel sequence, None, or a dict by type with "others"."""
 
+    def _setup_fill(self, fill: FillSpec) -> None:
+        self.fill = fill
+        self._fill = setup_fill_arg(fill)
 
-def setup_fill_arg(fill: FillSpec) -> dict[type | str, FillValue]:
-    """Normalise ``fill`` to ``{datapoint type or "others": value}``.
-
-    ``fill`` is a number, a per-channel sequence, None, or a dict by type with an optional "others".
-    """
-    if isinstance(fill, Mapping):
-        result: dict[type | str, FillValue] = {}
-        for key, value in fill.items():
-            if not (key == "others" or (isinstance(key, type) and issubclass(key, (Datapoint, torch.Tensor, PIL.Image.Image)))):
-                raise TypeError(f"fill keys must be datapoint types or 'others', got {key!r}")
-            result[key] = _check_fill_value(value)
-        result.setdefault("others", 0)
-        return result
-    return {"others": _check_fill_value(fill)}
-
-
-def get_fill(fill: dict[type | str, FillValue], inpt_type: type) -> FillValue:
-    """The fill for an input type: its own entry, else the nearest base class's, else "others"."""
-    for cls in inpt_type.__mro__:
-        if cls in fill:
-            return fill[cls]
-    return fill["others"]
+    def _fill_for(self, inpt: Any) -> FillArg:
+        return get_fill(self._fill, type(inpt))

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
 import PIL.Image
 import PIL.ImageEnhance
 import torch
 
 from ...datapoints import Image, Video
-from .. import _fast
+from .. import _cv2
 from .._registry import get_kernel, register_kernels
 from ._grayscale import luma
 from ._utils import apply_lut, check_channels, check_factor, make_lut, pil_point, to_dtype_rounded
@@ -54,7 +53,12 @@ def _degenerate_gray(image: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
 def adjust_brightness(inpt: Any, brightness_factor: float) -> Any:
     """Scale intensities by ``brightness_factor`` (0 gives black, 1 the original).
 
-    Supports image tensors, PIL images and videos.
+    Args:
+        inpt: an image tensor ``[..., C, H, W]``, ``Image``, ``Video`` or PIL image.
+        brightness_factor: a non-negative multiplier; results are clipped to the value range.
+
+    Example:
+        >>> F.adjust_brightness(image, brightness_factor=1.2)
     """
     return get_kernel(adjust_brightness, type(inpt))(inpt, brightness_factor=brightness_factor)
 
@@ -72,9 +76,9 @@ def _brightness_lut(factor: float, device: torch.device | None = None) -> torch.
     return make_lut(lambda v: v * factor, device)
 
 
-def brightness_pixels(pixels: np.ndarray, factor: float) -> None:
-    """The brightness of interleaved ``H x W x 3`` uint8 pixels, in place (the kernel's lookup table)."""
-    _fast.lut_pixels(pixels, _brightness_lut(factor))
+def brightness_step(brightness_factor: float) -> _cv2.PixelStep:
+    """The brightness of interleaved uint8 pixels (the kernel's lookup table), as a step of ``_cv2.adjust_colors``."""
+    return _cv2.lut_step(_brightness_lut(check_factor("brightness_factor", brightness_factor)))
 
 
 adjust_brightness_video = adjust_brightness_image_tensor
@@ -90,7 +94,12 @@ def adjust_brightness_image_pil(image: PIL.Image.Image, brightness_factor: float
 def adjust_contrast(inpt: Any, contrast_factor: float) -> Any:
     """Blend with the mean gray level (0 gives a solid gray image, 1 the original).
 
-    Supports image tensors, PIL images and videos with 1 or 3 channels.
+    Args:
+        inpt: an image tensor ``[..., C, H, W]`` with 1 or 3 channels, ``Image``, ``Video`` or PIL image.
+        contrast_factor: a non-negative blend factor; above 1 increases the contrast.
+
+    Example:
+        >>> F.adjust_contrast(image, contrast_factor=0.8)
     """
     return get_kernel(adjust_contrast, type(inpt))(inpt, contrast_factor=contrast_factor)
 
@@ -102,11 +111,8 @@ def adjust_contrast_image_tensor(image: torch.Tensor, contrast_factor: float) ->
     channels = check_channels(image, "adjust_contrast")
     if image.numel() == 0:
         return image.clone()
-    if _fast.can_use(image, dtypes=(torch.uint8,)):  # one lookup table per image, same maths
-        if channels == 3:
-            return _fast.on_pixels(image, lambda pixels: contrast_pixels(pixels, factor))
-        means = image.to(torch.float32).mean(dim=(-3, -2, -1), keepdim=True)
-        return _fast.lut_planes(image, _contrast_tables(means, factor).expand(*image.shape[:-2], 256))
+    if _cv2.can_adjust_contrast(image):
+        return _cv2.adjust_contrast(image, factor, luma, _contrast_tables)
     work = _float_copy(image)
     gray = _degenerate_gray(work, image.dtype) if channels == 3 else work
     return _blend_into(work, gray.mean(dim=(-3, -2, -1), keepdim=True), factor, image.dtype)
@@ -122,38 +128,10 @@ def _contrast_tables(means: torch.Tensor, factor: float) -> torch.Tensor:
     return _blend_into(values, means, factor, torch.uint8).squeeze(-2)
 
 
-def rounded_luma_fits(factor: float) -> bool:
-    """Whether the uint8 RGB fast paths of contrast and saturation blend with OpenCV's rounded luma.
-
-    torchvision floors the luma of uint8 images; one pass of OpenCV over interleaved pixels rounds
-    it (weights 0.299 / 0.587 / 0.114), which is closer to the float result. Blending by ``factor``
-    scales that difference by ``|1 - factor|``: up to 0.5 (ColorJitter's usual range) the output stays
-    within one level of torchvision's; other factors use the floored luma.
-    """
-    return abs(1.0 - factor) <= 0.5
-
-
-def _floored_luma(pixels: np.ndarray) -> np.ndarray:
-    """The ``H x W`` uint8 luma of interleaved ``H x W x 3`` uint8 RGB pixels, floored as the torch
-    path's (:func:`_degenerate_gray`)."""
-    return _fast.floor_uint8(luma(_fast.planar(pixels))).numpy()[0]
-
-
-def contrast_pixels(pixels: np.ndarray, factor: float) -> None:
-    """The contrast fast path on interleaved ``H x W x 3`` uint8 pixels, in place (see
-    :func:`rounded_luma_fits`; other factors take the floored luma, averaged as the torch path does)."""
-    if rounded_luma_fits(factor):
-        mean = torch.tensor(_fast.mean(_fast.gray_pixels(pixels)), dtype=torch.float32)
-    else:
-        mean = torch.from_numpy(_floored_luma(pixels)).to(torch.float32).mean()
-    _fast.lut_pixels(pixels, _contrast_tables(mean.view(1, 1, 1), factor))
-
-
-def saturation_pixels(pixels: np.ndarray, factor: float) -> None:
-    """The saturation fast path on interleaved ``H x W x 3`` uint8 pixels, in place (see
-    :func:`rounded_luma_fits`; other factors take the floored luma)."""
-    gray = _fast.gray_pixels(pixels) if rounded_luma_fits(factor) else _floored_luma(pixels)
-    _fast.blend_pixels(pixels, gray, factor)
+def contrast_step(contrast_factor: float) -> _cv2.PixelStep:
+    """The contrast of interleaved uint8 RGB pixels (this module's luma and tables), as a step of
+    ``_cv2.adjust_colors``."""
+    return _cv2.contrast_step(check_factor("contrast_factor", contrast_factor), luma, _contrast_tables)
 
 
 @register_kernels(adjust_contrast, PIL.Image.Image)
@@ -166,7 +144,13 @@ def adjust_contrast_image_pil(image: PIL.Image.Image, contrast_factor: float) ->
 def adjust_saturation(inpt: Any, saturation_factor: float) -> Any:
     """Blend with the grayscale image (0 gives gray, 1 the original, 2 doubles saturation).
 
-    Supports image tensors, PIL images and videos; 1-channel images are returned unchanged.
+    Args:
+        inpt: an image tensor ``[..., C, H, W]`` with 1 or 3 channels (1 channel comes back unchanged),
+            ``Image``, ``Video`` or PIL image.
+        saturation_factor: a non-negative blend factor.
+
+    Example:
+        >>> F.adjust_saturation(image, saturation_factor=1.5)
     """
     return get_kernel(adjust_saturation, type(inpt))(inpt, saturation_factor=saturation_factor)
 
@@ -177,13 +161,18 @@ def adjust_saturation_image_tensor(image: torch.Tensor, saturation_factor: float
     factor = check_factor("saturation_factor", saturation_factor)
     if check_channels(image, "adjust_saturation") == 1:
         return image.clone()
-    if _fast.can_use(image, dtypes=(torch.uint8,)):
-        return _fast.on_pixels(image, lambda pixels: saturation_pixels(pixels, factor))
+    if _cv2.can_adjust_saturation(image):
+        return _cv2.adjust_saturation(image, factor, luma)
     work = _float_copy(image)
     return _blend_into(work, _degenerate_gray(work, image.dtype), factor, image.dtype)
 
 
 adjust_saturation_video = adjust_saturation_image_tensor
+
+
+def saturation_step(saturation_factor: float) -> _cv2.PixelStep:
+    """The saturation of interleaved uint8 RGB pixels (this module's luma), as a step of ``_cv2.adjust_colors``."""
+    return _cv2.saturation_step(check_factor("saturation_factor", saturation_factor), luma)
 
 
 @register_kernels(adjust_saturation, PIL.Image.Image)
@@ -196,7 +185,13 @@ def adjust_saturation_image_pil(image: PIL.Image.Image, saturation_factor: float
 def adjust_gamma(inpt: Any, gamma: float, gain: float = 1.0) -> Any:
     """Gamma correction ``gain * x ** gamma`` on values scaled to [0, 1].
 
-    Supports image tensors, PIL images and videos.
+    Args:
+        inpt: a uint8 or float image tensor ``[..., C, H, W]``, ``Image``, ``Video`` or 8-bit PIL image.
+        gamma: a non-negative exponent: below 1 brightens the shadows, above 1 darkens them.
+        gain: a non-negative multiplier applied after the power (default 1); results are clipped.
+
+    Example:
+        >>> F.adjust_gamma(image, gamma=0.8)
     """
     return get_kernel(adjust_gamma, type(inpt))(inpt, gamma=gamma, gain=gain)
 

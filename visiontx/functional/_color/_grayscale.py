@@ -9,7 +9,7 @@ import PIL.Image
 import torch
 
 from ...datapoints import Image, Video
-from .. import _fast
+from .. import _cv2
 from .._registry import get_kernel, register_kernels
 from ._utils import check_channels, pil_bands, to_dtype_rounded
 
@@ -36,7 +36,7 @@ def luma(image: torch.Tensor) -> torch.Tensor:
     """Unrounded luma ``[..., 1, H, W]`` of an RGB image, float32 for integer images (own dtype for float).
 
     Integer images are converted once up front: multiplying uint8 planes by float scalars directly
-    takes torch's mixed-dtype loop, measured up to 10x slower.
+    takes torch's much slower mixed-dtype loop.
     """
     dtype = image.dtype if image.is_floating_point() else torch.float32
     r, g, b = image.to(dtype).unbind(-3)
@@ -64,7 +64,12 @@ def _repeat_channels(image: torch.Tensor, times: int) -> torch.Tensor:
 def rgb_to_grayscale(inpt: Any, num_output_channels: int = 1) -> Any:
     """Convert RGB to grayscale with 1 or 3 (equal) output channels. A 1-channel input is kept as is.
 
-    Supports image tensors, PIL images and videos.
+    Args:
+        inpt: an image tensor ``[..., C, H, W]`` with 1 or 3 channels, ``Image``, ``Video`` or PIL image.
+        num_output_channels: 1 (default) or 3 (the gray channel repeated).
+
+    Example:
+        >>> F.rgb_to_grayscale(image, num_output_channels=3)
     """
     return get_kernel(rgb_to_grayscale, type(inpt))(inpt, num_output_channels=num_output_channels)
 
@@ -75,8 +80,8 @@ def rgb_to_grayscale_image_tensor(image: torch.Tensor, num_output_channels: int 
     _check_output_channels(num_output_channels)
     if check_channels(image, "rgb_to_grayscale") == 1:
         return image.clone() if num_output_channels == 1 else _repeat_channels(image, num_output_channels)
-    if _fast.can_use(image, dtypes=(torch.uint8,)):
-        return _fast.gray(image, num_output_channels)
+    if _cv2.can_grayscale(image):
+        return _cv2.grayscale(image, num_output_channels)
     gray = _luma_uint8(image) if image.dtype == torch.uint8 else to_dtype_rounded(luma(image), image.dtype)
     return _repeat_channels(gray, num_output_channels)
 
@@ -93,10 +98,16 @@ def rgb_to_grayscale_image_pil(image: PIL.Image.Image, num_output_channels: int 
 
 
 def grayscale_to_rgb(inpt: Any) -> Any:
-    """Repeat the channel of a 1-channel image three times; 3-channel inputs are returned as they are
-    (not copied, like torchvision).
+    """Repeat the channel of a 1-channel image three times.
 
-    Supports image tensors, PIL images and videos.
+    3-channel inputs are returned as they are (not copied, like torchvision).
+
+    Args:
+        inpt: an image tensor ``[..., C, H, W]`` with 1 or 3 channels, ``Image``, ``Video`` or PIL image
+            (converted to mode RGB).
+
+    Example:
+        >>> F.grayscale_to_rgb(gray)
     """
     return get_kernel(grayscale_to_rgb, type(inpt))(inpt)
 
@@ -128,7 +139,9 @@ def _check_permutation(permutation: Sequence[int], channels: int) -> list[int]:
 def permute_channels(inpt: Any, permutation: Sequence[int]) -> Any:
     """Reorder channels: output channel ``i`` is input channel ``permutation[i]``.
 
-    Supports image tensors, PIL images and videos.
+    Args:
+        inpt: an image tensor ``[..., C, H, W]``, ``Image``, ``Video`` or PIL image.
+        permutation: a permutation of ``range(C)`` (a sequence or a tensor of ints).
 
     Example:
         >>> bgr = F.permute_channels(rgb, permutation=[2, 1, 0])

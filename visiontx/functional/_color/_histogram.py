@@ -9,7 +9,7 @@ import PIL.ImageOps
 import torch
 
 from ...datapoints import Image, Video
-from .. import _fast
+from .. import _cv2
 from .._dtype import max_value, to_dtype_image_tensor
 from .._registry import get_kernel, register_kernels
 from ._utils import to_dtype_rounded
@@ -40,15 +40,21 @@ def _planes(image: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
 
 
 def _apply_plane_luts(image: torch.Tensor, index: torch.Tensor, luts: torch.Tensor) -> torch.Tensor:
-    if _fast.can_use(image, dtypes=(torch.uint8,)) and luts.device.type == "cpu":
-        return _fast.lut_planes(image, luts)
+    if _cv2.can_lut_planes(image, luts):
+        return _cv2.lut_planes(image, luts)
     return luts.reshape(-1).index_select(0, index).view(image.shape)
 
 
 def autocontrast(inpt: Any) -> Any:
     """Stretch each channel so its darkest value becomes 0 and its brightest the dtype's maximum.
 
-    Supports image tensors, PIL images and videos.
+    Constant channels are kept as they are.
+
+    Args:
+        inpt: an image tensor ``[..., C, H, W]``, ``Image``, ``Video`` or PIL image.
+
+    Example:
+        >>> F.autocontrast(image)
     """
     return get_kernel(autocontrast, type(inpt))(inpt)
 
@@ -94,7 +100,11 @@ def autocontrast_image_pil(image: PIL.Image.Image) -> PIL.Image.Image:
 def equalize(inpt: Any) -> Any:
     """Equalize the histogram of each channel (PIL's algorithm); floats are binned to 256 levels.
 
-    Supports image tensors, PIL images and videos.
+    Args:
+        inpt: an image tensor ``[..., C, H, W]``, ``Image``, ``Video`` or PIL image.
+
+    Example:
+        >>> F.equalize(image)
     """
     return get_kernel(equalize, type(inpt))(inpt)
 
@@ -116,9 +126,8 @@ def _equalize_luts(hist: torch.Tensor, num_pixels: int) -> torch.Tensor:
 
 def _equalize_uint8(image: torch.Tensor) -> torch.Tensor:
     """Equalize every ``H x W`` plane of a uint8 image with one histogram pass and one table lookup."""
-    if _fast.can_use(image, dtypes=(torch.uint8,)):
-        rows = image.reshape(-1, image.shape[-2] * image.shape[-1])
-        return _fast.lut_planes(image, _equalize_luts(_fast.histograms(rows), rows.shape[1]))
+    if _cv2.can_equalize(image):
+        return _cv2.equalize(image, _equalize_luts)
     rows, index = _planes(image)
     num_rows, num_pixels = rows.shape
     hist = torch.bincount(index, minlength=num_rows * 256).view(num_rows, 256)  # all planes at once

@@ -8,10 +8,11 @@ from typing import Any
 import PIL.Image
 import torch
 
+from ..._args import is_number
 from ...datapoints import Image, Video
-from .. import _fast
+from .. import _cv2
 from .._registry import get_kernel, register_kernels
-from ._utils import check_channels, is_number, to_dtype_rounded
+from ._utils import check_channels, to_dtype_rounded
 
 __all__ = ["adjust_hue", "adjust_hue_image_pil", "adjust_hue_image_tensor", "adjust_hue_video"]
 
@@ -25,9 +26,16 @@ def check_hue_factor(hue_factor: float) -> float:
 
 
 def adjust_hue(inpt: Any, hue_factor: float) -> Any:
-    """Rotate the hue by ``hue_factor`` turns (in [-0.5, 0.5]; 0 keeps the image).
+    """Rotate the hue of RGB images in HSV space.
 
-    Supports image tensors, PIL images and videos; 1-channel images are returned unchanged.
+    Args:
+        inpt: an image tensor ``[..., C, H, W]`` with 1 or 3 channels (1 channel comes back unchanged),
+            ``Image``, ``Video`` or PIL image.
+        hue_factor: the rotation in turns, in ``[-0.5, 0.5]`` (0 keeps the image, +-0.5 gives the
+            complementary hues).
+
+    Example:
+        >>> F.adjust_hue(image, hue_factor=0.1)
     """
     return get_kernel(adjust_hue, type(inpt))(inpt, hue_factor=hue_factor)
 
@@ -74,14 +82,19 @@ def adjust_hue_image_tensor(image: torch.Tensor, hue_factor: float) -> torch.Ten
     factor = check_hue_factor(hue_factor)
     if check_channels(image, "adjust_hue") == 1 or image.numel() == 0:
         return image.clone()
-    if _fast.can_use(image):
-        return _fast.on_pixels(image, lambda pixels: _fast.shift_hue(pixels, factor))
+    if _cv2.can_adjust_hue(image):
+        return _cv2.adjust_hue(image, factor)
     dtype = image.dtype if image.is_floating_point() else torch.float32
     hue, chroma, value = _rgb_to_hcv(image.to(dtype))  # in the image's own value scale
     return to_dtype_rounded(_hcv_to_rgb(hue.add_(factor).remainder_(1.0), chroma, value), image.dtype)
 
 
 adjust_hue_video = adjust_hue_image_tensor
+
+
+def hue_step(hue_factor: float) -> _cv2.PixelStep:
+    """The hue rotation of interleaved RGB pixels, as a step of ``_cv2.adjust_colors``."""
+    return _cv2.hue_step(check_hue_factor(hue_factor))
 
 
 @register_kernels(adjust_hue, PIL.Image.Image)

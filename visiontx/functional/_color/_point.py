@@ -9,10 +9,11 @@ import PIL.Image
 import PIL.ImageOps
 import torch
 
+from ..._args import is_number
 from ...datapoints import Image, Video
 from .._dtype import max_value
 from .._registry import get_kernel, register_kernels
-from ._utils import apply_lut, is_number, make_lut
+from ._utils import apply_lut, make_lut
 
 __all__ = [
     "invert",
@@ -33,7 +34,11 @@ __all__ = [
 def invert(inpt: Any) -> Any:
     """Negate intensities: ``max - x`` (255 - x for uint8, 1 - x for floats).
 
-    Supports image tensors, PIL images and videos.
+    Args:
+        inpt: an image tensor ``[..., C, H, W]``, ``Image``, ``Video`` or PIL image.
+
+    Example:
+        >>> F.invert(image)
     """
     return get_kernel(invert, type(inpt))(inpt)
 
@@ -72,7 +77,12 @@ def _bit_mask(bits: int) -> int:
 def posterize(inpt: Any, bits: int) -> Any:
     """Keep the ``bits`` most significant bits of each 8-bit value (floats: ``2 ** bits`` levels).
 
-    Supports image tensors, PIL images and videos.
+    Args:
+        inpt: a uint8 or float image tensor ``[..., C, H, W]``, ``Image``, ``Video`` or 8-bit PIL image.
+        bits: number of bits kept, an int in ``[0, 8]``.
+
+    Example:
+        >>> F.posterize(image, bits=4)
     """
     return get_kernel(posterize, type(inpt))(inpt, bits=bits)
 
@@ -109,9 +119,15 @@ def _check_threshold(threshold: float, dtype: torch.dtype) -> float:
 
 
 def solarize(inpt: Any, threshold: float) -> Any:
-    """Invert the values at or above ``threshold`` (in the dtype's range: 0..255 uint8, 0..1 float).
+    """Invert the values at or above ``threshold``.
 
-    Supports image tensors, PIL images and videos.
+    Args:
+        inpt: an image tensor ``[..., C, H, W]``, ``Image``, ``Video`` or PIL image.
+        threshold: a number in the dtype's value range: ``[0, 255]`` for uint8 and PIL images,
+            ``[0, 1]`` for floats.
+
+    Example:
+        >>> F.solarize(image, threshold=128)
     """
     return get_kernel(solarize, type(inpt))(inpt, threshold=threshold)
 

@@ -9,7 +9,7 @@ import PIL.ImageEnhance
 import torch
 
 from ...datapoints import Image, Video
-from .. import _fast
+from .. import _cv2
 from .._registry import get_kernel, register_kernels
 from ._utils import check_factor, to_dtype_rounded
 
@@ -25,7 +25,14 @@ def adjust_sharpness(inpt: Any, sharpness_factor: float) -> Any:
     """Sharpen (factor > 1) or smooth (factor < 1; 0 gives the smoothed image, 1 the original).
 
     The smoothing kernel is PIL's ``SMOOTH`` (ones with a 5 in the middle, over 13); the one-pixel
-    border is left as it is. Supports image tensors, PIL images and videos.
+    border is left as it is.
+
+    Args:
+        inpt: an image tensor ``[..., C, H, W]``, ``Image``, ``Video`` or PIL image.
+        sharpness_factor: a non-negative blend factor between the smoothed image and the original.
+
+    Example:
+        >>> F.adjust_sharpness(image, sharpness_factor=2.0)
     """
     return get_kernel(adjust_sharpness, type(inpt))(inpt, sharpness_factor=sharpness_factor)
 
@@ -49,8 +56,8 @@ def adjust_sharpness_image_tensor(image: torch.Tensor, sharpness_factor: float) 
         raise ValueError(f"adjust_sharpness: image must be [..., C, H, W], got shape {tuple(image.shape)}")
     if image.numel() == 0 or image.shape[-1] <= 2 or image.shape[-2] <= 2:
         return image.clone()
-    if _fast.can_use(image):
-        return _fast.sharpen(image, factor)
+    if _cv2.can_sharpen(image):
+        return _cv2.sharpen(image, factor)
     work = image if image.is_floating_point() else image.to(torch.float32)
     smooth = _smooth_interior(work, rounded=not image.is_floating_point())
     interior = to_dtype_rounded(smooth.add_(work[..., 1:-1, 1:-1] - smooth, alpha=factor), image.dtype)

@@ -2,29 +2,19 @@
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Callable
-from typing import Any
 
 import PIL.Image
 import torch
 
-from .. import _fast
+from ..._args import check_number
+from .. import _cv2
 from .._dtype import max_value
-
-
-def is_number(value: Any) -> bool:
-    """A real number (Python or numpy), not a bool."""
-    return isinstance(value, numbers.Real) and not isinstance(value, bool)
 
 
 def check_factor(name: str, value: float) -> float:
     """A non-negative number, as ``float``; ``TypeError`` / ``ValueError`` naming ``name`` otherwise."""
-    if not is_number(value):
-        raise TypeError(f"{name} must be a number, got {value!r}")
-    if value < 0:
-        raise ValueError(f"{name} must be non-negative, got {value}")
-    return float(value)
+    return check_number(value, name, non_negative=True)
 
 
 def check_channels(image: torch.Tensor, op: str, allowed: tuple[int, ...] = (1, 3)) -> int:
@@ -49,8 +39,8 @@ def to_dtype_rounded(output: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
 
 def apply_lut(image: torch.Tensor, lut: torch.Tensor) -> torch.Tensor:
     """Map every value of a uint8 ``image`` through ``lut`` (256 uint8 entries on the same device)."""
-    if _fast.can_use(image, dtypes=(torch.uint8,)) and lut.device.type == "cpu":
-        return _fast.lut(image, lut)
+    if _cv2.can_lut(image, lut):
+        return _cv2.lut(image, lut)
     index = image.reshape(-1).to(torch.int32)
     return lut.index_select(0, index).view(image.shape)
 

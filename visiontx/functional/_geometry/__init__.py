@@ -1,14 +1,17 @@
-"""Geometric ops, split by family: resize, crop, pad, affine / rotate, perspective / elastic.
+"""Geometric ops, split by family: flips, resize, crop, pad, affine / rotate, perspective / elastic.
 
-Affine-family box kernels share :mod:`._matrix`.
+Each op describes itself as a :class:`Geometry` (:mod:`._description`); boxes follow every description
+through one path (:mod:`._matrix`), and warps sample images through it (:mod:`._generic`).
 """
 
 from ._affine import *  # noqa: F401,F403
 from ._affine import __all__ as _affine_all
-from ._flip import *  # noqa: F401,F403
-from ._flip import __all__ as _flip_all
 from ._crop import *  # noqa: F401,F403
 from ._crop import __all__ as _crop_all
+from ._description import *  # noqa: F401,F403
+from ._description import __all__ as _description_all
+from ._flip import *  # noqa: F401,F403
+from ._flip import __all__ as _flip_all
 from ._pad import *  # noqa: F401,F403
 from ._pad import __all__ as _pad_all
 from ._resize import *  # noqa: F401,F403
@@ -16,4 +19,4 @@ from ._resize import __all__ as _resize_all
 from ._warp import *  # noqa: F401,F403
 from ._warp import __all__ as _warp_all
 
-__all__ = [*_affine_all, *_crop_all, *_flip_all, *_pad_all, *_resize_all, *_warp_all]
+__all__ = [*_affine_all, *_description_all, *_crop_all, *_flip_all, *_pad_all, *_resize_all, *_warp_all]

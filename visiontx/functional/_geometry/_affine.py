@@ -9,7 +9,6 @@ coordinates: pixel ``(i, j)`` covers ``[j, j + 1] x [i, i + 1]``). Boxes go thro
 from __future__ import annotations
 
 import math
-import numbers
 import struct
 from collections.abc import Sequence
 from typing import Any
@@ -17,13 +16,15 @@ from typing import Any
 import PIL.Image
 import torch
 
-from ...datapoints import BoundingBox, BoundingBoxFormat, Image, Mask, Video
-from .. import _fast
+from ..._args import check_number, is_number
+from ...datapoints import BoundingBoxFormat
 from .._checks import check_spatial
 from .._interpolation import InterpolationMode
-from .._registry import get_kernel, register_kernels
-from ._grid import FillArg, filled, has_no_pixels, matrix_grid, parse_fill, parse_mode, pil_fill, sample, work_dtype
-from ._matrix import compose, invert, transform_boxes, translation_matrix
+from .._registry import get_kernel
+from ._description import Geometry, transform_bounding_box
+from ._generic import Interpolation, register_warp_kernels, warp_image_pil, warp_image_tensor
+from ._grid import FillArg
+from ._matrix import compose, invert, translation_matrix
 
 __all__ = [
     "affine",
@@ -46,33 +47,27 @@ _QUARTER_TURNS = {0.0: 0, 90.0: 1, 180.0: 2, 270.0: 3}
 
 
 # ------------------------------------------------------------------------------------- matrices
-def _number(value: Any, name: str) -> float:
-    if not isinstance(value, numbers.Real) or isinstance(value, bool):
-        raise TypeError(f"{name} must be a number, got {value!r}")
-    return float(value)
-
-
 def _pair(value: Any, name: str) -> list[float]:
     if not isinstance(value, Sequence) or isinstance(value, str) or len(value) != 2:
         raise ValueError(f"{name} must be a sequence of 2 numbers, got {value!r}")
-    return [_number(v, name) for v in value]
+    return [check_number(v, name) for v in value]
 
 
 def _parse_shear(shear: Any) -> list[float]:
-    if isinstance(shear, numbers.Real) and not isinstance(shear, bool):
+    if is_number(shear):
         return [float(shear), 0.0]
     if isinstance(shear, Sequence) and not isinstance(shear, str) and len(shear) == 1:
-        return [_number(shear[0], "shear")] * 2
+        return [check_number(shear[0], "shear")] * 2
     if isinstance(shear, Sequence) and not isinstance(shear, str) and len(shear) == 2:
         return _pair(shear, "shear")
     raise ValueError(f"shear must be a number or a sequence of 1 or 2 numbers, got {shear!r}")
 
 
 def _parse_affine(angle: Any, translate: Any, scale: Any, shear: Any) -> tuple[float, list[float], float, list[float]]:
-    scale = _number(scale, "scale")
+    scale = check_number(scale, "scale")
     if scale <= 0:
         raise ValueError(f"scale must be positive, got {scale}")
-    return _number(angle, "angle"), _pair(translate, "translate"), scale, _parse_shear(shear)
+    return check_number(angle, "angle"), _pair(translate, "translate"), scale, _parse_shear(shear)
 
 
 def _cos_sin(degrees: float) -> tuple[float, float]:
@@ -113,11 +108,6 @@ def _affine_geometry(
     return _affine_matrix(angle, translate, scale, shear, _center(center, spatial_size))
 
 
-def _is_identity(angle: Any, translate: Any, scale: Any, shear: Any) -> bool:
-    angle, translate, scale, shear = _parse_affine(angle, translate, scale, shear)
-    return angle % 360.0 == 0 and translate == [0.0, 0.0] and scale == 1.0 and shear == [0.0, 0.0]
-
-
 def _f32(value: float) -> float:
     """``value`` rounded to float32."""
     return struct.unpack("f", struct.pack("f", value))[0]
@@ -154,6 +144,16 @@ def _expanded_size(matrix: Matrix, center: Sequence[float], spatial_size: Sequen
     return _whole_pixels(ys, half_h), _whole_pixels(xs, half_w)
 
 
+def _quarter_turns(angle: float, spatial_size: Sequence[int], expand: bool, center: Any) -> int | None:
+    """The number of exact quarter turns this rotation is (None if it is not one)."""
+    turns = _QUARTER_TURNS.get(angle % 360.0)
+    if turns is None or (center is not None and turns != 0):
+        return None
+    if turns % 2 == 1 and not expand and spatial_size[0] != spatial_size[1]:
+        return None
+    return turns
+
+
 def _rotate_geometry(
     spatial_size: Sequence[int], angle: Any, expand: bool, center: Any
 ) -> tuple[Matrix, tuple[int, int]]:
@@ -162,7 +162,7 @@ def _rotate_geometry(
     exact quarter turn about the image center keeps the size, swapped for odd turns (as torchvision's
     and PIL's transpose shortcuts; the corner formula would add a pixel when ``H`` and ``W`` differ in
     parity), other rotations take the corner formula (an explicit center too, as in torchvision)."""
-    angle, center_xy = _number(angle, "angle"), _center(center, spatial_size)
+    angle, center_xy = check_number(angle, "angle"), _center(center, spatial_size)
     matrix = _affine_matrix(-angle, [0.0, 0.0], 1.0, [0.0, 0.0], center_xy)
     if not expand:
         return matrix, (spatial_size[0], spatial_size[1])
@@ -173,26 +173,6 @@ def _rotate_geometry(
         out_size = (spatial_size[1], spatial_size[0]) if turns % 2 else (spatial_size[0], spatial_size[1])
     shift = translation_matrix((out_size[1] - spatial_size[1]) / 2, (out_size[0] - spatial_size[0]) / 2)
     return compose(shift, matrix), out_size
-
-
-def _warp_tensor(
-    image: torch.Tensor, matrix: Matrix, out_size: Sequence[int], mode: InterpolationMode, fill: list[float] | None
-) -> torch.Tensor:
-    if has_no_pixels(image, out_size):
-        return filled(image, out_size, fill)
-    if _fast.can_warp(image, mode == InterpolationMode.BILINEAR, fill):
-        return _fast.warp(image, invert(matrix), out_size, fill)
-    grid = matrix_grid(invert(matrix), out_size, image.shape[-2:], work_dtype(image.dtype), image.device)
-    return sample(image, grid, mode, fill)
-
-
-def _warp_pil(
-    image: PIL.Image.Image, matrix: Matrix, out_size: Sequence[int], interpolation: Any, fill: FillArg
-) -> PIL.Image.Image:
-    mode, color = parse_mode(interpolation, pil=True), pil_fill(image, fill)
-    (a, b, c), (d, e, f), _ = invert(matrix)
-    size = (out_size[1], out_size[0])
-    return image.transform(size, PIL.Image.Transform.AFFINE, (a, b, c, d, e, f), resample=mode.pil, fillcolor=color)
 
 
 # ---------------------------------------------------------------------------------------- affine
@@ -206,12 +186,19 @@ def affine(
     fill: FillArg = None,
     center: Sequence[float] | None = None,
 ) -> Any:
-    """Affine warp about ``center`` (default: the image center): rotate by ``angle`` degrees
-    clockwise, ``scale``, ``shear`` (degrees; a number shears along x, a pair along x and y), then
-    ``translate`` by ``(dx, dy)`` pixels. Output size is unchanged; uncovered pixels get ``fill``.
+    """Affine warp: rotate, scale and shear about ``center``, then translate; the size is unchanged.
 
-    Supports image tensors, PIL images, videos, masks (always nearest) and boxes (enclosing box of
-    the mapped corners, clamped to the image).
+    Args:
+        inpt: an image tensor, PIL image, ``Video``, ``Mask`` or ``BoundingBox`` (see ``visiontx.functional``).
+            Boxes become the enclosing box of their mapped corners, clamped to the image.
+        angle: rotation in degrees, clockwise.
+        translate: ``(dx, dy)`` shift in pixels, applied last.
+        scale: positive scale factor.
+        shear: shear in degrees: a number shears along x, ``[s]`` along both axes by ``s``, ``(sx, sy)``
+            along x and y.
+        interpolation: the filter (default nearest); see ``visiontx.functional``.
+        fill: value of uncovered pixels (default None: zeros); see ``visiontx.functional``.
+        center: ``(x, y)`` point the warp is about; None (default): the image centre.
 
     Example:
         >>> F.affine(image, angle=30, translate=[5, 0], scale=1.2, shear=[10, 0])
@@ -229,45 +216,55 @@ def affine(
     )
 
 
-@register_kernels(affine, (torch.Tensor, Image, Video))
+def affine_geometry(
+    spatial_size: Sequence[int],
+    angle: float,
+    translate: Sequence[float],
+    scale: float,
+    shear: float | Sequence[float],
+    center: Sequence[float] | None = None,
+) -> Geometry:
+    """The affine warp on the same canvas; boxes clamp their mapped corners to it (as torchvision)."""
+    matrix = _affine_geometry(spatial_size, angle, translate, scale, shear, center)
+    return Geometry(matrix, (spatial_size[0], spatial_size[1]), clamp="corners")
+
+
+register_warp_kernels(affine, affine_geometry)
+
+
 def affine_image_tensor(
     image: torch.Tensor,
     angle: float,
     translate: Sequence[float],
     scale: float,
     shear: float | Sequence[float],
-    interpolation: InterpolationMode | str | int = InterpolationMode.NEAREST,
+    interpolation: Interpolation = InterpolationMode.NEAREST,
     fill: FillArg = None,
     center: Sequence[float] | None = None,
 ) -> torch.Tensor:
     """Affine warp of a tensor ``[..., C, H, W]`` (nearest or bilinear); identity parameters return
     the input itself."""
     check_spatial(image, "affine")
-    matrix = _affine_geometry(image.shape[-2:], angle, translate, scale, shear, center)
-    mode, fill_values = parse_mode(interpolation), parse_fill(fill, image)
-    if _is_identity(angle, translate, scale, shear):
-        return image
-    return _warp_tensor(image, matrix, image.shape[-2:], mode, fill_values)
+    geometry = affine_geometry(image.shape[-2:], angle, translate, scale, shear, center)
+    return warp_image_tensor(image, geometry, interpolation, fill)
 
 
 affine_video = affine_image_tensor
 
 
-@register_kernels(affine, PIL.Image.Image)
 def affine_image_pil(
     image: PIL.Image.Image,
     angle: float,
     translate: Sequence[float],
     scale: float,
     shear: float | Sequence[float],
-    interpolation: InterpolationMode | str | int = InterpolationMode.NEAREST,
+    interpolation: Interpolation = InterpolationMode.NEAREST,
     fill: FillArg = None,
     center: Sequence[float] | None = None,
 ) -> PIL.Image.Image:
     """Affine warp of a PIL image (nearest, bilinear or bicubic)."""
-    size = (image.height, image.width)
-    matrix = _affine_geometry(size, angle, translate, scale, shear, center)
-    return _warp_pil(image, matrix, size, interpolation, fill)
+    geometry = affine_geometry((image.height, image.width), angle, translate, scale, shear, center)
+    return warp_image_pil(image, geometry, interpolation, fill)
 
 
 def affine_mask(
@@ -283,20 +280,6 @@ def affine_mask(
     return affine_image_tensor(mask, angle, translate, scale, shear, InterpolationMode.NEAREST, fill, center)
 
 
-@register_kernels(affine, Mask)
-def _affine_mask_dispatch(
-    mask: torch.Tensor,
-    angle: float,
-    translate: Sequence[float],
-    scale: float,
-    shear: float | Sequence[float],
-    interpolation: InterpolationMode | str | int = InterpolationMode.NEAREST,
-    fill: FillArg = None,
-    center: Sequence[float] | None = None,
-) -> torch.Tensor:
-    return affine_mask(mask, angle, translate, scale, shear, fill=fill, center=center)
-
-
 def affine_bounding_box(
     bounding_box: torch.Tensor,
     format: BoundingBoxFormat | str,
@@ -309,24 +292,8 @@ def affine_bounding_box(
 ) -> torch.Tensor:
     """Boxes ``[..., 4]`` through an affine warp: the enclosing box of the mapped corners, clamped
     to ``spatial_size`` ``(H, W)`` (as torchvision)."""
-    matrix = _affine_geometry(spatial_size, angle, translate, scale, shear, center)
-    return transform_boxes(bounding_box, format, matrix, clamp_to=spatial_size)
-
-
-@register_kernels(affine, BoundingBox)
-def _affine_bounding_box_dispatch(
-    bounding_box: torch.Tensor,
-    angle: float,
-    translate: Sequence[float],
-    scale: float,
-    shear: float | Sequence[float],
-    format: BoundingBoxFormat | str,
-    spatial_size: Sequence[int],
-    interpolation: InterpolationMode | str | int = InterpolationMode.NEAREST,
-    fill: FillArg = None,
-    center: Sequence[float] | None = None,
-) -> torch.Tensor:
-    return affine_bounding_box(bounding_box, format, spatial_size, angle, translate, scale, shear, center=center)
+    geometry = affine_geometry(spatial_size, angle, translate, scale, shear, center)
+    return transform_bounding_box(bounding_box, format, geometry)
 
 
 # ---------------------------------------------------------------------------------------- rotate
@@ -338,11 +305,17 @@ def rotate(
     center: Sequence[float] | None = None,
     fill: FillArg = None,
 ) -> Any:
-    """Rotate by ``angle`` degrees counter-clockwise about ``center`` (default: the image center).
-    ``expand=True`` grows the output to hold the whole rotated image (boxes then get the new
-    spatial size). Uncovered pixels get ``fill``.
+    """Rotate counter-clockwise about ``center``; uncovered pixels get ``fill``.
 
-    Supports image tensors, PIL images, videos, masks (always nearest) and boxes.
+    Args:
+        inpt: an image tensor, PIL image, ``Video``, ``Mask`` or ``BoundingBox`` (see ``visiontx.functional``).
+            Boxes become the enclosing box of their rotated corners, clamped to the output.
+        angle: rotation in degrees, counter-clockwise.
+        interpolation: the filter (default nearest); see ``visiontx.functional``.
+        expand: grow the output to hold the whole rotated image, the input's centre at its centre
+            (boxes then get the new ``spatial_size``); default False keeps the size.
+        center: ``(x, y)`` point the rotation turns about; None (default): the image centre.
+        fill: value of uncovered pixels (default None: zeros); see ``visiontx.functional``.
 
     Example:
         >>> F.rotate(image, 30, interpolation="bilinear", expand=True)
@@ -351,53 +324,46 @@ def rotate(
     return kernel(inpt, angle=angle, interpolation=interpolation, expand=expand, center=center, fill=fill)
 
 
-def _quarter_turns(angle: float, spatial_size: Sequence[int], expand: bool, center: Any) -> int | None:
-    """The number of exact quarter turns this rotation is (None if it is not one)."""
-    turns = _QUARTER_TURNS.get(angle % 360.0)
-    if turns is None or (center is not None and turns != 0):
-        return None
-    if turns % 2 == 1 and not expand and spatial_size[0] != spatial_size[1]:
-        return None
-    return turns
+def rotate_geometry(
+    spatial_size: Sequence[int], angle: float, expand: bool = False, center: Sequence[float] | None = None
+) -> Geometry:
+    """The rotation and its canvas (grown to hold the whole image with ``expand``); boxes clamp their
+    mapped corners to it."""
+    matrix, out_size = _rotate_geometry(spatial_size, angle, expand, center)
+    return Geometry(matrix, out_size, clamp="corners")
 
 
-@register_kernels(rotate, (torch.Tensor, Image, Video))
+register_warp_kernels(rotate, rotate_geometry)
+
+
 def rotate_image_tensor(
     image: torch.Tensor,
     angle: float,
-    interpolation: InterpolationMode | str | int = InterpolationMode.NEAREST,
+    interpolation: Interpolation = InterpolationMode.NEAREST,
     expand: bool = False,
     center: Sequence[float] | None = None,
     fill: FillArg = None,
 ) -> torch.Tensor:
     """Rotate a tensor ``[..., C, H, W]`` (nearest or bilinear). Angle 0 returns the input itself;
-    quarter turns about the image center are exact ``rot90``s."""
+    exact quarter turns are ``rot90``s."""
     check_spatial(image, "rotate")
-    matrix, out_size = _rotate_geometry(image.shape[-2:], angle, expand, center)
-    mode, fill_values = parse_mode(interpolation), parse_fill(fill, image)
-    turns = _quarter_turns(float(angle), image.shape[-2:], expand, center)
-    if turns == 0:
-        return image
-    if turns is not None:
-        return torch.rot90(image, k=turns, dims=(-2, -1))
-    return _warp_tensor(image, matrix, out_size, mode, fill_values)
+    return warp_image_tensor(image, rotate_geometry(image.shape[-2:], angle, expand, center), interpolation, fill)
 
 
 rotate_video = rotate_image_tensor
 
 
-@register_kernels(rotate, PIL.Image.Image)
 def rotate_image_pil(
     image: PIL.Image.Image,
     angle: float,
-    interpolation: InterpolationMode | str | int = InterpolationMode.NEAREST,
+    interpolation: Interpolation = InterpolationMode.NEAREST,
     expand: bool = False,
     center: Sequence[float] | None = None,
     fill: FillArg = None,
 ) -> PIL.Image.Image:
     """Rotate a PIL image (nearest, bilinear or bicubic)."""
-    matrix, out_size = _rotate_geometry((image.height, image.width), angle, expand, center)
-    return _warp_pil(image, matrix, out_size, interpolation, fill)
+    geometry = rotate_geometry((image.height, image.width), angle, expand, center)
+    return warp_image_pil(image, geometry, interpolation, fill)
 
 
 def rotate_mask(
@@ -411,18 +377,6 @@ def rotate_mask(
     return rotate_image_tensor(mask, angle, InterpolationMode.NEAREST, expand=expand, center=center, fill=fill)
 
 
-@register_kernels(rotate, Mask)
-def _rotate_mask_dispatch(
-    mask: torch.Tensor,
-    angle: float,
-    interpolation: InterpolationMode | str | int = InterpolationMode.NEAREST,
-    expand: bool = False,
-    center: Sequence[float] | None = None,
-    fill: FillArg = None,
-) -> torch.Tensor:
-    return rotate_mask(mask, angle, expand=expand, center=center, fill=fill)
-
-
 def rotate_bounding_box(
     bounding_box: torch.Tensor,
     format: BoundingBoxFormat | str,
@@ -433,19 +387,5 @@ def rotate_bounding_box(
 ) -> tuple[torch.Tensor, tuple[int, int]]:
     """Boxes ``[..., 4]`` through a rotation: the enclosing box of the rotated corners, clamped to
     the output image. Returns ``(boxes, new_spatial_size)``."""
-    matrix, out_size = _rotate_geometry(spatial_size, angle, expand, center)
-    return transform_boxes(bounding_box, format, matrix, clamp_to=out_size), out_size
-
-
-@register_kernels(rotate, BoundingBox)
-def _rotate_bounding_box_dispatch(
-    bounding_box: torch.Tensor,
-    angle: float,
-    format: BoundingBoxFormat | str,
-    spatial_size: Sequence[int],
-    interpolation: InterpolationMode | str | int = InterpolationMode.NEAREST,
-    expand: bool = False,
-    center: Sequence[float] | None = None,
-    fill: FillArg = None,
-) -> tuple[torch.Tensor, tuple[int, int]]:
-    return rotate_bounding_box(bounding_box, format, spatial_size, angle, expand=expand, center=center)
+    geometry = rotate_geometry(spatial_size, angle, expand, center)
+    return transform_bounding_box(bounding_box, format, geometry), geometry.canvas_size

@@ -12,14 +12,22 @@ from typing import Any, Union
 import PIL.Image
 import torch
 
-from ...datapoints import BoundingBox, BoundingBoxFormat, Image, Mask, Video
+from ..._args import CropSize, parse_crop_size
+from ...datapoints import BoundingBoxFormat, Image, Mask, Video
 from .._checks import check_spatial
 from .._interpolation import InterpolationMode
-from .._meta import clamp_bounding_box_tensor
-from .._registry import get_kernel, register_kernels
-from ._matrix import transform_boxes, translation_matrix
+from .._registry import get_kernel, register_geometry_kernel, register_kernels, register_mask_kernel
+from ._description import Geometry, register_geometry, transform_bounding_box
+from ._matrix import translation_matrix
 from ._pad import pad_image_tensor
-from ._resize import SizeArg, resize_bounding_box, resize_image_pil, resize_image_tensor, resize_mask
+from ._resize import (
+    SizeArg,
+    resize_bounding_box,
+    resize_geometry,
+    resize_image_pil,
+    resize_image_tensor,
+    resize_mask,
+)
 
 __all__ = [
     "center_crop",
@@ -50,7 +58,6 @@ __all__ = [
     "ten_crop_video",
 ]
 
-CropSize = Union[int, Sequence[int]]
 Interpolation = Union[InterpolationMode, str, int]
 
 
@@ -62,7 +69,14 @@ def _check_crop_size(height: int, width: int) -> None:
 # ------------------------------------------------------------------------------------------ crop
 def crop(inpt: Any, top: int, left: int, height: int, width: int) -> Any:
     """Crop the ``height x width`` region at ``(top, left)``; parts outside the image are zeros.
-    Supports image tensors, PIL images, videos, masks and boxes.
+
+    Args:
+        inpt: an image tensor, PIL image, ``Video``, ``Mask`` or ``BoundingBox`` (see ``visiontx.functional``).
+            Boxes are shifted into the crop and clamped to it.
+        top: row of the region's top edge (may be negative or beyond the image).
+        left: column of the region's left edge (may be negative or beyond the image).
+        height: non-negative height of the output (positive for boxes).
+        width: non-negative width of the output (positive for boxes).
 
     Example:
         >>> F.crop(image, top=10, left=20, height=100, width=200)
@@ -83,7 +97,7 @@ def crop_image_tensor(image: torch.Tensor, top: int, left: int, height: int, wid
     check_spatial(image, "crop")
     *batch, img_height, img_width = image.shape
     if 0 <= top <= top + height <= img_height and 0 <= left <= left + width <= img_width:
-        # The view that slicing gives, built directly (half the cost of ``image[..., a:b, c:d]``).
+        # The view that slicing gives, built directly (cheaper than ``image[..., a:b, c:d]``).
         stride = image.stride()
         offset = image.storage_offset() + top * stride[-2] + left * stride[-1]
         return image.as_strided((*batch, height, width), stride, offset)
@@ -107,35 +121,28 @@ def crop_image_pil(image: PIL.Image.Image, top: int, left: int, height: int, wid
     return image.crop((left, top, left + width, top + height))
 
 
-@register_kernels(crop, BoundingBox)
+def crop_geometry(spatial_size: Sequence[int], top: int, left: int, height: int, width: int) -> Geometry:
+    """A shift by ``(-left, -top)`` onto a ``height x width`` canvas; boxes are clamped to it (and need
+    a non-empty crop)."""
+    error = None
+    if height <= 0 or width <= 0:
+        error = f"height and width must be positive for boxes, got height={height}, width={width}"
+    return Geometry(translation_matrix(-left, -top), (height, width), clamp="boxes", points_error=error)
+
+
+register_geometry(crop, crop_geometry)
+
+
 def crop_bounding_box(
     bounding_box: torch.Tensor, format: BoundingBoxFormat | str, top: int, left: int, height: int, width: int
 ) -> tuple[torch.Tensor, tuple[int, int]]:
     """Shift boxes ``[..., 4]`` into the crop and clamp them to it; returns ``(boxes, (height, width))``.
     Boxes need a non-empty crop (their spatial size must be positive)."""
-    if height <= 0 or width <= 0:
-        raise ValueError(f"height and width must be positive for boxes, got height={height}, width={width}")
-    boxes = transform_boxes(bounding_box, format, translation_matrix(-left, -top))
-    return clamp_bounding_box_tensor(boxes, format, (height, width)), (height, width)
+    geometry = crop_geometry((), top, left, height, width)
+    return transform_bounding_box(bounding_box, format, geometry), geometry.canvas_size
 
 
 # ----------------------------------------------------------------------------------- center_crop
-def parse_crop_size(size: CropSize, name: str = "output_size") -> tuple[int, int]:
-    """An int, ``[s]`` or ``(h, w)`` as ``(h, w)`` of non-negative ints."""
-    if type(size) is tuple and len(size) == 2 and type(size[0]) is type(size[1]) is int and min(size) >= 0:
-        return size  # already parsed (transforms store it so)
-    if isinstance(size, int) and not isinstance(size, bool):
-        size = [size]
-    if not (isinstance(size, Sequence) and not isinstance(size, str) and len(size) in (1, 2)):
-        raise TypeError(f"{name} must be an int or a sequence of 1 or 2 ints, got {size!r}")
-    if not all(isinstance(s, int) and not isinstance(s, bool) for s in size):
-        raise TypeError(f"{name} must hold ints, got {size!r}")
-    height, width = (size[0], size[0]) if len(size) == 1 else size
-    if height < 0 or width < 0:
-        raise ValueError(f"{name} must be non-negative, got {size!r}")
-    return height, width
-
-
 def _center_offset(image_size: int, crop_size: int) -> int:
     # As torchvision's images: a larger crop pads (crop - size) // 2 before, a smaller one starts at
     # round((size - crop) / 2).
@@ -151,8 +158,11 @@ def center_crop_params(spatial_size: Sequence[int], output_size: CropSize) -> tu
 
 
 def center_crop(inpt: Any, output_size: CropSize) -> Any:
-    """Crop the centre ``output_size`` (int or ``(h, w)``), zero-padding when it is larger than the
-    image. Supports image tensors, PIL images, videos, masks and boxes.
+    """Crop the centre of the input, zero-padding where the crop is larger than the image.
+
+    Args:
+        inpt: an image tensor, PIL image, ``Video``, ``Mask`` or ``BoundingBox`` (see ``visiontx.functional``).
+        output_size: an int (square), ``[s]`` or ``(h, w)`` of non-negative ints.
 
     Example:
         >>> F.center_crop(image, 224)
@@ -177,12 +187,20 @@ def center_crop_image_pil(image: PIL.Image.Image, output_size: CropSize) -> PIL.
     return crop_image_pil(image, *center_crop_params((image.height, image.width), output_size))
 
 
-@register_kernels(center_crop, BoundingBox)
+def center_crop_geometry(spatial_size: Sequence[int], output_size: CropSize) -> Geometry:
+    """The crop of the centre ``output_size``."""
+    return crop_geometry(spatial_size, *center_crop_params(spatial_size, output_size))
+
+
+register_geometry(center_crop, center_crop_geometry)
+
+
 def center_crop_bounding_box(
     bounding_box: torch.Tensor, format: BoundingBoxFormat | str, spatial_size: Sequence[int], output_size: CropSize
 ) -> tuple[torch.Tensor, tuple[int, int]]:
     """Boxes ``[..., 4]`` after a centre crop of an image of ``spatial_size``."""
-    return crop_bounding_box(bounding_box, format, *center_crop_params(spatial_size, output_size))
+    geometry = center_crop_geometry(spatial_size, output_size)
+    return transform_bounding_box(bounding_box, format, geometry), geometry.canvas_size
 
 
 # ---------------------------------------------------------------------------------- resized_crop
@@ -196,7 +214,17 @@ def resized_crop(
     interpolation: Interpolation = InterpolationMode.BILINEAR,
     antialias: bool | None = True,
 ) -> Any:
-    """Crop then resize to ``size``. Supports image tensors, PIL images, videos, masks (nearest) and boxes.
+    """Crop then resize: :func:`crop` of the region, then :func:`resize` of it to ``size``.
+
+    Args:
+        inpt: an image tensor, PIL image, ``Video``, ``Mask`` or ``BoundingBox`` (see ``visiontx.functional``).
+        top: row of the region's top edge.
+        left: column of the region's left edge.
+        height: height of the region.
+        width: width of the region.
+        size: output size, as for :func:`resize` (an int for the shorter edge, or ``(h, w)``).
+        interpolation: the filter of the resize (default bilinear); see ``visiontx.functional``.
+        antialias: as for :func:`resize` (default True).
 
     Example:
         >>> F.resized_crop(image, 10, 20, 100, 200, size=[64, 64])
@@ -245,18 +273,19 @@ def resized_crop_mask(mask: torch.Tensor, top: int, left: int, height: int, widt
     return resize_mask(crop_image_tensor(mask, top, left, height, width), size)
 
 
-@register_kernels(resized_crop, Mask)
-def _resized_crop_mask_dispatch(
-    mask: torch.Tensor,
-    top: int,
-    left: int,
-    height: int,
-    width: int,
-    size: SizeArg,
-    interpolation: Interpolation = InterpolationMode.NEAREST,
-    antialias: bool | None = True,
-) -> torch.Tensor:
-    return resized_crop_mask(mask, top, left, height, width, size)
+register_mask_kernel(resized_crop, resized_crop_mask, sampling=("interpolation", "antialias"))
+
+
+def resized_crop_geometry(
+    spatial_size: Sequence[int], top: int, left: int, height: int, width: int, size: SizeArg
+) -> Geometry:
+    """The crop, then the resize of the crop to ``size``."""
+    cropped = crop_geometry(spatial_size, top, left, height, width)
+    return cropped.then(resize_geometry(cropped.canvas_size, size))
+
+
+# Boxes take the two steps (clamped to the crop, then scaled), as torchvision rounds them.
+register_geometry(resized_crop, resized_crop_geometry, sampling=("interpolation", "antialias"), boxes=False)
 
 
 def resized_crop_bounding_box(
@@ -273,15 +302,16 @@ def resized_crop_bounding_box(
     return resize_bounding_box(boxes, spatial_size, size, format=format)
 
 
-@register_kernels(resized_crop, BoundingBox)
-def _resized_crop_bounding_box_dispatch(
+@register_geometry_kernel(resized_crop)
+def _resized_crop_bounding_box_kernel(
     bounding_box: torch.Tensor,
+    format: BoundingBoxFormat | str,
+    spatial_size: Sequence[int],
     top: int,
     left: int,
     height: int,
     width: int,
     size: SizeArg,
-    format: BoundingBoxFormat | str,
     interpolation: Interpolation = InterpolationMode.BILINEAR,
     antialias: bool | None = True,
 ) -> tuple[torch.Tensor, tuple[int, int]]:
@@ -291,7 +321,10 @@ def _resized_crop_bounding_box_dispatch(
 # ------------------------------------------------------------------------------ five / ten crop
 def five_crop(inpt: Any, size: CropSize) -> tuple[Any, ...]:
     """The four corner crops and the centre crop ``(tl, tr, bl, br, center)`` of ``size``.
-    Supports image tensors, PIL images and videos.
+
+    Args:
+        inpt: an image tensor ``[..., C, H, W]``, ``Image``, ``Video`` or PIL image; boxes and masks are refused.
+        size: an int (square), ``[s]`` or ``(h, w)``, at most the input's size.
 
     Example:
         >>> tl, tr, bl, br, center = F.five_crop(image, 64)
@@ -326,8 +359,12 @@ def five_crop_image_pil(image: PIL.Image.Image, size: CropSize) -> tuple[PIL.Ima
 
 
 def ten_crop(inpt: Any, size: CropSize, vertical_flip: bool = False) -> tuple[Any, ...]:
-    """The five crops of the image, then the five crops of its flipped version (horizontal unless
-    ``vertical_flip``). Supports image tensors, PIL images and videos.
+    """The five crops of :func:`five_crop`, then those of the flipped input: a tuple of ten.
+
+    Args:
+        inpt: an image tensor ``[..., C, H, W]``, ``Image``, ``Video`` or PIL image; boxes and masks are refused.
+        size: an int (square), ``[s]`` or ``(h, w)``, at most the input's size.
+        vertical_flip: flip top-bottom instead of left-right (default False).
 
     Example:
         >>> crops = F.ten_crop(image, 64)

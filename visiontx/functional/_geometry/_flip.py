@@ -8,10 +8,10 @@ from typing import Any
 import PIL.Image
 import torch
 
-from ...datapoints import BoundingBox, BoundingBoxFormat, Image, Mask, Video
+from ...datapoints import BoundingBoxFormat, Image, Mask, Video
 from .._checks import check_spatial
-from ._matrix import transform_boxes
 from .._registry import get_kernel, register_kernels
+from ._description import Geometry, register_geometry, transform_bounding_box
 
 __all__ = [
     "horizontal_flip",
@@ -30,7 +30,14 @@ __all__ = [
 
 
 def horizontal_flip(inpt: Any) -> Any:
-    """Mirror left-right. Supports image tensors, PIL images, videos, masks and boxes."""
+    """Mirror left-right.
+
+    Args:
+        inpt: an image tensor, PIL image, ``Video``, ``Mask`` or ``BoundingBox`` (see ``visiontx.functional``).
+
+    Example:
+        >>> F.horizontal_flip(boxes)
+    """
     return get_kernel(horizontal_flip, type(inpt))(inpt)
 
 
@@ -51,16 +58,30 @@ def horizontal_flip_image_pil(image: PIL.Image.Image) -> PIL.Image.Image:
     return image.transpose(PIL.Image.Transpose.FLIP_LEFT_RIGHT)
 
 
-@register_kernels(horizontal_flip, BoundingBox)
+def horizontal_flip_geometry(spatial_size: Sequence[int]) -> Geometry:
+    """``x -> W - x`` on the same canvas."""
+    return Geometry([[-1, 0, spatial_size[1]], [0, 1, 0]], spatial_size)
+
+
+register_geometry(horizontal_flip, horizontal_flip_geometry)
+
+
 def horizontal_flip_bounding_box(
     bounding_box: torch.Tensor, format: BoundingBoxFormat | str, spatial_size: Sequence[int]
 ) -> torch.Tensor:
     """Mirror boxes ``[..., 4]`` left-right inside an image of ``spatial_size`` ``(H, W)``."""
-    return transform_boxes(bounding_box, format, [[-1, 0, spatial_size[1]], [0, 1, 0]])
+    return transform_bounding_box(bounding_box, format, horizontal_flip_geometry(spatial_size))
 
 
 def vertical_flip(inpt: Any) -> Any:
-    """Mirror top-bottom. Supports image tensors, PIL images, videos, masks and boxes."""
+    """Mirror top-bottom.
+
+    Args:
+        inpt: an image tensor, PIL image, ``Video``, ``Mask`` or ``BoundingBox`` (see ``visiontx.functional``).
+
+    Example:
+        >>> F.vertical_flip(image)
+    """
     return get_kernel(vertical_flip, type(inpt))(inpt)
 
 
@@ -81,9 +102,16 @@ def vertical_flip_image_pil(image: PIL.Image.Image) -> PIL.Image.Image:
     return image.transpose(PIL.Image.Transpose.FLIP_TOP_BOTTOM)
 
 
-@register_kernels(vertical_flip, BoundingBox)
+def vertical_flip_geometry(spatial_size: Sequence[int]) -> Geometry:
+    """``y -> H - y`` on the same canvas."""
+    return Geometry([[1, 0, 0], [0, -1, spatial_size[0]]], spatial_size)
+
+
+register_geometry(vertical_flip, vertical_flip_geometry)
+
+
 def vertical_flip_bounding_box(
     bounding_box: torch.Tensor, format: BoundingBoxFormat | str, spatial_size: Sequence[int]
 ) -> torch.Tensor:
     """Mirror boxes ``[..., 4]`` top-bottom inside an image of ``spatial_size`` ``(H, W)``."""
-    return transform_boxes(bounding_box, format, [[1, 0, 0], [0, -1, spatial_size[0]]])
+    return transform_bounding_box(bounding_box, format, vertical_flip_geometry(spatial_size))

@@ -9,36 +9,24 @@ bilinear sampling works in float and rounds back.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Union
 
 import PIL.Image
 import torch
 from torch.nn.functional import grid_sample
 
-from .. import _fast
+from ..._args import FillArg, parse_fill
+from .. import _cv2
 from .._interpolation import InterpolationMode
-
-FillArg = Union[int, float, Sequence[Union[int, float]], None]
 
 _OUTSIDE = -3.0  # a normalised coordinate whose whole bilinear footprint is off any image
 _TENSOR_MODES = (InterpolationMode.NEAREST, InterpolationMode.BILINEAR)
 _PIL_MODES = (InterpolationMode.NEAREST, InterpolationMode.BILINEAR, InterpolationMode.BICUBIC)
 
 
-def parse_fill(fill: FillArg, image: torch.Tensor | None = None) -> list[float] | None:
-    """``fill`` as a list of per-channel values (one value broadcasts), or None. With ``image``
-    ``[..., C, H, W]``, a sequence must have 1 or ``C`` values."""
-    if fill is None:
-        return None
-    if isinstance(fill, (int, float)) and not isinstance(fill, bool):
-        return [float(fill)]
-    if isinstance(fill, Sequence) and not isinstance(fill, str) and len(fill) > 0:
-        if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in fill):
-            if image is not None and len(fill) > 1 and (image.ndim < 3 or len(fill) != image.shape[-3]):
-                channels = image.shape[-3] if image.ndim >= 3 else 1
-                raise ValueError(f"fill must have 1 value or one per channel ({channels}), got {len(fill)}")
-            return [float(v) for v in fill]
-    raise TypeError(f"fill must be None, a number or a non-empty sequence of numbers, got {fill!r}")
+def image_fill(fill: FillArg, image: torch.Tensor) -> list[float] | None:
+    """``fill`` as per-channel values (one value broadcasts), or None: :func:`visiontx._args.parse_fill` for
+    ``image`` ``[..., C, H, W]`` (``[..., H, W]``: one channel)."""
+    return parse_fill(fill, image.shape[-3] if image.ndim >= 3 else 1)
 
 
 def parse_mode(interpolation: InterpolationMode | str | int, pil: bool = False) -> InterpolationMode:
@@ -86,8 +74,8 @@ def _sample_nearest(image: torch.Tensor, grid: torch.Tensor, fill: list[float] |
     out_height, out_width = grid.shape[:2]
     x = _finite_(grid[..., 0].add(1).mul_(width / 2).sub_(0.5).round_(), -1.0)
     y = _finite_(grid[..., 1].add(1).mul_(height / 2).sub_(0.5).round_(), -1.0)
-    if _fast.can_sample(image, fill):
-        return _fast.remap_nearest(image, x, y, fill)
+    if _cv2.can_remap_nearest(image, fill):
+        return _cv2.remap_nearest(image, x, y, fill)
     valid = (x >= 0) & (x <= width - 1) & (y >= 0) & (y <= height - 1)
     index = (y.clamp_(0, height - 1) * width + x.clamp_(0, width - 1)).long().flatten()
     flat = image.reshape(-1, height * width)
@@ -160,14 +148,12 @@ def matrix_grid(
 
 def pil_fill(image: PIL.Image.Image, fill: FillArg) -> int | float | tuple | None:
     """``fill`` as a PIL colour for ``image``'s mode."""
-    values = parse_fill(fill)
+    bands = len(image.getbands())
+    values = parse_fill(fill, bands)
     if values is None:
         return None
-    bands = len(image.getbands())
     if len(values) == 1:
         values = values * bands
-    elif len(values) != bands:
-        raise ValueError(f"fill must have 1 value or one per channel ({bands}), got {len(values)}")
     cast = float if image.mode == "F" else lambda v: int(round(v))
     color = tuple(cast(v) for v in values)
     return color[0] if bands == 1 else color

@@ -7,19 +7,20 @@ torchvision.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Union
+from typing import Any
 
 import numpy as np
 import PIL.Image
 import torch
 from torch.nn.functional import pad as torch_pad
 
-from ...datapoints import BoundingBox, BoundingBoxFormat, Image, Mask, Video
-from .. import _fast
-from .._checks import check_spatial, per_channel_error
-from .._meta import clamp_bounding_box_tensor
+from ..._args import FillArg, PaddingArg, check_padding_mode, parse_fill, parse_padding, per_channel_error
+from ...datapoints import BoundingBoxFormat, Image, Mask, Video
+from .. import _cv2
+from .._checks import check_spatial
 from .._registry import get_kernel, register_kernels
-from ._matrix import transform_boxes, translation_matrix
+from ._description import Geometry, register_geometry, transform_bounding_box
+from ._matrix import translation_matrix
 
 __all__ = [
     "pad",
@@ -30,53 +31,23 @@ __all__ = [
     "pad_video",
 ]
 
-PaddingArg = Union[int, Sequence[int]]
-FillArg = Union[int, float, Sequence[Union[int, float]], None]
-PADDING_MODES = ("constant", "edge", "reflect", "symmetric")
-
-
-def parse_padding(padding: PaddingArg) -> tuple[int, int, int, int]:
-    """``padding`` as ``(left, top, right, bottom)``; ``ValueError`` / ``TypeError`` when malformed."""
-    if type(padding) is int and padding >= 0:
-        return padding, padding, padding, padding
-    if isinstance(padding, int) and not isinstance(padding, bool):
-        values = [padding] * 4
-    elif isinstance(padding, Sequence) and not isinstance(padding, str) and len(padding) in (1, 2, 4):
-        values = list(padding) * (4 // len(padding))
-    else:
-        raise TypeError(f"padding must be an int or a sequence of 1, 2 or 4 ints, got {padding!r}")
-    if not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
-        raise TypeError(f"padding must hold ints, got {padding!r}")
-    if any(v < 0 for v in values):
-        raise ValueError(f"padding must be non-negative, got {padding!r}")
-    left, top, right, bottom = values
-    return left, top, right, bottom
-
-
-def check_padding_mode(padding_mode: str) -> str:
-    if padding_mode not in PADDING_MODES:
-        raise ValueError(f"padding_mode must be one of {PADDING_MODES}, got {padding_mode!r}")
-    return padding_mode
-
 
 def pad(inpt: Any, padding: PaddingArg, fill: FillArg = 0, padding_mode: str = "constant") -> Any:
-    """Pad the borders. Supports image tensors, PIL images, videos, masks and boxes (``constant`` only;
-    their ``spatial_size`` grows).
+    """Pad the borders of the input.
+
+    Args:
+        inpt: an image tensor, PIL image, ``Video``, ``Mask`` or ``BoundingBox`` (see ``visiontx.functional``).
+            Boxes shift by the left and top padding and get the grown ``spatial_size``.
+        padding: non-negative pixels to add: an int (all sides), ``[left/right, top/bottom]`` or
+            ``[left, top, right, bottom]``.
+        fill: value of the new pixels with ``padding_mode="constant"`` (default 0; see ``visiontx.functional``).
+        padding_mode: ``"constant"`` (default), ``"edge"`` (repeat the border pixel), ``"reflect"``
+            (mirror without repeating it) or ``"symmetric"`` (mirror repeating it). Boxes need ``"constant"``.
 
     Example:
         >>> F.pad(image, [2, 4], fill=[255, 0, 0])  # 2 left/right, 4 top/bottom, red
     """
     return get_kernel(pad, type(inpt))(inpt, padding=padding, fill=fill, padding_mode=padding_mode)
-
-
-def _fill_values(fill: FillArg) -> list[float]:
-    if fill is None:
-        return [0.0]
-    if isinstance(fill, (int, float)) and not isinstance(fill, bool):
-        return [fill]
-    if isinstance(fill, Sequence) and not isinstance(fill, str) and len(fill) > 0:
-        return list(fill)
-    raise TypeError(f"fill must be a number or a non-empty sequence of numbers, got {fill!r}")
 
 
 def _reflect_index(length: int, before: int, after: int, mode: str, device: torch.device) -> torch.Tensor:
@@ -126,9 +97,9 @@ def pad_image_tensor(
     check_spatial(image, "pad")
     padding = parse_padding(padding)
     check_padding_mode(padding_mode)
-    fill_values = _fill_values(fill)
-    if any(padding) and _fast.can_pad(image, padding_mode, fill_values):
-        return _fast.pad(image, padding, padding_mode, fill_values)
+    fill_values = parse_fill(fill) or [0.0]
+    if _cv2.can_pad(image, padding, padding_mode, fill_values):
+        return _cv2.pad(image, padding, padding_mode, fill_values)
     if padding_mode == "constant":
         return image if not any(padding) else _pad_constant(image, padding, fill_values)
     left, top, right, bottom = padding
@@ -143,16 +114,13 @@ def pad_mask(
     mask: torch.Tensor, padding: PaddingArg, fill: FillArg = 0, padding_mode: str = "constant"
 ) -> torch.Tensor:
     """Pad a mask ``[..., H, W]``; ``fill`` must be a single number."""
-    if len(_fill_values(fill)) != 1:
-        raise ValueError(f"fill for masks must be a single number, got {fill!r}")
+    parse_fill(fill, channels=1)
     return pad_image_tensor(mask, padding, fill=fill, padding_mode=padding_mode)
 
 
 def _pil_color(image: PIL.Image.Image, fill: FillArg) -> Any:
-    values = _fill_values(fill)
     bands = len(image.getbands())
-    if len(values) not in (1, bands):
-        raise per_channel_error("fill", bands, fill)
+    values = parse_fill(fill, bands) or [0.0]
     cast = float if image.mode in ("F", "I") else int
     values = [cast(v) for v in values] * (bands // len(values))
     return values[0] if bands == 1 else tuple(values)
@@ -177,6 +145,20 @@ def pad_image_pil(
     return PIL.Image.fromarray(np.pad(array, widths, mode=padding_mode))
 
 
+def pad_geometry(spatial_size: Sequence[int], padding: PaddingArg, padding_mode: str = "constant") -> Geometry:
+    """A shift by the left / top padding onto the grown canvas; boxes are clamped to it and follow
+    ``constant`` padding only."""
+    error = None
+    if check_padding_mode(padding_mode) != "constant":
+        error = f"padding_mode for bounding boxes must be 'constant', got {padding_mode!r}"
+    left, top, right, bottom = parse_padding(padding)
+    new_size = (spatial_size[0] + top + bottom, spatial_size[1] + left + right)
+    return Geometry(translation_matrix(left, top), new_size, clamp="boxes", points_error=error)
+
+
+register_geometry(pad, pad_geometry, sampling=("fill",))
+
+
 def pad_bounding_box(
     bounding_box: torch.Tensor,
     format: BoundingBoxFormat | str,
@@ -186,21 +168,5 @@ def pad_bounding_box(
 ) -> tuple[torch.Tensor, tuple[int, int]]:
     """Shift boxes ``[..., 4]`` by the left / top padding (clamped to the padded image, as
     torchvision). Only ``constant`` padding keeps boxes meaningful; other modes raise ``ValueError``."""
-    if check_padding_mode(padding_mode) != "constant":
-        raise ValueError(f"padding_mode for bounding boxes must be 'constant', got {padding_mode!r}")
-    left, top, right, bottom = parse_padding(padding)
-    new_size = (spatial_size[0] + top + bottom, spatial_size[1] + left + right)
-    boxes = transform_boxes(bounding_box, format, translation_matrix(left, top))
-    return clamp_bounding_box_tensor(boxes, format, new_size), new_size
-
-
-@register_kernels(pad, BoundingBox)
-def _pad_bounding_box_dispatch(
-    bounding_box: torch.Tensor,
-    padding: PaddingArg,
-    format: BoundingBoxFormat | str,
-    spatial_size: Sequence[int],
-    fill: FillArg = 0,
-    padding_mode: str = "constant",
-) -> tuple[torch.Tensor, tuple[int, int]]:
-    return pad_bounding_box(bounding_box, format, spatial_size, padding, padding_mode=padding_mode)
+    geometry = pad_geometry(spatial_size, padding, padding_mode)
+    return transform_bounding_box(bounding_box, format, geometry), geometry.canvas_size

@@ -9,18 +9,20 @@ size returns the input itself.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Union
+from typing import Any
 
 import PIL.Image
 import torch
 from torch.nn.functional import interpolate
 
-from ...datapoints import BoundingBox, BoundingBoxFormat, Image, Mask, Video
-from .. import _fast
+from ..._args import SizeArg, check_positive_int, parse_size
+from ...datapoints import BoundingBoxFormat, Image, Video
+from .. import _cv2
 from .._checks import check_spatial
 from .._interpolation import InterpolationMode, nearest_source
-from .._registry import get_kernel, register_kernels
-from ._matrix import scale_matrix, transform_boxes
+from .._registry import get_kernel, register_kernels, register_mask_kernel
+from ._description import Geometry, register_geometry, transform_bounding_box
+from ._matrix import scale_matrix
 
 __all__ = [
     "resize",
@@ -31,39 +33,15 @@ __all__ = [
     "resize_video",
 ]
 
-SizeArg = Union[int, Sequence[int], None]
 _NEAREST = (InterpolationMode.NEAREST, InterpolationMode.NEAREST_EXACT)
 _SMOOTH = (InterpolationMode.BILINEAR, InterpolationMode.BICUBIC, InterpolationMode.LANCZOS)
 
 
-def _check_positive_int(value: Any, name: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise TypeError(f"{name} must be an int, got {value!r}")
-    if value <= 0:
-        raise ValueError(f"{name} must be positive, got {value}")
-    return value
-
-
-def _parse_size(size: SizeArg, max_size: int | None) -> list[int] | None:
-    if isinstance(size, int) and not isinstance(size, bool):
-        size = [size]
-    elif size is None:
-        if max_size is None:
-            raise ValueError("size must be given unless max_size is")
-        return None
-    elif not (isinstance(size, Sequence) and not isinstance(size, str) and len(size) in (1, 2)):
-        raise TypeError(f"size must be an int, a sequence of 1 or 2 ints, or None, got {size!r}")
-    size = [_check_positive_int(s, "size") for s in size]
-    if max_size is not None and len(size) == 2:
-        raise ValueError("max_size is only allowed when size is an int, a 1-sequence or None")
-    return size
-
-
 def compute_resized_size(spatial_size: Sequence[int], size: SizeArg, max_size: int | None = None) -> tuple[int, int]:
     """The ``(H, W)`` a resize of an image of ``spatial_size`` to ``size`` produces."""
-    parsed = _parse_size(size, max_size)
+    parsed = parse_size(size, max_size)
     if max_size is not None:
-        _check_positive_int(max_size, "max_size")
+        check_positive_int(max_size, "max_size")
     height, width = spatial_size
     if height == 0 or width == 0:
         raise ValueError(f"cannot resize an image of size {(height, width)}: it has no pixels to sample")
@@ -93,8 +71,18 @@ def resize(
     max_size: int | None = None,
     antialias: bool | None = True,
 ) -> Any:
-    """Resize to ``size`` (int: shorter edge; ``(h, w)``: exact). Supports image tensors, PIL images,
-    videos, masks (always nearest) and boxes (their ``spatial_size`` follows).
+    """Resize to ``size``; a resize to the input's own size returns the input itself.
+
+    Args:
+        inpt: an image tensor, PIL image, ``Video``, ``Mask`` or ``BoundingBox`` (see ``visiontx.functional``).
+            Boxes are scaled (not clamped) and get the new ``spatial_size``.
+        size: an int (or ``[s]``) sets the shorter edge and keeps the aspect ratio; ``(h, w)`` is the
+            exact output size; None scales the longer edge to ``max_size``.
+        interpolation: the filter (default bilinear); see ``visiontx.functional``.
+        max_size: upper bound of the longer edge when ``size`` is an int, ``[s]`` or None; it must be
+            larger than an int ``size``. None (default): no bound.
+        antialias: low-pass filter tensors downscaled with bilinear, bicubic or lanczos (default True;
+            None counts as False; lanczos needs True). PIL images are always antialiased.
 
     Example:
         >>> F.resize(image, [224, 224])
@@ -112,11 +100,9 @@ def _check_tensor_mode(interpolation: InterpolationMode, antialias: bool) -> Non
 
 def _interpolate(image: torch.Tensor, size: tuple[int, int], mode: InterpolationMode, antialias: bool) -> torch.Tensor:
     """``interpolate`` on ``[N, C, H, W]``; uint8 stays uint8 natively where torch supports it."""
-    if mode == InterpolationMode.NEAREST and _fast.can_resize_nearest(image, size):
-        return _fast.resize_nearest(image, size)
+    if _cv2.can_resize(image, size, mode):
+        return _cv2.resize(image, size, mode, antialias)
     smooth = mode in _SMOOTH
-    if _fast.can_resize_interleaved(image, size, mode.value):
-        return _fast.resize_interleaved(image, size, mode.value, antialias and smooth)
     if mode in _NEAREST and not (image.is_floating_point() or image.dtype == torch.uint8):
         return _nearest_by_index(image, size, mode)
     native_uint8 = image.dtype == torch.uint8 and image.device.type == "cpu"
@@ -215,15 +201,18 @@ def resize_mask(
     return out.view(torch.bool) if mask.dtype == torch.bool else out
 
 
-@register_kernels(resize, Mask)
-def _resize_mask_dispatch(
-    mask: torch.Tensor,
-    size: SizeArg,
-    interpolation: InterpolationMode | str | int = InterpolationMode.NEAREST,
-    max_size: int | None = None,
-    antialias: bool | None = True,
-) -> torch.Tensor:
-    return resize_mask(mask, size, max_size=max_size, interpolation=interpolation)
+register_mask_kernel(resize, resize_mask, sampling=("antialias",))
+
+
+def resize_geometry(spatial_size: Sequence[int], size: SizeArg, max_size: int | None = None) -> Geometry:
+    """The scaling onto the resized canvas (boxes are not clamped, as torchvision)."""
+    old_height, old_width = spatial_size
+    new_height, new_width = compute_resized_size(spatial_size, size, max_size)
+    matrix = scale_matrix(new_width / old_width, new_height / old_height)
+    return Geometry(matrix, (new_height, new_width))
+
+
+register_geometry(resize, resize_geometry, sampling=("interpolation", "antialias"))
 
 
 def resize_bounding_box(
@@ -237,22 +226,5 @@ def resize_bounding_box(
 
     Returns ``(boxes, new_spatial_size)``; boxes are not clamped (as torchvision).
     """
-    old_height, old_width = spatial_size
-    new_height, new_width = compute_resized_size(spatial_size, size, max_size)
-    if (new_height, new_width) == (old_height, old_width):
-        return bounding_box, (old_height, old_width)
-    matrix = scale_matrix(new_width / old_width, new_height / old_height)
-    return transform_boxes(bounding_box, format, matrix), (new_height, new_width)
-
-
-@register_kernels(resize, BoundingBox)
-def _resize_bounding_box_dispatch(
-    bounding_box: torch.Tensor,
-    size: SizeArg,
-    format: BoundingBoxFormat | str,
-    spatial_size: Sequence[int],
-    interpolation: InterpolationMode | str | int = InterpolationMode.BILINEAR,
-    max_size: int | None = None,
-    antialias: bool | None = True,
-) -> tuple[torch.Tensor, tuple[int, int]]:
-    return resize_bounding_box(bounding_box, spatial_size, size, max_size=max_size, format=format)
+    geometry = resize_geometry(spatial_size, size, max_size)
+    return transform_bounding_box(bounding_box, format, geometry), geometry.canvas_size

@@ -14,15 +14,15 @@ from typing import Any
 import numpy as np
 import PIL.Image
 import torch
-from torch.nn.functional import conv2d, pad
 
-from ...datapoints import BoundingBox, BoundingBoxFormat, Image, Mask, Video
-from .. import _fast
+from ...datapoints import BoundingBoxFormat, Image, Video
+from .. import _cv2
 from .._checks import check_spatial
 from .._interpolation import InterpolationMode
 from .._meta import _from_xyxy, _to_xyxy
-from .._registry import get_kernel, register_kernels
-from ._grid import FillArg, filled, has_no_pixels, parse_fill, parse_mode, pil_fill, sample, work_dtype
+from .._registry import get_kernel, register_geometry_kernel, register_kernels, register_mask_kernel
+from ._description import Geometry, register_geometry, transform_bounding_box
+from ._grid import FillArg, filled, has_no_pixels, image_fill, parse_mode, pil_fill, sample, work_dtype
 from ._matrix import invert, transform_boxes
 
 __all__ = [
@@ -65,7 +65,7 @@ def _solve_coefficients(startpoints: Points, endpoints: Points) -> list[float]:
         rows.append([ex, ey, 1.0, 0.0, 0.0, 0.0, -sx * ex, -sx * ey])
         rows.append([0.0, 0.0, 0.0, ex, ey, 1.0, -sy * ex, -sy * ey])
         rhs += [sx, sy]
-    # 8 equations, 8 unknowns: numpy's LU solve on the host (4x cheaper than torch's lstsq here)
+    # 8 equations, 8 unknowns: numpy's LU solve on the host (cheaper than torch's lstsq for so small a system)
     a, b = np.array(rows, dtype=np.float64), np.array(rhs, dtype=np.float64)
     solution = np.linalg.solve(a, b) if np.linalg.matrix_rank(a) == 8 else None
     if solution is None or not np.isfinite(solution).all():
@@ -117,10 +117,18 @@ def perspective(
     fill: FillArg = None,
     coefficients: Sequence[float] | None = None,
 ) -> Any:
-    """Perspective warp moving the 4 ``startpoints`` to ``endpoints`` (``[x, y]`` each: top-left,
-    top-right, bottom-right, bottom-left), or given by 8 ``coefficients``. Output size is unchanged;
-    uncovered pixels get ``fill``. Supports image tensors, PIL images, videos, masks (nearest) and
-    boxes (enclosing box of the mapped corners, clamped).
+    """Perspective warp moving 4 points of the input onto 4 points of the output; the size is unchanged.
+
+    Args:
+        inpt: an image tensor, PIL image, ``Video``, ``Mask`` or ``BoundingBox`` (see ``visiontx.functional``).
+            Boxes become the enclosing box of their mapped corners, clamped to the image.
+        startpoints: 4 ``[x, y]`` points of the input (top-left, top-right, bottom-right, bottom-left),
+            in general position; None when ``coefficients`` are given.
+        endpoints: the 4 ``[x, y]`` points of the output they move to; None when ``coefficients`` are given.
+        interpolation: the filter (default bilinear); see ``visiontx.functional``.
+        fill: value of uncovered pixels (default None: zeros); see ``visiontx.functional``.
+        coefficients: instead of the points, the 8 coefficients ``a..h`` of the map from an output point
+            ``(x, y)`` to the input point ``((a x + b y + c) / (g x + h y + 1), (d x + e y + f) / (g x + h y + 1))``.
 
     Example:
         >>> F.perspective(image, [[0, 0], [99, 0], [99, 99], [0, 99]], [[5, 3], [90, 0], [99, 99], [0, 95]])
@@ -148,13 +156,13 @@ def perspective_image_tensor(
     """Perspective warp of a tensor ``[..., C, H, W]`` (nearest or bilinear)."""
     check_spatial(image, "perspective")
     values = _perspective_coefficients(startpoints, endpoints, coefficients)
-    mode, fill_values = parse_mode(interpolation), parse_fill(fill, image)
+    mode, fill_values = parse_mode(interpolation), image_fill(fill, image)
     if values == _IDENTITY:
         return image
     if has_no_pixels(image, image.shape[-2:]):
         return filled(image, image.shape[-2:], fill_values)
-    if _fast.can_warp(image, mode == InterpolationMode.BILINEAR, fill_values):
-        return _fast.warp(image, _coefficient_matrix(values), image.shape[-2:], fill_values)
+    if _cv2.can_warp(image, mode, fill_values):
+        return _cv2.warp(image, _coefficient_matrix(values), image.shape[-2:], fill_values)
     grid = _perspective_grid(values, image.shape[-2:], work_dtype(image.dtype), image.device)
     return sample(image, grid, mode, fill_values)
 
@@ -188,16 +196,23 @@ def perspective_mask(
     return perspective_image_tensor(mask, startpoints, endpoints, InterpolationMode.NEAREST, fill, coefficients)
 
 
-@register_kernels(perspective, Mask)
-def _perspective_mask_dispatch(
-    mask: torch.Tensor,
+register_mask_kernel(perspective, perspective_mask)
+
+
+def perspective_geometry(
+    spatial_size: Sequence[int],
     startpoints: Points | None,
     endpoints: Points | None,
-    interpolation: InterpolationMode | str | int = InterpolationMode.BILINEAR,
-    fill: FillArg = None,
     coefficients: Sequence[float] | None = None,
-) -> torch.Tensor:
-    return perspective_mask(mask, startpoints, endpoints, fill=fill, coefficients=coefficients)
+) -> Geometry:
+    """The projective map (the inverse of the coefficients, which map output -> input) on the same
+    canvas; boxes clamp their mapped corners to it."""
+    values = _perspective_coefficients(startpoints, endpoints, coefficients)
+    forward = invert(_coefficient_matrix(values))
+    return Geometry(forward, (spatial_size[0], spatial_size[1]), clamp="corners")
+
+
+register_geometry(perspective, perspective_geometry, sampling=("interpolation", "fill"))
 
 
 def perspective_bounding_box(
@@ -210,23 +225,8 @@ def perspective_bounding_box(
 ) -> torch.Tensor:
     """Boxes ``[..., 4]`` through a perspective warp: the enclosing box of the mapped corners,
     clamped to ``spatial_size`` ``(H, W)``."""
-    values = _perspective_coefficients(startpoints, endpoints, coefficients)
-    forward = invert(_coefficient_matrix(values))  # the coefficients map output -> input
-    return transform_boxes(bounding_box, format, forward, clamp_to=spatial_size)
-
-
-@register_kernels(perspective, BoundingBox)
-def _perspective_bounding_box_dispatch(
-    bounding_box: torch.Tensor,
-    startpoints: Points | None,
-    endpoints: Points | None,
-    format: BoundingBoxFormat | str,
-    spatial_size: Sequence[int],
-    interpolation: InterpolationMode | str | int = InterpolationMode.BILINEAR,
-    fill: FillArg = None,
-    coefficients: Sequence[float] | None = None,
-) -> torch.Tensor:
-    return perspective_bounding_box(bounding_box, format, spatial_size, startpoints, endpoints, coefficients)
+    geometry = perspective_geometry(spatial_size, startpoints, endpoints, coefficients)
+    return transform_bounding_box(bounding_box, format, geometry)
 
 
 # --------------------------------------------------------------------------------------- elastic
@@ -248,51 +248,22 @@ def _identity_grid(size: Sequence[int], dtype: torch.dtype, device: torch.device
     return grid
 
 
-def _gaussian_kernel(radius: int, sigma: float) -> torch.Tensor:
-    x = torch.arange(-radius, radius + 1, dtype=torch.float32)
-    weights = torch.exp(-0.5 * (x / sigma) ** 2)
-    return weights / weights.sum()
-
-
-def _blur(noise: torch.Tensor, kernel_size: int, sigma: Sequence[float]) -> torch.Tensor:
-    """Separable Gaussian blur of ``1 x 1 x H x W`` noise with reflect padding; the kernel radius
-    is capped at the image size minus one (so tiny images work too)."""
-    radius_x = min(kernel_size // 2, noise.shape[-1] - 1)
-    radius_y = min(kernel_size // 2, noise.shape[-2] - 1)
-    if _fast.can_use(noise):
-        return _fast.gaussian_blur(noise, _gaussian_kernel(radius_x, sigma[0]), _gaussian_kernel(radius_y, sigma[1]))
-    kernel_x = _gaussian_kernel(radius_x, sigma[0]).view(1, 1, 1, -1)
-    kernel_y = _gaussian_kernel(radius_y, sigma[1]).view(1, 1, -1, 1)
-    noise = conv2d(pad(noise, [radius_x, radius_x, 0, 0], mode="reflect"), kernel_x)
-    return conv2d(pad(noise, [0, 0, radius_y, radius_y], mode="reflect"), kernel_y)
-
-
-def _random_displacement(size: Sequence[int], alpha: Sequence[float], sigma: Sequence[float]) -> torch.Tensor:
-    """A random ``1 x H x W x 2`` displacement (torch's RNG): uniform noise in ``[-1, 1]`` smoothed
-    by a Gaussian of ``sigma`` (kernel ``8 sigma + 1``) and scaled by ``alpha`` pixels, per axis."""
-    height, width = size
-    if height == 0 or width == 0:  # nothing to displace (and no noise to blur)
-        return torch.zeros(1, height, width, 2)
-    components = []
-    for axis, extent in ((0, width), (1, height)):
-        noise = torch.rand(1, 1, height, width) * 2 - 1
-        if sigma[axis] > 0:
-            kernel_size = int(8 * sigma[axis] + 1) | 1
-            noise = _blur(noise, kernel_size, sigma)
-        components.append(noise * alpha[axis] / extent)
-    return torch.cat(components, dim=1).permute(0, 2, 3, 1)
-
-
 def elastic(
     inpt: Any,
     displacement: torch.Tensor,
     interpolation: InterpolationMode | str | int = InterpolationMode.BILINEAR,
     fill: FillArg = None,
 ) -> Any:
-    """Elastic warp: output pixel ``(i, j)`` samples the input at its own position plus
-    ``displacement[0, i, j]`` (``(dx, dy)`` in ``[-1, 1]``-normalised units). Supports image
-    tensors, PIL images, videos, masks (nearest) and boxes (corners moved by the approximate inverse
-    displacement, as torchvision; clamped).
+    """Elastic warp: each output pixel samples the input at its own position plus a displacement.
+
+    Args:
+        inpt: an image tensor, PIL image, ``Video``, ``Mask`` or ``BoundingBox`` (see ``visiontx.functional``).
+            Box corners move by minus the displacement at them (an approximate inverse, as
+            torchvision); the enclosing box is clamped to the image.
+        displacement: tensor ``[1, H, W, 2]`` of ``(dx, dy)`` per output pixel ``(i, j)``, in units where
+            the image spans ``[-1, 1]`` (2 / W and 2 / H per pixel).
+        interpolation: the filter (default bilinear); see ``visiontx.functional``.
+        fill: value of pixels sampled outside the input (default None: zeros); see ``visiontx.functional``.
 
     Example:
         >>> F.elastic(image, displacement=0.05 * torch.randn(1, H, W, 2))
@@ -311,14 +282,14 @@ def elastic_image_tensor(
     """Elastic warp of a tensor ``[..., C, H, W]`` (nearest or bilinear)."""
     check_spatial(image, "elastic")
     displacement = _check_displacement(displacement, image.shape[-2:])
-    mode, fill_values = parse_mode(interpolation), parse_fill(fill, image)
+    mode, fill_values = parse_mode(interpolation), image_fill(fill, image)
     if has_no_pixels(image, image.shape[-2:]):
         return filled(image, image.shape[-2:], fill_values)
     dtype = work_dtype(image.dtype)
     grid = _identity_grid(image.shape[-2:], dtype, image.device)
     grid = grid.add_(displacement[0].to(dtype=dtype, device=image.device))
-    if _fast.can_warp(image, mode == InterpolationMode.BILINEAR, fill_values):
-        return _fast.remap(image, grid, fill_values)
+    if _cv2.can_warp(image, mode, fill_values):
+        return _cv2.remap(image, grid, fill_values)
     return sample(image, grid, mode, fill_values)
 
 
@@ -346,14 +317,7 @@ def elastic_mask(mask: torch.Tensor, displacement: torch.Tensor, fill: FillArg =
     return elastic_image_tensor(mask, displacement, InterpolationMode.NEAREST, fill)
 
 
-@register_kernels(elastic, Mask)
-def _elastic_mask_dispatch(
-    mask: torch.Tensor,
-    displacement: torch.Tensor,
-    interpolation: InterpolationMode | str | int = InterpolationMode.BILINEAR,
-    fill: FillArg = None,
-) -> torch.Tensor:
-    return elastic_mask(mask, displacement, fill=fill)
+register_mask_kernel(elastic, elastic_mask)
 
 
 def elastic_bounding_box(
@@ -385,13 +349,14 @@ def elastic_bounding_box(
     return out if bounding_box.is_floating_point() else out.round_().to(bounding_box.dtype)
 
 
-@register_kernels(elastic, BoundingBox)
-def _elastic_bounding_box_dispatch(
+@register_geometry_kernel(elastic)
+def _elastic_bounding_box_kernel(
     bounding_box: torch.Tensor,
     displacement: torch.Tensor,
     format: BoundingBoxFormat | str,
     spatial_size: Sequence[int],
     interpolation: InterpolationMode | str | int = InterpolationMode.BILINEAR,
     fill: FillArg = None,
-) -> torch.Tensor:
-    return elastic_bounding_box(bounding_box, format, spatial_size, displacement)
+) -> tuple[torch.Tensor, tuple[int, int]]:
+    """elastic has no matrix: its boxes follow the displacement itself, on the same canvas."""
+    return elastic_bounding_box(bounding_box, format, spatial_size, displacement), (spatial_size[0], spatial_size[1])

@@ -6,13 +6,13 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
 import PIL.Image
 import torch
 from torch.nn.functional import pad
 
+from ..._args import is_number, parse_kernel_size, parse_sigma
 from ...datapoints import Image, Video
-from .. import _fast
+from .. import _cv2
 from .._checks import check_spatial
 from .._dtype import max_value
 from .._registry import get_kernel, register_kernels
@@ -30,35 +30,19 @@ __all__ = [
 
 
 def gaussian_blur(inpt: Any, kernel_size: int | Sequence[int], sigma: float | Sequence[float] | None = None) -> Any:
-    """Blur with a Gaussian kernel of odd ``kernel_size`` ``(kx, ky)``, reflect padding at the borders.
+    """Blur with a separable Gaussian kernel, reflecting the image at its borders.
 
-    ``sigma`` ``(sx, sy)`` defaults to ``0.15 * k + 0.35`` per axis. Supports image tensors, PIL images
-    and videos.
+    Args:
+        inpt: an image tensor ``[..., C, H, W]``, ``Image``, ``Video`` or PIL image; half the kernel must
+            fit in the image.
+        kernel_size: odd positive size of the kernel: an int or ``(kx, ky)``.
+        sigma: positive standard deviation: a number, ``[s]`` or ``(sx, sy)``; None (default) gives
+            ``0.15 * k + 0.35`` per axis.
 
     Example:
         >>> gaussian_blur(image, kernel_size=5, sigma=1.5)
     """
     return get_kernel(gaussian_blur, type(inpt))(inpt, kernel_size=kernel_size, sigma=sigma)
-
-
-def _parse_kernel_size(kernel_size: int | Sequence[int]) -> tuple[int, int]:
-    sizes = [kernel_size, kernel_size] if not isinstance(kernel_size, Sequence) else list(kernel_size)
-    if len(sizes) != 2 or not all(isinstance(k, int) and not isinstance(k, bool) for k in sizes):
-        raise TypeError(f"kernel_size must be an int or a pair of ints, got {kernel_size!r}")
-    if any(k <= 0 or k % 2 == 0 for k in sizes):
-        raise ValueError(f"kernel_size must hold odd positive ints, got {kernel_size!r}")
-    return sizes[0], sizes[1]
-
-
-def _parse_sigma(sigma: float | Sequence[float] | None, kernel_size: tuple[int, int]) -> tuple[float, float]:
-    if sigma is None:
-        return kernel_size[0] * 0.15 + 0.35, kernel_size[1] * 0.15 + 0.35
-    values = [sigma] if isinstance(sigma, (int, float)) else list(sigma) if isinstance(sigma, Sequence) else None
-    if values is None or len(values) not in (1, 2) or not all(isinstance(s, (int, float)) for s in values):
-        raise TypeError(f"sigma must be a number or a sequence of one or two numbers, got {sigma!r}")
-    if any(s <= 0 for s in values):
-        raise ValueError(f"sigma must be positive, got {sigma!r}")
-    return float(values[0]), float(values[-1])
 
 
 def _weights(size: int, sigma: float) -> list[float]:
@@ -95,8 +79,8 @@ def gaussian_blur_image_tensor(
     CPU uint8 / float32 tensors use OpenCV when it is installed; both paths compute the same sums.
     """
     check_spatial(image, "gaussian_blur")
-    kx, ky = _parse_kernel_size(kernel_size)
-    sx, sy = _parse_sigma(sigma, (kx, ky))
+    kx, ky = parse_kernel_size(kernel_size)
+    sx, sy = parse_sigma(sigma, (kx, ky))
     height, width = image.shape[-2:]
     if image.numel() == 0 or (kx == 1 and ky == 1):
         return image.clone()
@@ -104,8 +88,8 @@ def gaussian_blur_image_tensor(
         raise ValueError(f"kernel_size {kernel_size!r} needs an image larger than half of it, got {height}x{width}")
     wx, wy = _weights(kx, sx), _weights(ky, sy)
     planes = image.reshape(-1, 1, height, width)
-    if _fast.can_use(image):
-        return _fast.gaussian_blur(planes, torch.tensor(wx), torch.tensor(wy)).view(image.shape)
+    if _cv2.can_gaussian_blur(image):
+        return _cv2.gaussian_blur(planes, torch.tensor(wx), torch.tensor(wy)).view(image.shape)
     output = _blur_planes_torch(planes if image.is_floating_point() else planes.to(torch.float32), wx, wy)
     if image.is_floating_point():
         return output.reshape(image.shape)
@@ -127,7 +111,15 @@ def gaussian_blur_image_pil(
 def gaussian_noise(inpt: Any, mean: float = 0.0, sigma: float = 0.1, clip: bool = True) -> Any:
     """Add Gaussian noise ``N(mean, sigma)`` on the float scale (uint8 images: times 255), fresh per pixel.
 
-    ``clip`` clamps to the dtype's value range. Supports float and uint8 image tensors and videos, not PIL.
+    Args:
+        inpt: a float or uint8 image tensor ``[..., C, H, W]``, ``Image`` or ``Video``; PIL images are
+            refused.
+        mean: mean of the noise on the float ``[0, 1]`` scale (default 0).
+        sigma: non-negative standard deviation on the same scale (default 0.1).
+        clip: clamp the result to the dtype's value range (default True).
+
+    Example:
+        >>> F.gaussian_noise(image, sigma=0.05)
     """
     return get_kernel(gaussian_noise, type(inpt))(inpt, mean=mean, sigma=sigma, clip=clip)
 
@@ -137,7 +129,7 @@ def gaussian_noise_image_tensor(
     image: torch.Tensor, mean: float = 0.0, sigma: float = 0.1, clip: bool = True
 ) -> torch.Tensor:
     """Add Gaussian noise to a float ``[0, 1]`` or uint8 ``[0, 255]`` tensor ``[..., C, H, W]``."""
-    if not isinstance(sigma, (int, float)) or sigma < 0:
+    if not is_number(sigma) or sigma < 0:
         raise ValueError(f"sigma must be a non-negative number, got {sigma!r}")
     if image.is_floating_point():
         output = image + (mean + torch.randn_like(image) * sigma)

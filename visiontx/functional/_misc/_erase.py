@@ -7,10 +7,10 @@ from typing import Any
 import PIL.Image
 import torch
 
+from ..._args import fill_tensor
 from ...datapoints import Image, Video
-from .. import _fast
+from .. import _cv2
 from .._checks import check_spatial
-from .._dtype import max_value
 from .._registry import get_kernel, register_kernels
 from .._type_conversion import pil_to_tensor, to_image_pil
 
@@ -18,8 +18,16 @@ __all__ = ["erase", "erase_image_pil", "erase_image_tensor", "erase_video"]
 
 
 def erase(inpt: Any, i: int, j: int, h: int, w: int, v: torch.Tensor | float, inplace: bool = False) -> Any:
-    """Fill rows ``i:i+h`` and columns ``j:j+w`` with ``v`` (a number or a tensor broadcastable to
-    ``[C, h, w]``). Supports image tensors, PIL images and videos.
+    """Fill rows ``i:i+h`` and columns ``j:j+w`` with ``v``.
+
+    Args:
+        inpt: an image tensor ``[..., C, H, W]``, ``Image``, ``Video`` or PIL image.
+        i: top row of the rectangle, a non-negative int.
+        j: left column of the rectangle, a non-negative int.
+        h: height of the rectangle, a non-negative int.
+        w: width of the rectangle, a non-negative int.
+        v: a number or a tensor broadcastable to ``[C, h, w]``; integer images round and clamp float values.
+        inplace: write into the input tensor instead of a copy (default False; PIL images are always copied).
 
     Example:
         >>> erase(image, i=2, j=3, h=4, w=5, v=torch.tensor(0.0))
@@ -33,16 +41,6 @@ def _check_region(i: int, j: int, h: int, w: int) -> None:
             raise ValueError(f"{name} must be a non-negative int, got {value!r}")
 
 
-def erase_fill(v: torch.Tensor | float, dtype: torch.dtype, device: torch.device | None = None) -> torch.Tensor:
-    """``v`` as a tensor of ``dtype`` (on ``device``): integer dtypes round and clamp float values."""
-    if isinstance(v, torch.Tensor) and v.dtype == dtype and (device is None or v.device == device):
-        return v  # what the conversions below return for it, without their calls
-    value = torch.as_tensor(v, device=device)
-    if dtype.is_floating_point or not value.is_floating_point():
-        return value.to(dtype)
-    return value.round().clamp_(0, max_value(dtype)).to(dtype)
-
-
 @register_kernels(erase, (torch.Tensor, Image, Video))
 def erase_image_tensor(
     image: torch.Tensor, i: int, j: int, h: int, w: int, v: torch.Tensor | float, inplace: bool = False
@@ -50,12 +48,9 @@ def erase_image_tensor(
     """Fill a rectangle of a tensor ``[..., C, H, W]`` (integer images round and clamp float values)."""
     check_spatial(image, "erase")
     _check_region(i, j, h, w)
-    value = erase_fill(v, image.dtype, image.device)
-    if not inplace and image.is_contiguous() and not value.requires_grad and _fast.can_use(image):
-        try:
-            return _fast.erase(image, i, j, h, w, value)
-        except ValueError:  # a value that does not broadcast: the torch path below names it
-            pass
+    value = fill_tensor(v, image.dtype, image.device)
+    if _cv2.can_erase(image, i, j, h, w, value, inplace):
+        return _cv2.erase(image, i, j, h, w, value)
     output = image if inplace else image.clone()
     region = output[..., i : i + h, j : j + w]
     try:

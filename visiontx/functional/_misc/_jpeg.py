@@ -10,14 +10,19 @@ import PIL.Image
 import torch
 
 from ...datapoints import Image, Video
-from .. import _fast
+from .. import _cv2
 from .._registry import get_kernel, register_kernels
 
 __all__ = ["jpeg", "jpeg_image_pil", "jpeg_image_tensor", "jpeg_video"]
 
 
 def jpeg(inpt: Any, quality: int) -> Any:
-    """Round-trip through JPEG at ``quality`` (1..100). Supports uint8 image tensors, PIL images and videos.
+    """Round-trip through JPEG compression (encode, then decode), adding its artefacts.
+
+    Args:
+        inpt: a uint8 image tensor ``[..., C, H, W]`` with 1 or 3 channels, ``Image``, ``Video``, or an L
+            or RGB PIL image.
+        quality: JPEG quality, an int in ``1..100``.
 
     Example:
         >>> jpeg(image, quality=50)
@@ -50,8 +55,8 @@ def jpeg_image_tensor(image: torch.Tensor, quality: int) -> torch.Tensor:
         raise ValueError(f"jpeg needs an image [..., 1 or 3, H, W], got shape {tuple(image.shape)}")
     if image.numel() == 0:
         return image.clone()
-    if _fast.can_use(image, dtypes=(torch.uint8,)):
-        return _fast.jpeg(image, quality)
+    if _cv2.can_jpeg(image):
+        return _cv2.jpeg(image, quality)
     items = image.reshape(-1, *image.shape[-3:]).permute(0, 2, 3, 1).cpu().numpy()
     if image.shape[-3] == 1:
         items = items[..., 0]

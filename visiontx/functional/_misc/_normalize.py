@@ -8,15 +8,21 @@ from typing import Any
 import PIL.Image
 import torch
 
+from ..._args import per_channel_error
 from ...datapoints import Image, Video
-from .._checks import per_channel_error
 from .._registry import get_kernel, register_kernels
 
 __all__ = ["normalize", "normalize_image_tensor", "normalize_video"]
 
 
 def normalize(inpt: Any, mean: Sequence[float], std: Sequence[float], inplace: bool = False) -> Any:
-    """``(inpt - mean) / std`` per channel. Float image tensors and videos only (uint8 and PIL are refused).
+    """Normalize per channel: ``(inpt - mean) / std``.
+
+    Args:
+        inpt: a float image tensor ``[..., C, H, W]``, ``Image`` or ``Video`` (uint8 and PIL are refused).
+        mean: one mean per channel, or one for all.
+        std: one non-zero standard deviation per channel, or one for all.
+        inplace: write into the input tensor instead of a copy (default False).
 
     Example:
         >>> normalize(image, mean=[0.485, 0.456, 0.406], std=[0.229, 0.224, 0.225])

@@ -15,7 +15,12 @@ __all__ = ["uniform_temporal_subsample", "uniform_temporal_subsample_video"]
 def uniform_temporal_subsample(inpt: Any, num_samples: int) -> Any:
     """Keep ``num_samples`` evenly spaced frames (first and last included) of a video ``[..., T, C, H, W]``.
 
-    Supports videos and plain tensors. More samples than frames repeats frames (nearest).
+    Args:
+        inpt: a ``Video`` or a plain tensor ``[..., T, C, H, W]`` with at least one frame.
+        num_samples: number of frames kept, a positive int; more samples than frames repeats frames.
+
+    Example:
+        >>> F.uniform_temporal_subsample(video, 8)
     """
     return get_kernel(uniform_temporal_subsample, type(inpt))(inpt, num_samples=num_samples)
 

@@ -3,30 +3,21 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Union
 
 import torch
 
-from .. import functional as F
-from ..functional._geometry._resize import SizeArg, _check_positive_int, _parse_size
-from ..functional._interpolation import InterpolationMode
-from . import _random
-from ._transform import Transform
-from ._utils import query_resizable_size
+from ... import functional as F
+from ..._args import SizeArg, check_positive_int, check_range, parse_size
+from ...functional import InterpolationMode
+from .. import _random
+from .._transform import Transform
+from .._utils import query_resizable_size
 
 __all__ = ["RandomResize", "RandomShortestSize", "Resize", "ScaleJitter"]
 
-Interpolation = InterpolationMode | str | int
 
-
-def _check_range(value: Any, name: str) -> tuple[float, float]:
-    """A ``(min, max)`` pair of numbers with ``0 < min <= max``."""
-    if not (isinstance(value, Sequence) and len(value) == 2 and all(isinstance(v, (int, float)) for v in value)):
-        raise TypeError(f"{name} must be a sequence of two numbers, got {value!r}")
-    low, high = float(value[0]), float(value[1])
-    if not 0 < low <= high:
-        raise ValueError(f"{name} must satisfy 0 < min <= max, got {value!r}")
-    return low, high
+Interpolation = Union[InterpolationMode, str, int]
 
 
 class _ResizeBase(Transform):
@@ -44,8 +35,15 @@ class _ResizeBase(Transform):
 
 
 class Resize(_ResizeBase):
-    """Resize the sample to ``size``: an int resizes the shorter edge (the longer one capped by
-    ``max_size``), ``(h, w)`` is exact; ``size=None`` scales the longer edge to ``max_size``.
+    """Resize every image, video, mask and box of the sample to ``size``.
+
+    Args:
+        size: an int (or ``[s]``) sets the shorter edge and keeps the aspect ratio; ``(h, w)`` is the
+            exact output size; None scales the longer edge to ``max_size``.
+        interpolation: the filter (default bilinear); see ``visiontx.transforms``.
+        max_size: upper bound of the longer edge when ``size`` is an int, ``[s]`` or None (the output is
+            shrunk to fit); it must be larger than an int ``size``. None (default): no bound.
+        antialias: see ``visiontx.transforms`` (default True).
 
     Example:
         >>> T.Resize(256)(image)
@@ -60,9 +58,8 @@ class Resize(_ResizeBase):
     ) -> None:
         super().__init__(interpolation, antialias)
         if max_size is not None:
-            _check_positive_int(max_size, "max_size")
-        parsed = _parse_size(size, max_size)
-        self.size = parsed
+            check_positive_int(max_size, "max_size")
+        self.size = parse_size(size, max_size)
         self.max_size = max_size
 
     def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
@@ -71,9 +68,19 @@ class Resize(_ResizeBase):
 
 
 class ScaleJitter(_ResizeBase):
-    """Resize by a random factor of ``scale_range`` times the scale fitting the image into
-    ``target_size`` (as torchvision: ``min(target_size[1] / H, target_size[0] / W)``), keeping the
-    aspect ratio (large-scale jitter of "Simple Copy-Paste").
+    """Resize the sample by a random scale, keeping its aspect ratio (large-scale jitter, "Simple Copy-Paste").
+
+    The scale is ``min(target_size[1] / H, target_size[0] / W)`` (as torchvision) times a factor drawn
+    uniformly from ``scale_range``.
+
+    Args:
+        target_size: a pair of positive ints the scale refers to (read as above).
+        scale_range: ``(min, max)`` range of the random factor, ``0 < min <= max`` (default ``(0.1, 2.0)``).
+        interpolation: the filter (default bilinear); see ``visiontx.transforms``.
+        antialias: see ``visiontx.transforms`` (default True).
+
+    Example:
+        >>> T.ScaleJitter(target_size=(1024, 1024))(image, boxes)
     """
 
     def __init__(
@@ -86,8 +93,8 @@ class ScaleJitter(_ResizeBase):
         super().__init__(interpolation, antialias)
         if not (isinstance(target_size, Sequence) and len(target_size) == 2):
             raise TypeError(f"target_size must be a sequence of two ints, got {target_size!r}")
-        self.target_size = tuple(_check_positive_int(s, "target_size") for s in target_size)
-        self.scale_range = _check_range(scale_range, "scale_range")
+        self.target_size = tuple(check_positive_int(s, "target_size") for s in target_size)
+        self.scale_range = check_range(scale_range, "scale_range", 0.0, strict=True)
 
     def make_params(self, flat_inputs: list[Any]) -> dict[str, Any]:
         height, width = query_resizable_size(flat_inputs, self)
@@ -98,7 +105,18 @@ class ScaleJitter(_ResizeBase):
 
 
 class RandomShortestSize(_ResizeBase):
-    """Resize the shorter edge to a size drawn from ``min_size`` (the longer edge capped by ``max_size``)."""
+    """Resize the sample so its shorter edge gets a size picked at random, keeping the aspect ratio.
+
+    Args:
+        min_size: a positive int, or a sequence of them to pick one from uniformly per call.
+        max_size: upper bound of the longer edge (the scale is reduced to respect it); None (default):
+            no bound.
+        interpolation: the filter (default bilinear); see ``visiontx.transforms``.
+        antialias: see ``visiontx.transforms`` (default True).
+
+    Example:
+        >>> T.RandomShortestSize(min_size=[480, 512, 544], max_size=1333)(image, boxes)
+    """
 
     def __init__(
         self,
@@ -113,8 +131,8 @@ class RandomShortestSize(_ResizeBase):
         sizes = [min_size] if isinstance(min_size, int) else list(min_size)
         if not sizes:
             raise ValueError("min_size must not be empty")
-        self.min_size = [_check_positive_int(s, "min_size") for s in sizes]
-        self.max_size = None if max_size is None else _check_positive_int(max_size, "max_size")
+        self.min_size = [check_positive_int(s, "min_size") for s in sizes]
+        self.max_size = None if max_size is None else check_positive_int(max_size, "max_size")
 
     def make_params(self, flat_inputs: list[Any]) -> dict[str, Any]:
         height, width = query_resizable_size(flat_inputs, self)
@@ -126,7 +144,17 @@ class RandomShortestSize(_ResizeBase):
 
 
 class RandomResize(_ResizeBase):
-    """Resize the shorter edge to a size drawn uniformly from ``[min_size, max_size)``."""
+    """Resize the sample so its shorter edge gets a size drawn uniformly, keeping the aspect ratio.
+
+    Args:
+        min_size: smallest size of the shorter edge (a positive int, included).
+        max_size: bound of the drawn size (a positive int above ``min_size``, excluded).
+        interpolation: the filter (default bilinear); see ``visiontx.transforms``.
+        antialias: see ``visiontx.transforms`` (default True).
+
+    Example:
+        >>> T.RandomResize(256, 480)(image)
+    """
 
     def __init__(
         self,
@@ -136,8 +164,8 @@ class RandomResize(_ResizeBase):
         antialias: bool | None = True,
     ) -> None:
         super().__init__(interpolation, antialias)
-        self.min_size = _check_positive_int(min_size, "min_size")
-        self.max_size = _check_positive_int(max_size, "max_size")
+        self.min_size = check_positive_int(min_size, "min_size")
+        self.max_size = check_positive_int(max_size, "max_size")
         if max_size <= min_size:
             raise ValueError(f"max_size must be larger than min_size, got min_size={min_size}, max_size={max_size}")
 

@@ -1,4 +1,4 @@
-"""Cropping and padding transforms."""
+"""Cropping transforms: fixed, random, random-resized, five / ten crops and SSD's IoU crop."""
 
 from __future__ import annotations
 
@@ -10,86 +10,62 @@ import numpy as np
 import PIL.Image
 import torch
 
-from .. import functional as F
-from ..datapoints import BoundingBox, BoundingBoxFormat, Image, Mask
-from ..functional._geometry._crop import CropSize, parse_crop_size
-from ..functional._geometry._pad import PaddingArg, check_padding_mode, parse_padding
-from ..functional._interpolation import InterpolationMode
-from . import _random
-from ._resize import Interpolation, _check_range
-from ._transform import RandomApplyTransform, Transform
-from ._utils import (
+from ... import functional as F
+from ..._args import (
+    CropSize,
     FillSpec,
-    get_bounding_boxes,
-    get_fill,
-    has_all,
-    has_any,
-    is_pure_tensor,
-    query_resizable_size,
-    query_size,
-    setup_fill_arg,
+    PaddingArg,
+    check_padding_mode,
+    check_range,
+    is_number,
+    parse_crop_size,
+    parse_padding,
 )
+from ...datapoints import BoundingBox, BoundingBoxFormat, Image, Mask
+from ...functional import InterpolationMode
+from .. import _random
+from .._transform import Transform
+from .._utils import get_bounding_boxes, has_all, has_any, is_pure_tensor, query_resizable_size, query_size
+from ._pad import _PadMixin
+from ._resize import Interpolation
 
-__all__ = [
-    "CenterCrop",
-    "FiveCrop",
-    "Pad",
-    "RandomCrop",
-    "RandomIoUCrop",
-    "RandomResizedCrop",
-    "RandomZoomOut",
-    "TenCrop",
-]
-
-
-def _crop_size(size: CropSize) -> tuple[int, int]:
-    height, width = parse_crop_size(size, "size")
-    if height == 0 or width == 0:
-        raise ValueError(f"size must be positive, got {size!r}")
-    return height, width
+__all__ = ["CenterCrop", "FiveCrop", "RandomCrop", "RandomIoUCrop", "RandomResizedCrop", "TenCrop"]
 
 
 class CenterCrop(Transform):
-    """Crop the centre ``size`` (int or ``(h, w)``), zero-padding when the image is smaller."""
+    """Crop the centre of every image, video, mask and box of the sample, zero-padding a smaller input.
+
+    Args:
+        size: output size: an int (square), ``[s]`` or ``(h, w)``, positive.
+
+    Example:
+        >>> T.CenterCrop(224)(image)
+    """
 
     def __init__(self, size: CropSize) -> None:
         super().__init__()
-        self.size = _crop_size(size)
+        self.size = parse_crop_size(size, "size", positive=True)
 
     def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
         return self.call_kernel(F.center_crop, inpt, output_size=self.size)
 
 
-class _FillMixin:
-    """``fill`` as a number, a per-channel sequence, or a dict by type with "others"."""
+class RandomCrop(_PadMixin, Transform):
+    """Crop a random region of the sample (images, videos, masks and boxes), optionally padded first.
 
-    def _setup_fill(self, fill: FillSpec) -> None:
-        self.fill = fill
-        self._fill = setup_fill_arg(fill)
+    Args:
+        size: output size: an int (square), ``[s]`` or ``(h, w)``, positive.
+        padding: borders added before cropping: an int, ``[left/right, top/bottom]`` or
+            ``[left, top, right, bottom]``; None (default) adds none.
+        pad_if_needed: pad a side shorter than ``size`` up to it (by the missing amount on both sides,
+            as torchvision) instead of raising ``ValueError`` (default False).
+        fill: value of padded pixels (default 0); see ``visiontx.transforms`` for the per-channel and
+            dict forms.
+        padding_mode: ``"constant"`` (default), ``"edge"``, ``"reflect"`` or ``"symmetric"``, as in :class:`Pad`.
 
-    def _pad(self, inpt: Any, padding: PaddingArg, padding_mode: str = "constant") -> Any:
-        fill = get_fill(self._fill, type(inpt))
-        return self.call_kernel(F.pad, inpt, padding=padding, fill=fill, padding_mode=padding_mode)
-
-
-class Pad(_FillMixin, Transform):
-    """Pad the borders by ``padding`` (int, ``[lr, tb]`` or ``[left, top, right, bottom]``) with
-    ``padding_mode`` constant / edge / reflect / symmetric."""
-
-    def __init__(self, padding: PaddingArg, fill: FillSpec = 0, padding_mode: str = "constant") -> None:
-        super().__init__()
-        parse_padding(padding)
-        self.padding = padding if isinstance(padding, int) else list(padding)
-        self._setup_fill(fill)
-        self.padding_mode = check_padding_mode(padding_mode)
-
-    def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
-        return self._pad(inpt, self.padding, self.padding_mode)
-
-
-class RandomCrop(_FillMixin, Transform):
-    """Crop a random ``size`` region, after optional ``padding`` and, with ``pad_if_needed``, padding
-    the image up to ``size`` (on both sides, as torchvision)."""
+    Example:
+        >>> T.RandomCrop(32, padding=4)(image)
+    """
 
     def __init__(
         self,
@@ -100,7 +76,7 @@ class RandomCrop(_FillMixin, Transform):
         padding_mode: str = "constant",
     ) -> None:
         super().__init__()
-        self.size = _crop_size(size)
+        self.size = parse_crop_size(size, "size", positive=True)
         self.padding = None if padding is None else parse_padding(padding)
         self.pad_if_needed = bool(pad_if_needed)
         self._setup_fill(fill)
@@ -133,9 +109,23 @@ class RandomCrop(_FillMixin, Transform):
 
 
 class RandomResizedCrop(Transform):
-    """Crop a random region of random area (``scale`` of the image) and aspect ratio (``ratio``),
-    then resize it to ``size``. After 10 failed draws, a centre crop with the ratio clamped to
-    ``ratio``."""
+    """Crop a region of random area and aspect ratio, then resize it to ``size`` (Inception's crop).
+
+    Up to 10 regions are drawn; when none fits in the image, the largest centre crop with its aspect
+    ratio clamped to ``ratio`` is taken.
+
+    Args:
+        size: output size: an int (square), ``[s]`` or ``(h, w)``, positive.
+        scale: ``(min, max)`` range of the region's area as a fraction of the input's, ``0 < min <= max``
+            (default ``(0.08, 1.0)``).
+        ratio: ``(min, max)`` range of the region's width / height, drawn log-uniformly (default
+            ``(3/4, 4/3)``).
+        interpolation: the filter (default bilinear); see ``visiontx.transforms``.
+        antialias: see ``visiontx.transforms`` (default True).
+
+    Example:
+        >>> T.RandomResizedCrop(224)(image)
+    """
 
     def __init__(
         self,
@@ -146,9 +136,9 @@ class RandomResizedCrop(Transform):
         antialias: bool | None = True,
     ) -> None:
         super().__init__()
-        self.size = _crop_size(size)
-        self.scale = _check_range(scale, "scale")
-        self.ratio = _check_range(ratio, "ratio")
+        self.size = parse_crop_size(size, "size", positive=True)
+        self.scale = check_range(scale, "scale", 0.0, strict=True)
+        self.ratio = check_range(ratio, "ratio", 0.0, strict=True)
         self.interpolation = InterpolationMode.parse(interpolation)
         self.antialias = antialias
         self._log_ratio = torch.log(torch.tensor(self.ratio))
@@ -183,12 +173,20 @@ class RandomResizedCrop(Transform):
 
 
 class FiveCrop(Transform):
-    """The four corner crops and the centre crop of ``size``; images and videos only (boxes and masks
-    raise ``TypeError``). Returns a tuple of five per input."""
+    """Crop the four corners and the centre: each image or video becomes a tuple of five crops.
+
+    Boxes and masks are refused (``TypeError``).
+
+    Args:
+        size: crop size: an int (square), ``[s]`` or ``(h, w)``, positive and at most the input's size.
+
+    Example:
+        >>> tl, tr, bl, br, center = T.FiveCrop(64)(image)
+    """
 
     def __init__(self, size: CropSize) -> None:
         super().__init__()
-        self.size = _crop_size(size)
+        self.size = parse_crop_size(size, "size", positive=True)
 
     def check_inputs(self, flat_inputs: list[Any]) -> None:
         if has_any(flat_inputs, BoundingBox, Mask):
@@ -199,7 +197,14 @@ class FiveCrop(Transform):
 
 
 class TenCrop(FiveCrop):
-    """The five crops of the image and of its flipped version (horizontal unless ``vertical_flip``)."""
+    """The five crops of :class:`FiveCrop`, then those of the flipped input: a tuple of ten per input.
+
+    Boxes and masks are refused (``TypeError``).
+
+    Args:
+        size: crop size: an int (square), ``[s]`` or ``(h, w)``, positive and at most the input's size.
+        vertical_flip: flip top-bottom instead of left-right (default False).
+    """
 
     def __init__(self, size: CropSize, vertical_flip: bool = False) -> None:
         super().__init__(size)
@@ -207,31 +212,6 @@ class TenCrop(FiveCrop):
 
     def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
         return self.call_kernel(F.ten_crop, inpt, size=self.size, vertical_flip=self.vertical_flip)
-
-
-class RandomZoomOut(_FillMixin, RandomApplyTransform):
-    """With probability ``p``, place the image at a random spot of a canvas ``side_range`` times
-    larger, filled with ``fill`` ("zoom out" of SSD)."""
-
-    def __init__(self, fill: FillSpec = 0, side_range: Sequence[float] = (1.0, 4.0), p: float = 0.5) -> None:
-        super().__init__(p=p)
-        self._setup_fill(fill)
-        self.side_range = _check_range(side_range, "side_range")
-        if self.side_range[0] < 1.0:
-            raise ValueError(f"side_range must satisfy 1 <= min <= max, got {side_range!r}")
-
-    def make_params(self, flat_inputs: list[Any]) -> dict[str, Any]:
-        height, width = query_size(flat_inputs)
-        low, high = self.side_range
-        r = low + torch.rand(1) * (high - low)
-        canvas_width, canvas_height = int(width * r), int(height * r)
-        r = torch.rand(2)
-        left = int((canvas_width - width) * r[0])
-        top = int((canvas_height - height) * r[1])
-        return dict(padding=[left, top, canvas_width - left - width, canvas_height - top - height])
-
-    def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
-        return self._pad(inpt, params["padding"])
 
 
 def _box_iou(boxes: np.ndarray, regions: np.ndarray) -> np.ndarray:
@@ -245,13 +225,27 @@ def _box_iou(boxes: np.ndarray, regions: np.ndarray) -> np.ndarray:
 
 
 class RandomIoUCrop(Transform):
-    """SSD's random crop: draw a minimum IoU from ``sampler_options`` (1.0 or more = no crop), then up
-    to ``trials`` crops of scale ``[min_scale, max_scale]`` and aspect ratio within the bounds, until one
-    holds a box centre and overlaps some box by at least that IoU. Boxes whose centre falls outside the
-    crop are set to zero, to be removed by ``SanitizeBoundingBox``. The sample must hold boxes and an
-    image; a sample with zero boxes comes back unchanged, and so does one where ``max_rounds`` minimum
-    IoUs in a row found no crop (which only happens when ``sampler_options`` hold no 1.0 and the boxes
-    allow no crop, e.g. NaN boxes: torchvision loops forever there).
+    """SSD's random crop: a crop of the sample overlapping its boxes by at least a random minimum IoU.
+
+    Each round draws a minimum IoU from ``sampler_options`` (1.0 or more: no crop), then up to
+    ``trials`` crops, until one holds a box centre and overlaps some box by at least that IoU. Boxes
+    whose centre falls outside the crop are set to zero, to be removed by ``SanitizeBoundingBox``. The
+    sample must hold boxes and an image; a sample with zero boxes comes back unchanged, and so does one
+    where ``max_rounds`` minimum IoUs in a row found no crop (which only happens when
+    ``sampler_options`` hold no 1.0 and the boxes allow no crop, e.g. NaN boxes: torchvision loops
+    forever there).
+
+    Args:
+        min_scale: smallest side of a crop as a fraction of the image's side (default 0.3).
+        max_scale: largest such fraction, ``0 < min_scale <= max_scale`` (default 1.0).
+        min_aspect_ratio: smallest width / height of a crop (default 0.5).
+        max_aspect_ratio: largest width / height, ``0 < min <= max`` (default 2.0).
+        sampler_options: the minimum IoUs to draw from, uniformly; None (default) means
+            ``[0.0, 0.1, 0.3, 0.5, 0.7, 0.9, 1.0]``.
+        trials: crops tried per minimum IoU, a positive int (default 40).
+
+    Example:
+        >>> T.Compose([T.RandomIoUCrop(), T.SanitizeBoundingBox()])(image, {"boxes": boxes, "labels": labels})
     """
 
     max_rounds = 1000
@@ -266,12 +260,12 @@ class RandomIoUCrop(Transform):
         trials: int = 40,
     ) -> None:
         super().__init__()
-        self.min_scale, self.max_scale = _check_range((min_scale, max_scale), "(min_scale, max_scale)")
-        self.min_aspect_ratio, self.max_aspect_ratio = _check_range(
-            (min_aspect_ratio, max_aspect_ratio), "(min_aspect_ratio, max_aspect_ratio)"
+        self.min_scale, self.max_scale = check_range((min_scale, max_scale), "(min_scale, max_scale)", 0.0, strict=True)
+        self.min_aspect_ratio, self.max_aspect_ratio = check_range(
+            (min_aspect_ratio, max_aspect_ratio), "(min_aspect_ratio, max_aspect_ratio)", 0.0, strict=True
         )
         options = [0.0, 0.1, 0.3, 0.5, 0.7, 0.9, 1.0] if sampler_options is None else list(sampler_options)
-        if not options or not all(isinstance(o, (int, float)) for o in options):
+        if not options or not all(map(is_number, options)):
             raise ValueError(f"sampler_options must be a non-empty sequence of numbers, got {sampler_options!r}")
         self.sampler_options = options
         if not isinstance(trials, int) or trials <= 0:

@@ -53,7 +53,8 @@ def _calls_per_block(fn: Callable[[], object], settings: Settings, sync: Callabl
     return max(settings.min_calls, min(settings.max_calls, wanted))
 
 
-def compare(fns: dict[str, Callable[[], object]], settings: Settings, sync: Callable[[], None] = lambda: None) -> dict[str, float | str]:
+def compare(fns: dict[str, Callable[[], object]], settings: Settings,
+            sync: Callable[[], None] = lambda: None) -> dict[str, float | str]:
     """Median seconds per call of each callable, measured in interleaved blocks.
 
     A callable that raises is reported by its error message instead of a time.

@@ -1,9 +1,8 @@
-"""Augmentations that erase or compress pixels, and batch mixing (MixUp, CutMix)."""
+"""Batch mixing: MixUp and CutMix (batch ops, used after the DataLoader; no functional counterpart)."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from typing import Any
 
 import PIL.Image
@@ -11,131 +10,14 @@ import torch
 from torch.nn.functional import one_hot
 from torch.utils._pytree import tree_flatten, tree_unflatten
 
-from .. import functional as F
+from .._args import is_number
 from ..datapoints import BoundingBox, Image, Mask, Video
-from ..functional._checks import per_channel_error
-from ..functional._misc._erase import erase_fill
 from . import _random
 from ._labels import LabelsGetter, parse_labels_getter
-from ._transform import RandomApplyTransform, Transform
-from ._utils import has_any, is_pure_tensor, query_chw, query_size
+from ._transform import Transform
+from ._utils import has_any, is_pure_tensor, query_size
 
-__all__ = ["CutMix", "JPEG", "MixUp", "RandomErasing"]
-
-
-def _pair_range(values: Sequence[float], name: str) -> tuple[float, float]:
-    if not isinstance(values, Sequence) or len(values) != 2:
-        raise TypeError(f"{name} must be a (min, max) pair, got {values!r}")
-    low, high = float(values[0]), float(values[1])
-    if low > high:
-        raise ValueError(f"{name} must be given as (min, max), got {values!r}")
-    return low, high
-
-
-def _erase_value(value: float | Sequence[float] | str) -> list[float] | None:
-    if isinstance(value, str):
-        if value != "random":
-            raise ValueError(f"value as a string must be 'random', got {value!r}")
-        return None
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return [float(value)]
-    if isinstance(value, Sequence) and value and all(isinstance(v, (int, float)) for v in value):
-        return [float(v) for v in value]
-    raise TypeError(f"value must be a number, a sequence of numbers per channel, or 'random', got {value!r}")
-
-
-def _image_dtype(flat_inputs: list[Any]) -> torch.dtype:
-    for inpt in flat_inputs:
-        if isinstance(inpt, (Image, Video)) or is_pure_tensor(inpt):
-            return inpt.dtype
-    return torch.uint8  # PIL images
-
-
-class RandomErasing(RandomApplyTransform):
-    """With probability ``p``, erase a random rectangle of the images and videos of a sample.
-
-    Its area is a ``scale`` fraction of the image, its aspect ratio drawn log-uniformly from ``ratio``.
-    ``value`` is a number, one number per channel, or "random" (standard normal noise for float
-    images, uniform over the dtype's range for integer and PIL images). Masks and boxes pass through
-    unchanged, as in torchvision. When no rectangle fits in 10 tries nothing is erased.
-
-    Example:
-        >>> RandomErasing(p=0.5, scale=(0.02, 0.33), ratio=(0.3, 3.3), value="random")
-    """
-
-    def __init__(
-        self,
-        p: float = 0.5,
-        scale: Sequence[float] = (0.02, 0.33),
-        ratio: Sequence[float] = (0.3, 3.3),
-        value: float | Sequence[float] | str = 0.0,
-        inplace: bool = False,
-    ) -> None:
-        super().__init__(p=p)
-        self.scale = _pair_range(scale, "scale")
-        if not (0 <= self.scale[0] and self.scale[1] <= 1):
-            raise ValueError(f"scale must lie in [0, 1], got {scale!r}")
-        self.ratio = _pair_range(ratio, "ratio")
-        if self.ratio[0] <= 0:
-            raise ValueError(f"ratio must be positive, got {ratio!r}")
-        self.value = value
-        self._value = _erase_value(value)
-        self.inplace = inplace
-        self._log_ratio = torch.log(torch.tensor(self.ratio)).tolist()  # float32 logs, as torchvision
-        self._fills: dict[torch.dtype, torch.Tensor] = {}  # the fixed value converted to each image dtype
-
-    def make_params(self, flat_inputs: list[Any]) -> dict[str, Any]:
-        channels, height, width = query_chw(flat_inputs)
-        if self._value is not None and len(self._value) not in (1, channels):
-            raise per_channel_error("value", channels, self.value)
-        for _ in range(10):
-            area = height * width * _random.uniform(self.scale[0], self.scale[1])
-            aspect = math.exp(_random.uniform(self._log_ratio[0], self._log_ratio[1]))
-            h, w = int(round(math.sqrt(area * aspect))), int(round(math.sqrt(area / aspect)))
-            if h < height and w < width:
-                v = self._draw_value(channels, h, w, _image_dtype(flat_inputs))
-                i = _random.randint(height - h + 1)
-                j = _random.randint(width - w + 1)
-                return dict(i=i, j=j, h=h, w=w, v=v)
-        return dict(i=0, j=0, h=height, w=width, v=None)
-
-    def _draw_value(self, channels: int, h: int, w: int, dtype: torch.dtype) -> torch.Tensor:
-        if self._value is not None:
-            if dtype not in self._fills:
-                self._fills[dtype] = erase_fill(torch.tensor(self._value)[:, None, None], dtype)
-            return self._fills[dtype]
-        if dtype.is_floating_point:
-            return torch.empty([channels, h, w], dtype=torch.float32).normal_()
-        return torch.randint(0, torch.iinfo(dtype).max + 1, (channels, h, w), dtype=dtype)
-
-    def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
-        if params["v"] is None:
-            return inpt
-        return self.call_kernel(F.erase, inpt, **params, inplace=self.inplace)
-
-
-class JPEG(Transform):
-    """JPEG compression artefacts with a ``quality`` (1..100) fixed or drawn per call from ``(min, max)``.
-
-    uint8 image tensors, videos and PIL images.
-    """
-
-    def __init__(self, quality: int | Sequence[int]) -> None:
-        super().__init__()
-        bounds = [quality, quality] if isinstance(quality, int) else quality
-        if not isinstance(bounds, Sequence) or len(bounds) != 2:
-            raise TypeError(f"quality must be an int or a (min, max) pair of ints, got {quality!r}")
-        if not all(isinstance(q, int) and not isinstance(q, bool) for q in bounds):
-            raise TypeError(f"quality must be an int or a (min, max) pair of ints, got {quality!r}")
-        if not 1 <= bounds[0] <= bounds[1] <= 100:
-            raise ValueError(f"quality must be in 1..100 and given as (min, max), got {quality!r}")
-        self.quality = list(bounds)
-
-    def make_params(self, flat_inputs: list[Any]) -> dict[str, Any]:
-        return dict(quality=_random.randint(self.quality[0], self.quality[1] + 1))
-
-    def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
-        return self.call_kernel(F.jpeg, inpt, quality=params["quality"])
+__all__ = ["CutMix", "MixUp"]
 
 
 class _BaseMixing(Transform):
@@ -145,7 +27,7 @@ class _BaseMixing(Transform):
         self, *, alpha: float = 1.0, num_classes: int | None = None, labels_getter: str | LabelsGetter = "default"
     ) -> None:
         super().__init__()
-        if not isinstance(alpha, (int, float)) or not alpha > 0:
+        if not is_number(alpha) or not alpha > 0:
             raise ValueError(f"alpha must be a positive number, got {alpha!r}")
         if num_classes is not None and (not isinstance(num_classes, int) or num_classes <= 0):
             raise ValueError(f"num_classes must be a positive int or None, got {num_classes!r}")
@@ -222,6 +104,13 @@ class MixUp(_BaseMixing):
     class indices ``(N,)`` (then ``num_classes`` is needed) or probabilities ``(N, num_classes)``; the
     output labels are probabilities. uint8 images stay uint8 (rounded).
 
+    Args:
+        alpha: positive parameter of the Beta distribution of ``lam`` (keyword only, default 1).
+        num_classes: number of classes, needed for class-index labels; None (default) for probability
+            labels (keyword only).
+        labels_getter: how to find the labels tensor in the sample: ``"default"`` (the second item of a
+            tuple, or the "labels" key of a dict), or a callable taking the sample (keyword only).
+
     Example:
         >>> images, labels = MixUp(alpha=1.0, num_classes=10)(images, labels)
     """
@@ -242,6 +131,10 @@ class CutMix(_BaseMixing):
 
     The rectangle's nominal area is ``(1 - lam)`` of the image with ``lam ~ Beta(alpha, alpha)``; after
     clipping to the image, the labels are weighted by the area actually pasted. Inputs as for ``MixUp``.
+
+    Args:
+        alpha: positive parameter of the Beta distribution of ``lam`` (keyword only, default 1).
+        num_classes, labels_getter: as for :class:`MixUp`.
 
     Example:
         >>> images, labels = CutMix(alpha=1.0, num_classes=10)(images, labels)

@@ -31,7 +31,10 @@ class BenchCase:
     note: str = ""
 
 
-def _case(name: str, build: Callable[[Any, Any], Any], alb: Callable[[Any, Any], Any] | None = None, **kw: Any) -> BenchCase:
+Builder = Callable[[Any, Any], Any]
+
+
+def _case(name: str, build: Builder, alb: Builder | None = None, **kw: Any) -> BenchCase:
     return BenchCase(name=name, requires=(name.split("(")[0],), build=build, alb=alb, **kw)
 
 
@@ -45,15 +48,19 @@ GEOMETRY = [
     _case("CenterCrop(224)", lambda T, D: T.CenterCrop(224), lambda A, cv2: A.CenterCrop(224, 224)),
     _case("RandomCrop(224)", lambda T, D: T.RandomCrop(224), lambda A, cv2: A.RandomCrop(224, 224)),
     _case("RandomResizedCrop(224)", lambda T, D: T.RandomResizedCrop(224, antialias=True),
-          lambda A, cv2: A.RandomResizedCrop((224, 224), area_for_downscale="image"), note="alb: INTER_AREA when shrinking"),
+          lambda A, cv2: A.RandomResizedCrop((224, 224), area_for_downscale="image"),
+          note="alb: INTER_AREA when shrinking"),
     _case("FiveCrop(224)", lambda T, D: T.FiveCrop(224)),
     _case("TenCrop(224)", lambda T, D: T.TenCrop(224)),
     _case("Pad(32)", lambda T, D: T.Pad(32, fill=0), lambda A, cv2: A.Pad(32, fill=0, border_mode=cv2.BORDER_CONSTANT)),
-    _case("RandomZoomOut", lambda T, D: T.RandomZoomOut(fill={D.Image: FILL, "others": 0}, side_range=(1.0, 2.0), p=1.0)),
+    _case("RandomZoomOut",
+          lambda T, D: T.RandomZoomOut(fill={D.Image: FILL, "others": 0}, side_range=(1.0, 2.0), p=1.0)),
     _case("RandomRotation(30)", lambda T, D: T.RandomRotation(30, interpolation=_bilinear(T)),
           lambda A, cv2: A.Rotate(limit=30, interpolation=cv2.INTER_LINEAR, border_mode=cv2.BORDER_CONSTANT, p=1.0)),
-    _case("RandomAffine", lambda T, D: T.RandomAffine(30, translate=(0.1, 0.1), scale=(0.8, 1.2), shear=10, interpolation=_bilinear(T)),
-          lambda A, cv2: A.Affine(rotate=(-30, 30), translate_percent=(-0.1, 0.1), scale=(0.8, 1.2), shear=(-10, 10), p=1.0)),
+    _case("RandomAffine",
+          lambda T, D: T.RandomAffine(30, translate=(0.1, 0.1), scale=(0.8, 1.2), shear=10, interpolation=_bilinear(T)),
+          lambda A, cv2: A.Affine(rotate=(-30, 30), translate_percent=(-0.1, 0.1), scale=(0.8, 1.2), shear=(-10, 10),
+                                  p=1.0)),
     _case("RandomPerspective", lambda T, D: T.RandomPerspective(0.3, p=1.0, interpolation=_bilinear(T)),
           lambda A, cv2: A.Perspective(scale=(0.05, 0.15), p=1.0), note="alb: its own corner sampling"),
     _case("ElasticTransform", lambda T, D: T.ElasticTransform(alpha=50.0, sigma=5.0, interpolation=_bilinear(T)),
@@ -63,26 +70,32 @@ GEOMETRY = [
     _case("RandomIoUCrop", lambda T, D: T.RandomIoUCrop(), kind="boxes"),
     _case("ScaleJitter", lambda T, D: T.ScaleJitter((512, 512), antialias=True)),
     _case("RandomShortestSize", lambda T, D: T.RandomShortestSize([224, 256, 288], antialias=True),
-          lambda A, cv2: A.SmallestMaxSize(max_size=[224, 256, 288], interpolation=cv2.INTER_AREA), note="alb: INTER_AREA"),
+          lambda A, cv2: A.SmallestMaxSize(max_size=[224, 256, 288], interpolation=cv2.INTER_AREA),
+          note="alb: INTER_AREA"),
     _case("RandomResize", lambda T, D: T.RandomResize(200, 400, antialias=True)),
 ]
 
 COLOR = [
-    _case("ColorJitter", lambda T, D: T.ColorJitter(0.4, 0.4, 0.4, 0.1), lambda A, cv2: A.ColorJitter(0.4, 0.4, 0.4, 0.1, p=1.0),
+    _case("ColorJitter", lambda T, D: T.ColorJitter(0.4, 0.4, 0.4, 0.1),
+          lambda A, cv2: A.ColorJitter(0.4, 0.4, 0.4, 0.1, p=1.0),
           note="alb: hue in 8-bit HSV, up to 6 levels off torchvision"),
     _case("Grayscale", lambda T, D: T.Grayscale(3), lambda A, cv2: A.ToGray(num_output_channels=3, p=1.0)),
-    _case("RandomGrayscale", lambda T, D: T.RandomGrayscale(p=1.0), lambda A, cv2: A.ToGray(num_output_channels=3, p=1.0)),
+    _case("RandomGrayscale", lambda T, D: T.RandomGrayscale(p=1.0),
+          lambda A, cv2: A.ToGray(num_output_channels=3, p=1.0)),
     _case("RGB", lambda T, D: T.RGB()),
-    _case("RandomChannelPermutation", lambda T, D: T.RandomChannelPermutation(), lambda A, cv2: A.ChannelShuffle(p=1.0)),
+    _case("RandomChannelPermutation", lambda T, D: T.RandomChannelPermutation(),
+          lambda A, cv2: A.ChannelShuffle(p=1.0)),
     _case("RandomPhotometricDistort", lambda T, D: T.RandomPhotometricDistort(p=1.0)),
     _case("RandomEqualize", lambda T, D: T.RandomEqualize(p=1.0), lambda A, cv2: A.Equalize(p=1.0)),
     _case("RandomInvert", lambda T, D: T.RandomInvert(p=1.0), lambda A, cv2: A.InvertImg(p=1.0)),
-    _case("RandomPosterize(4)", lambda T, D: T.RandomPosterize(4, p=1.0), lambda A, cv2: A.Posterize(num_bits=4, p=1.0)),
+    _case("RandomPosterize(4)", lambda T, D: T.RandomPosterize(4, p=1.0),
+          lambda A, cv2: A.Posterize(num_bits=4, p=1.0)),
     _case("RandomSolarize(128)", lambda T, D: T.RandomSolarize(128, p=1.0),
           lambda A, cv2: A.Solarize(threshold_range=(0.5, 0.5), p=1.0)),
     _case("RandomAutocontrast", lambda T, D: T.RandomAutocontrast(p=1.0), lambda A, cv2: A.AutoContrast(p=1.0)),
     _case("RandomAdjustSharpness(2)", lambda T, D: T.RandomAdjustSharpness(2.0, p=1.0),
-          lambda A, cv2: A.Sharpen(alpha=(0.5, 0.5), lightness=(1.0, 1.0), p=1.0), note="alb: Sharpen, a 3x3 kernel too"),
+          lambda A, cv2: A.Sharpen(alpha=(0.5, 0.5), lightness=(1.0, 1.0), p=1.0),
+          note="alb: Sharpen, a 3x3 kernel too"),
 ]
 
 MISC = [
@@ -90,7 +103,8 @@ MISC = [
           note="tensors: float32 input; alb: uint8 input, scales too"),
     _case("GaussianBlur(9)", lambda T, D: T.GaussianBlur(9, sigma=(0.1, 2.0)),
           lambda A, cv2: A.GaussianBlur(blur_limit=(9, 9), sigma_limit=(0.1, 2.0), p=1.0)),
-    _case("GaussianNoise", lambda T, D: T.GaussianNoise(sigma=0.1), lambda A, cv2: A.GaussNoise(std_range=(0.1, 0.1), p=1.0),
+    _case("GaussianNoise", lambda T, D: T.GaussianNoise(sigma=0.1),
+          lambda A, cv2: A.GaussNoise(std_range=(0.1, 0.1), p=1.0),
           kind="float", note="tensors: float32 input; alb: uint8 input"),
     _case("RandomErasing", lambda T, D: T.RandomErasing(p=1.0), lambda A, cv2: A.Erasing(p=1.0)),
     _case("JPEG(75)", lambda T, D: T.JPEG(75), lambda A, cv2: A.ImageCompression(quality_range=(75, 75), p=1.0)),
@@ -101,7 +115,8 @@ MISC = [
 ]
 
 CONVERSION = [
-    _case("ToDtype(float32)", lambda T, D: T.ToDtype(torch.float32, scale=True), lambda A, cv2: A.ToFloat(max_value=255)),
+    _case("ToDtype(float32)", lambda T, D: T.ToDtype(torch.float32, scale=True),
+          lambda A, cv2: A.ToFloat(max_value=255)),
     _case("ConvertDtype(float32)", lambda T, D: T.ConvertDtype(torch.float32), lambda A, cv2: A.ToFloat(max_value=255)),
     _case("PILToTensor", lambda T, D: T.PILToTensor(), kind="pil"),
     _case("ToImageTensor", lambda T, D: T.ToImageTensor(), kind="pil"),
@@ -182,7 +197,8 @@ PIPELINES = [
     ),
     BenchCase(
         "detection, the demo's (photometric+zoom-out+IoU crop+flip+resize+sanitize, boxes+masks)",
-        ("RandomPhotometricDistort", "RandomZoomOut", "RandomIoUCrop", "RandomHorizontalFlip", "Resize", "SanitizeBoundingBox"),
+        ("RandomPhotometricDistort", "RandomZoomOut", "RandomIoUCrop", "RandomHorizontalFlip", "Resize",
+         "SanitizeBoundingBox"),
         _detection, _detection_alb, kind="detection",
         note="alb: nearest equivalents (ColorJitter, Affine zoom-out, BBox-safe crop to 512 x 512)",
     ),

@@ -10,28 +10,33 @@ from typing import Any
 import numpy as np
 import torch
 
-from ._cases import BenchCase, albumentations_transform, missing
-from ._inputs import make_call
-from ._timing import Progress, Settings, compare
+from .cases import BenchCase, albumentations_transform, missing
+from .inputs import make_call
+from .report import Row
+from .timing import Progress, Settings, compare
 
 Peers = dict[str, SimpleNamespace | None]
-Row = tuple[str, dict[str, Any], str]
 
 
-def _case_calls(case: BenchCase, peers: Peers, size: tuple[int, int], num_boxes: int = 8) -> dict[str, Callable[[], Any]]:
+Calls = dict[str, Callable[[], Any]]
+
+
+def _case_calls(case: BenchCase, peers: Peers, size: tuple[int, int], num_boxes: int = 8) -> Calls:
     calls = {}
     for name, peer in peers.items():
         if peer is None:
             continue
         if name == "albumentations":
             if case.alb is not None:
-                calls[name] = make_call(name, peer, albumentations_transform(case, peer.A, peer.cv2), case.kind, size, num_boxes)
+                transform = albumentations_transform(case, peer.A, peer.cv2)
+                calls[name] = make_call(name, peer, transform, case.kind, size, num_boxes)
         else:
             calls[name] = make_call(name, peer, case.build(peer.T, peer.D), case.kind, size, num_boxes)
     return calls
 
 
-def _safe_calls(case: BenchCase, peers: Peers, size: tuple[int, int], num_boxes: int = 8) -> tuple[dict[str, Callable[[], Any]], dict[str, str]]:
+def _safe_calls(case: BenchCase, peers: Peers, size: tuple[int, int],
+                num_boxes: int = 8) -> tuple[Calls, dict[str, str]]:
     """Like ``_case_calls`` but a peer failing to even build its transform becomes an error entry."""
     calls, errors = {}, {}
     for name in peers:
@@ -121,7 +126,8 @@ KERNELS = [
     KernelCase("equalize", "equalize", lambda P: {}),
     KernelCase("gaussian_blur(9, 1.5)", "gaussian_blur", lambda P: dict(kernel_size=[9, 9], sigma=[1.5, 1.5])),
     KernelCase("rotate(30, bilinear)", "rotate", lambda P: dict(angle=30.0, interpolation=_interp(P))),
-    KernelCase("normalize (float32)", "normalize", lambda P: dict(mean=[0.485, 0.456, 0.406], std=[0.229, 0.224, 0.225]), torch.float32),
+    KernelCase("normalize (float32)", "normalize",
+               lambda P: dict(mean=[0.485, 0.456, 0.406], std=[0.229, 0.224, 0.225]), torch.float32),
     KernelCase("to_dtype float32", "to_dtype", lambda P: dict(dtype=torch.float32, scale=True)),
 ]
 

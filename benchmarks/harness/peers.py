@@ -60,12 +60,15 @@ def load_peers() -> dict[str, SimpleNamespace | None]:
     }
     tv = _quiet_import("torchvision")
     if tv is not None:
-        tv_t, tv_f, tv_d = (_quiet_import(m) for m in ("torchvision.transforms.v2", "torchvision.transforms.v2.functional", "torchvision.tv_tensors"))
-        tv = None if None in (tv_t, tv_f, tv_d) else SimpleNamespace(T=_Renamed(tv_t), F=tv_f, D=_Renamed(tv_d), version=tv.__version__)
+        names = ("torchvision.transforms.v2", "torchvision.transforms.v2.functional", "torchvision.tv_tensors")
+        tv_t, tv_f, tv_d = (_quiet_import(m) for m in names)
+        complete = None not in (tv_t, tv_f, tv_d)
+        tv = SimpleNamespace(T=_Renamed(tv_t), F=tv_f, D=_Renamed(tv_d), version=tv.__version__) if complete else None
     peers["torchvision"] = tv
     albumentations, cv2 = _quiet_import("albumentations"), _quiet_import("cv2")
     peers["albumentations"] = (
-        None if albumentations is None or cv2 is None else SimpleNamespace(A=albumentations, cv2=cv2, version=albumentations.__version__)
+        None if albumentations is None or cv2 is None
+        else SimpleNamespace(A=albumentations, cv2=cv2, version=albumentations.__version__)
     )
     return peers
 

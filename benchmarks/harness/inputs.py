@@ -15,7 +15,9 @@ import numpy as np
 import PIL.Image
 import torch
 
-_PHOTO = pathlib.Path(__file__).resolve().parent.parent / "assets" / "coco_sample" / "images" / "000000000001.jpg"
+import visiontx
+
+_PHOTO = pathlib.Path(visiontx.__file__).resolve().parent / "assets" / "coco_sample" / "images" / "000000000001.jpg"
 LABEL = 1
 
 
@@ -43,7 +45,8 @@ def masks_of(boxes: np.ndarray, size: tuple[int, int]) -> np.ndarray:
     return masks
 
 
-def make_call(peer_name: str, peer: SimpleNamespace, transform: Any, kind: str, size: tuple[int, int], num_boxes: int = 8) -> Callable[[], Any]:
+def make_call(peer_name: str, peer: SimpleNamespace, transform: Any, kind: str, size: tuple[int, int],
+              num_boxes: int = 8) -> Callable[[], Any]:
     """A no-argument callable running ``transform`` once on the ``kind`` sample in ``peer``'s form.
 
     kinds: ``image`` (uint8), ``float`` (float32 for tensors; albumentations keeps uint8), ``pil``
@@ -78,7 +81,8 @@ def _tensor_boxes(D: Any, boxes: np.ndarray, size: tuple[int, int]) -> Any:
         return D.BoundingBox(tensor, format="XYXY", canvas_size=size)
 
 
-def _albumentations_call(transform: Any, kind: str, array: np.ndarray, boxes: np.ndarray, size: tuple[int, int]) -> Callable[[], Any]:
+def _albumentations_call(transform: Any, kind: str, array: np.ndarray, boxes: np.ndarray,
+                         size: tuple[int, int]) -> Callable[[], Any]:
     if kind in ("image", "float", "pil"):
         return lambda: transform(image=array)
     labels = [LABEL] * len(boxes)

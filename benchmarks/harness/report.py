@@ -1,0 +1,116 @@
+"""Markdown tables of benchmark rows: throughput, speed-up ratios and geometric means.
+
+A peer that is not installed reads "not installed" in its cells; a blank cell means the peer has no
+equivalent of that transform.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Collection, Sequence
+from typing import Any
+
+PEERS = ("visiontx", "torchvision", "albumentations")
+SHORT = {"torchvision": "tv", "albumentations": "alb"}
+NOT_INSTALLED = "not installed"
+Row = tuple[str, dict[str, Any], str]
+
+
+def _seconds(value: Any) -> float | None:
+    return value if isinstance(value, float) and value > 0 else None
+
+
+def speedup(times: dict[str, Any], peer: str) -> float | None:
+    """How many times faster visiontx is than ``peer`` (None when either is missing)."""
+    ours, theirs = _seconds(times.get("visiontx")), _seconds(times.get(peer))
+    return theirs / ours if ours and theirs else None
+
+
+def geomean(values: Sequence[float]) -> float | None:
+    return math.exp(sum(map(math.log, values)) / len(values)) if values else None
+
+
+def _cell(times: dict[str, Any], peer: str, missing: Collection[str], fmt: Callable[[float], str]) -> str:
+    """One peer's measurement: formatted, its (short) error, blank without an equivalent, or "not installed"."""
+    if peer in missing:
+        return NOT_INSTALLED
+    value = times.get(peer)
+    if isinstance(value, str):
+        return value.split(":")[0] if len(value) > 40 else value
+    return "" if value is None else fmt(value)
+
+
+def _note(note: str, missing: Collection[str]) -> str:
+    """``note`` without its parts about peers that are not installed (``"alb: ..."``)."""
+    prefixes = tuple(f"{SHORT[p]}:" for p in missing if p in SHORT)
+    return "; ".join(part for part in note.split("; ") if not (prefixes and part.startswith(prefixes)))
+
+
+def _fmt_ratio(value: float | None) -> str:
+    return "" if value is None else f"{value:.2f}x"
+
+
+def _mean_cell(peer: str, ratios: list[float], missing: Collection[str]) -> str:
+    if peer in missing:
+        return NOT_INSTALLED
+    return f"**{_fmt_ratio(geomean(ratios))}** ({len(ratios)})" if ratios else ""
+
+
+def throughput_table(rows: Sequence[Row], unit: str = "img/s", missing: Collection[str] = (),
+                     peers: Sequence[str] = PEERS) -> list[str]:
+    """Calls per second for each of ``peers``, speed-ups of visiontx, and a geometric-mean line."""
+    others = peers[1:]
+    lines = [
+        "| transform | " + " | ".join(f"{p} {unit}" for p in peers) + " | "
+        + " | ".join(f"vx/{SHORT[p]}" for p in others) + " | note |",
+        "|---|" + "--:|" * (len(peers) + len(others)) + "---|",
+    ]
+    ratios: dict[str, list[float]] = {p: [] for p in others}
+    for label, times, note in rows:
+        cells = [speedup(times, peer) for peer in others]
+        for peer, cell in zip(others, cells):
+            if cell is not None:
+                ratios[peer].append(cell)
+        errors = [f"{p}: {v}" for p, v in times.items() if isinstance(v, str) and len(v) > 40]
+        notes = "; ".join(filter(None, [_note(note, missing), *errors]))
+        lines.append(
+            f"| {label} | " + " | ".join(_cell(times, p, missing, lambda s: f"{1.0 / s:,.0f}") for p in peers) + " | "
+            + " | ".join(_fmt_ratio(c) for c in cells) + f" | {notes} |"
+        )
+    means = " | ".join(_mean_cell(p, ratios[p], missing) for p in others)
+    lines.append("| **geometric mean** |" + " |" * len(peers) + f" {means} | |")
+    return lines
+
+
+def micro_table(rows: Sequence[Row], missing: Collection[str] = ()) -> list[str]:
+    """Microseconds per call for each peer."""
+    lines = ["| call | visiontx µs | torchvision µs | albumentations µs |", "|---|--:|--:|--:|"]
+    for label, times, _ in rows:
+        cells = [_cell(times, p, missing, lambda s: f"{s * 1e6:.1f}") for p in PEERS]
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def scaling_table(by_key: dict[int, list[Row]], key_name: str, missing: Collection[str] = ()) -> list[str]:
+    """Milliseconds per call for each (transform, key) pair, with the visiontx speed-ups."""
+    lines = [f"| transform | {key_name} | visiontx ms | torchvision ms | albumentations ms | vx/tv | vx/alb |",
+             "|---|--:|--:|--:|--:|--:|--:|"]
+    labels = [label for label, _, _ in next(iter(by_key.values()), [])]
+    for label in labels:
+        for key, rows in by_key.items():
+            times = next((t for name, t, _ in rows if name == label), {})
+            cells = [_cell(times, p, missing, lambda s: f"{s * 1e3:.3f}") for p in PEERS]
+            ratios = [_fmt_ratio(speedup(times, p)) for p in ("torchvision", "albumentations")]
+            lines.append(f"| {label} | {key} | " + " | ".join(cells + ratios) + " |")
+    return lines
+
+
+def summary(rows: Sequence[Row]) -> dict[str, Any]:
+    """Geometric means and the worst ratio against albumentations over ``rows``."""
+    tv = [r for r in (speedup(t, "torchvision") for _, t, _ in rows) if r is not None]
+    alb = [(r, label) for label, t, _ in rows if (r := speedup(t, "albumentations")) is not None]
+    return {
+        "vs_torchvision": geomean(tv),
+        "vs_albumentations": geomean([r for r, _ in alb]),
+        "worst_vs_albumentations": min(alb, default=None),
+    }

@@ -1,0 +1,103 @@
+"""The OpenCV wing: optional CPU fast paths of the torch kernels.
+
+Each path has one gate, ``can_<path>(...)``, holding every condition for taking it (OpenCV installed and
+not switched off by :func:`disabled`, device, dtype, layout, sizes, channels, argument values), and a
+runner; a torch kernel hands over in one line::
+
+    if _cv2.can_erase(image, i, j, h, w, value, inplace):
+        return _cv2.erase(image, i, j, h, w, value)
+
+The pure-torch kernels stay the reference and the GPU path; tests run the kernels with and without
+the wing. Runners work plane by plane on the ``H x W`` planes of ``[..., C, H, W]`` tensors and write
+into a fresh output, except where OpenCV wants interleaved channels (warps sample three planes at a
+time as one RGBA image, grayscale and JPEG merge the RGB planes first, colour adjustments run on
+interleaved pixels between one merge and one split, smooth uint8 resizes hand torch's own kernel the
+interleaved pixels it works in).
+
+Modules: ``_base`` (OpenCV, the switch, the checks every gate starts from), ``_layout`` (planar
+tensors <-> interleaved pixels, planes, scratch buffers), ``_warp`` (affine and perspective warps,
+remaps), ``_geometry`` (resize, pad), ``_color`` (lookup tables, histograms, grayscale, colour
+adjustments on interleaved pixels, sharpness), ``_misc`` (blur, JPEG, erase).
+"""
+
+from ._base import available, can_use, disabled
+from ._color import (
+    ContrastTables,
+    Luma,
+    PixelStep,
+    adjust_colors,
+    adjust_contrast,
+    adjust_hue,
+    adjust_saturation,
+    can_adjust_colors,
+    can_adjust_contrast,
+    can_adjust_hue,
+    can_adjust_saturation,
+    can_equalize,
+    can_grayscale,
+    can_lut,
+    can_lut_planes,
+    can_sharpen,
+    contrast_step,
+    equalize,
+    grayscale,
+    hue_step,
+    lut,
+    lut_planes,
+    lut_step,
+    saturation_step,
+    sharpen,
+)
+from ._geometry import can_pad, can_resize, pad, resize
+from ._layout import contiguous, interleaved, planar
+from ._misc import can_erase, can_gaussian_blur, can_jpeg, erase, gaussian_blur, jpeg
+from ._warp import can_remap_nearest, can_warp, remap, remap_nearest, warp
+
+__all__ = [
+    "ContrastTables",
+    "Luma",
+    "PixelStep",
+    "adjust_colors",
+    "adjust_contrast",
+    "adjust_hue",
+    "adjust_saturation",
+    "available",
+    "can_adjust_colors",
+    "can_adjust_contrast",
+    "can_adjust_hue",
+    "can_adjust_saturation",
+    "can_equalize",
+    "can_erase",
+    "can_gaussian_blur",
+    "can_grayscale",
+    "can_jpeg",
+    "can_lut",
+    "can_lut_planes",
+    "can_pad",
+    "can_remap_nearest",
+    "can_resize",
+    "can_sharpen",
+    "can_use",
+    "can_warp",
+    "contiguous",
+    "contrast_step",
+    "disabled",
+    "equalize",
+    "erase",
+    "gaussian_blur",
+    "grayscale",
+    "hue_step",
+    "interleaved",
+    "jpeg",
+    "lut",
+    "lut_planes",
+    "lut_step",
+    "pad",
+    "planar",
+    "remap",
+    "remap_nearest",
+    "resize",
+    "saturation_step",
+    "sharpen",
+    "warp",
+]

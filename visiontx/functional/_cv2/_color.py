@@ -1,0 +1,324 @@
+"""Colour ops through OpenCV: lookup tables, histograms, grayscale, sharpness, and colour adjustments run on
+interleaved pixels.
+
+Brightness, contrast, saturation and hue of RGB images run as steps (:data:`PixelStep`) on the image's
+interleaved pixels between one merge and one split (:func:`adjust_colors`), however many there are. The
+torch side builds the steps and hands over the maths they share with its kernels (its luma, its contrast
+lookup tables), so those exist once.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+
+import numpy as np
+import torch
+
+from ._base import can_use, cv2
+from ._layout import contiguous, interleaved, planar, planes, scratch
+
+try:  # optional (albumentations brings it): SIMD byte translation, the fastest lookup table
+    import stringzilla
+except ImportError:
+    stringzilla = None
+
+__all__ = [
+    "ContrastTables",
+    "Luma",
+    "PixelStep",
+    "adjust_colors",
+    "adjust_contrast",
+    "adjust_hue",
+    "adjust_saturation",
+    "can_adjust_colors",
+    "can_adjust_contrast",
+    "can_adjust_hue",
+    "can_adjust_saturation",
+    "can_equalize",
+    "can_grayscale",
+    "can_lut",
+    "can_lut_planes",
+    "can_sharpen",
+    "contrast_step",
+    "equalize",
+    "grayscale",
+    "hue_step",
+    "lut",
+    "lut_planes",
+    "lut_step",
+    "saturation_step",
+    "sharpen",
+]
+
+_UINT8 = (torch.uint8,)
+
+PixelStep = Callable[[np.ndarray], None]
+"""One adjustment of interleaved ``H x W x 3`` RGB pixels, in place."""
+Luma = Callable[[torch.Tensor], torch.Tensor]
+"""The torch path's unrounded luma: uint8 RGB ``[..., 3, H, W]`` -> float32 ``[..., 1, H, W]``."""
+ContrastTables = Callable[[torch.Tensor, float], torch.Tensor]
+"""The torch path's uint8 contrast lookup tables ``[..., 1, 256]`` for float32 gray means ``[..., 1, 1, 1]``
+and a contrast factor."""
+
+
+def _is_rgb(image: torch.Tensor) -> bool:
+    return image.ndim >= 3 and image.shape[-3] == 3
+
+
+# ---------------------------------------------------------------------------------------------- lookup tables
+def can_lut(image: torch.Tensor, table: torch.Tensor) -> bool:
+    """Whether :func:`lut` can map uint8 ``image`` through ``table``."""
+    return can_use(image, dtypes=_UINT8) and table.device.type == "cpu"
+
+
+def lut(image: torch.Tensor, table: torch.Tensor) -> torch.Tensor:
+    """Map every value of a uint8 ``image`` through ``table`` (256 uint8 entries, one for all planes)."""
+    out = torch.empty(image.shape, dtype=torch.uint8)
+    src = contiguous(image).view(-1, image.shape[-1]).numpy()
+    _translate(src, table.contiguous().numpy(), out.view(-1, image.shape[-1]).numpy())
+    return out
+
+
+def can_lut_planes(image: torch.Tensor, tables: torch.Tensor) -> bool:
+    """Whether :func:`lut_planes` can map the planes of uint8 ``image`` through ``tables``."""
+    return can_use(image, dtypes=_UINT8) and tables.device.type == "cpu"
+
+
+def lut_planes(image: torch.Tensor, tables: torch.Tensor) -> torch.Tensor:
+    """Map plane ``i`` of a uint8 ``[..., H, W]`` image through ``tables[i]`` (``N x 256`` uint8)."""
+    src, out, dst = planes(image)
+    tables = tables.reshape(-1, 256).contiguous().numpy()
+    for i in range(src.shape[0]):
+        _translate(src[i], tables[i], dst[i])
+    return out
+
+
+def _translate(src: np.ndarray, table: np.ndarray, dst: np.ndarray) -> None:
+    """``dst = table[src]`` for 2-D uint8 arrays (``dst`` contiguous)."""
+    if stringzilla is not None:
+        # (a copy for row-strided crops, as reshape would make; also for single columns, which it would not)
+        flat = np.ascontiguousarray(src).reshape(-1)
+        stringzilla.translate(memoryview(flat), memoryview(table), out=memoryview(dst.reshape(-1)))
+    else:
+        cv2.LUT(src, table, dst=dst)
+
+
+def histograms(rows: torch.Tensor) -> torch.Tensor:
+    """``N x 256`` int64 counts of the values of each row of a uint8 ``N x P`` tensor."""
+    src = rows.contiguous().numpy()
+    counts = [cv2.calcHist([row[None]], [0], None, [256], [0, 256]).reshape(256) for row in src]
+    return torch.from_numpy(np.stack(counts)).to(torch.int64) if counts else torch.zeros(0, 256, dtype=torch.int64)
+
+
+def can_equalize(image: torch.Tensor) -> bool:
+    """Whether :func:`equalize` can equalize the planes of ``image``."""
+    return can_use(image, dtypes=_UINT8)
+
+
+def equalize(image: torch.Tensor, tables: Callable[[torch.Tensor, int], torch.Tensor]) -> torch.Tensor:
+    """Equalize each ``H x W`` plane of uint8 ``image`` through the torch path's ``tables(histograms,
+    pixels per plane)`` (``N x 256`` uint8 lookup tables for ``N x 256`` counts)."""
+    rows = image.reshape(-1, image.shape[-2] * image.shape[-1])
+    return lut_planes(image, tables(histograms(rows), rows.shape[1]))
+
+
+# ------------------------------------------------------------------------------------------------- grayscale
+def can_grayscale(image: torch.Tensor) -> bool:
+    """Whether :func:`grayscale` can convert ``image`` (uint8 RGB)."""
+    return can_use(image, dtypes=_UINT8) and _is_rgb(image)
+
+
+def grayscale(image: torch.Tensor, num_output_channels: int) -> torch.Tensor:
+    """Luma of uint8 RGB ``[..., 3, H, W]`` as ``num_output_channels`` equal uint8 planes, through
+    OpenCV's fixed-point RGB -> gray (weights 0.299 / 0.587 / 0.114, rounded): within one level of
+    the torch kernel's (0.2989 weights), off by one on about 1 % of pixels."""
+    height, width = image.shape[-2:]
+    out = torch.from_numpy(np.empty((*image.shape[:-3], num_output_channels, height, width), dtype=np.uint8))
+    dst = out.numpy().reshape(-1, num_output_channels, height, width)
+    for item, target in zip(image.reshape(-1, 3, height, width), dst):
+        _gray_pixels(interleaved(item), out=target[0])
+        target[1:] = target[0]
+    return out
+
+
+def _gray_pixels(pixels: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    """The ``H x W`` uint8 luma of interleaved ``H x W x 3`` uint8 RGB pixels (into ``out`` if given):
+    OpenCV's fixed-point conversion, rounded, with weights 0.299 / 0.587 / 0.114."""
+    return cv2.cvtColor(pixels, cv2.COLOR_RGB2GRAY, dst=out)
+
+
+# ------------------------------------------------------------------------------ adjustments on interleaved pixels
+def can_adjust_colors(image: torch.Tensor, num_steps: int) -> bool:
+    """Whether :func:`adjust_colors` should run ``num_steps`` adjustments of ``image``: uint8 RGB, and
+    more than one step (a single one takes its op's own hand-over)."""
+    return num_steps > 1 and _is_rgb(image) and can_use(image, dtypes=_UINT8)
+
+
+def adjust_colors(image: torch.Tensor, steps: Sequence[PixelStep]) -> torch.Tensor:
+    """Run ``steps`` in order on the interleaved ``H x W x 3`` pixels of each RGB image of a uint8 or
+    float32 ``[..., 3, H, W]`` tensor and return the results as planes: one merge before and one split
+    after, however many steps run. The pixels are per-thread scratch, valid during the steps only."""
+    height, width = image.shape[-2:]
+    out = np.empty(image.shape, dtype=np.uint8 if image.dtype == torch.uint8 else np.float32)
+    for item, target in zip(image.reshape(-1, 3, height, width), out.reshape(-1, 3, height, width)):
+        pixels = interleaved(item, out=scratch([((height, width, 3), out.dtype)], slot="pixels")[0])
+        for step in steps:
+            step(pixels)
+        cv2.split(pixels, list(target))
+    return torch.from_numpy(out)
+
+
+def lut_step(table: torch.Tensor) -> PixelStep:
+    """A step mapping uint8 pixels through ``table`` (256 uint8 entries; brightness)."""
+    return functools.partial(_lut_pixels, table=table)
+
+
+def _lut_pixels(pixels: np.ndarray, table: torch.Tensor) -> None:
+    rows = pixels.reshape(pixels.shape[0], -1)
+    _translate(rows, table.reshape(256).contiguous().numpy(), rows)
+
+
+def _rounded_luma_fits(factor: float) -> bool:
+    """Whether the uint8 contrast and saturation steps blend with OpenCV's rounded luma.
+
+    torchvision floors the luma of uint8 images; one pass of OpenCV over interleaved pixels rounds
+    it (weights 0.299 / 0.587 / 0.114), which is closer to the float result. Blending by ``factor``
+    scales that difference by ``|1 - factor|``: up to 0.5 (ColorJitter's usual range) the output stays
+    within one level of torchvision's; other factors use the floored luma.
+    """
+    return abs(1.0 - factor) <= 0.5
+
+
+def floor_uint8(values: torch.Tensor) -> torch.Tensor:
+    """``floor`` of float32 ``values`` in [0, 256) as uint8 (numpy's truncating cast, faster than torch's)."""
+    return torch.from_numpy(values.contiguous().numpy().astype(np.uint8))
+
+
+def _floored_luma(pixels: np.ndarray, luma: Luma) -> np.ndarray:
+    """The ``H x W`` uint8 luma of interleaved ``H x W x 3`` uint8 RGB pixels, floored as the torch path's."""
+    return floor_uint8(luma(planar(pixels))).numpy()[0]
+
+
+def contrast_step(factor: float, luma: Luma, tables: ContrastTables) -> PixelStep:
+    """A step blending uint8 pixels with their mean gray level by ``factor`` (see :func:`_rounded_luma_fits`;
+    other factors take the floored luma, averaged as the torch path does)."""
+    return functools.partial(_contrast_pixels, factor=factor, luma=luma, tables=tables)
+
+
+def _contrast_pixels(pixels: np.ndarray, factor: float, luma: Luma, tables: ContrastTables) -> None:
+    if _rounded_luma_fits(factor):
+        mean = torch.tensor(cv2.mean(_gray_pixels(pixels))[0], dtype=torch.float32)  # OpenCV's integer sums
+    else:
+        mean = torch.from_numpy(_floored_luma(pixels, luma)).to(torch.float32).mean()
+    _lut_pixels(pixels, tables(mean.view(1, 1, 1), factor))
+
+
+def saturation_step(factor: float, luma: Luma) -> PixelStep:
+    """A step blending uint8 pixels with their gray by ``factor`` (see :func:`_rounded_luma_fits`; other
+    factors take the floored luma)."""
+    return functools.partial(_saturation_pixels, factor=factor, luma=luma)
+
+
+def _saturation_pixels(pixels: np.ndarray, factor: float, luma: Luma) -> None:
+    """``factor * pixels + (1 - factor) * gray`` in place, rounded and saturated."""
+    gray = _gray_pixels(pixels) if _rounded_luma_fits(factor) else _floored_luma(pixels, luma)
+    cv2.addWeighted(pixels, factor, cv2.cvtColor(gray, cv2.COLOR_GRAY2RGB), 1.0 - factor, 0.0, dst=pixels)
+
+
+def hue_step(factor: float) -> PixelStep:
+    """A step rotating the hue of uint8 or float32 pixels by ``factor`` turns (see :func:`shift_hue`)."""
+    return functools.partial(shift_hue, hue_factor=factor)
+
+
+_HUE_BAND_PIXELS = 1 << 18
+
+
+def shift_hue(pixels: np.ndarray, hue_factor: float) -> None:
+    """Rotate the hue of interleaved ``H x W x 3`` RGB pixels (uint8, or float32 in [0, 1]) by
+    ``hue_factor`` turns in place, through OpenCV's float HSV: scale-free, so uint8 values need no
+    rescaling, and its HSV -> RGB conversion wraps the hue. Works in bands of up to 512 x 512 pixels
+    with per-thread scratch buffers (smaller bands cost more calls, whole large images fall out of cache)."""
+    height, width = pixels.shape[:2]
+    rows = min(height, max(1, _HUE_BAND_PIXELS // width))
+    rgb, hsv = scratch([((rows, width, 3), np.float32)] * 2)
+    shift = np.float32((360.0 * hue_factor) % 360.0)  # a positive shift: wrapped above 360
+    for top in range(0, height, rows):
+        band = pixels[top : top + rows]
+        work, converted = rgb[: len(band)], hsv[: len(band)]
+        if band.dtype == np.uint8:
+            torch.from_numpy(work).copy_(torch.from_numpy(band))  # faster than numpy's cast
+        else:
+            work[...] = band
+        cv2.cvtColor(work, cv2.COLOR_RGB2HSV, dst=converted)
+        converted[..., 0] += shift
+        cv2.cvtColor(converted, cv2.COLOR_HSV2RGB, dst=work)
+        if band.dtype == np.uint8:
+            cv2.convertScaleAbs(work, dst=band)  # round to nearest (values are never below -0.5)
+        else:
+            np.clip(work, 0.0, 1.0, out=band)
+
+
+def can_adjust_contrast(image: torch.Tensor) -> bool:
+    """Whether :func:`adjust_contrast` can run on ``image`` (uint8, 1 or 3 channels)."""
+    return can_use(image, dtypes=_UINT8) and image.ndim >= 3 and image.shape[-3] in (1, 3)
+
+
+def adjust_contrast(image: torch.Tensor, factor: float, luma: Luma, tables: ContrastTables) -> torch.Tensor:
+    """Contrast of uint8 ``[..., C, H, W]``: RGB as a step on interleaved pixels, one channel through one
+    lookup table per image (the torch path's maths)."""
+    if _is_rgb(image):
+        return adjust_colors(image, [contrast_step(factor, luma, tables)])
+    means = image.to(torch.float32).mean(dim=(-3, -2, -1), keepdim=True)
+    return lut_planes(image, tables(means, factor).expand(*image.shape[:-2], 256))
+
+
+def can_adjust_saturation(image: torch.Tensor) -> bool:
+    """Whether :func:`adjust_saturation` can run on ``image`` (uint8 RGB)."""
+    return can_use(image, dtypes=_UINT8) and _is_rgb(image)
+
+
+def adjust_saturation(image: torch.Tensor, factor: float, luma: Luma) -> torch.Tensor:
+    """Saturation of uint8 RGB ``[..., 3, H, W]`` (see :func:`saturation_step`)."""
+    return adjust_colors(image, [saturation_step(factor, luma)])
+
+
+def can_adjust_hue(image: torch.Tensor) -> bool:
+    """Whether :func:`adjust_hue` can run on ``image`` (uint8 or float32 RGB)."""
+    return can_use(image) and _is_rgb(image)
+
+
+def adjust_hue(image: torch.Tensor, factor: float) -> torch.Tensor:
+    """Hue of uint8 or float32 RGB ``[..., 3, H, W]`` (see :func:`shift_hue`)."""
+    return adjust_colors(image, [hue_step(factor)])
+
+
+# ------------------------------------------------------------------------------------------------- sharpness
+_BAND_PIXELS = 1 << 15  # pixels per call when sharpening small planes together
+_SMOOTH = np.array([[1, 1, 1], [1, 5, 1], [1, 1, 1]], dtype=np.float32) / 13
+
+
+def can_sharpen(image: torch.Tensor) -> bool:
+    """Whether :func:`sharpen` can run on ``image`` (planes of at least 3 x 3)."""
+    return can_use(image) and image.shape[-2] > 2 and image.shape[-1] > 2
+
+
+def sharpen(image: torch.Tensor, factor: float) -> torch.Tensor:
+    """PIL's sharpness on ``[..., H, W]`` planes (at least 3 x 3): blend each pixel with its
+    ``[[1, 1, 1], [1, 5, 1], [1, 1, 1]] / 13`` smoothing by ``factor``; the 1-pixel border is kept."""
+    src, out, dst = planes(image)
+    width = src.shape[-1]
+    # small planes are filtered together as one tall image (fewer calls; rows mixing two planes are
+    # border rows, restored below), large ones alone (small temporaries)
+    per_call = max(1, _BAND_PIXELS // (src.shape[-2] * width))
+    for i in range(0, src.shape[0], per_call):
+        tall, tall_out = src[i : i + per_call].reshape(-1, width), dst[i : i + per_call].reshape(-1, width)
+        if image.dtype == torch.uint8:  # (3x3 sum + 4 * centre) / 13 rounds exactly (no ties in k / 13)
+            box = cv2.boxFilter(tall, cv2.CV_16U, (3, 3), normalize=False, borderType=cv2.BORDER_REPLICATE)
+            smooth = cv2.addWeighted(box, 1 / 13, tall.astype(np.uint16), 4 / 13, 0.0).astype(np.uint8)
+            cv2.addWeighted(tall, factor, smooth, 1.0 - factor, 0.0, dst=tall_out)
+        else:
+            smooth = cv2.filter2D(tall, -1, _SMOOTH, borderType=cv2.BORDER_REPLICATE)
+            np.clip(smooth + (tall - smooth) * np.float32(factor), 0.0, 1.0, out=tall_out)
+    dst[:, 0], dst[:, -1], dst[:, :, 0], dst[:, :, -1] = src[:, 0], src[:, -1], src[:, :, 0], src[:, :, -1]
+    return out

@@ -1,0 +1,130 @@
+"""Resize and pad of ``[..., C, H, W]`` images through OpenCV (or torch's own kernel on interleaved pixels)."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+
+import numpy as np
+import torch
+
+from .._interpolation import InterpolationMode, nearest_source
+from ._base import MAX_SIZE, can_use, cv2
+from ._layout import channel_count, interleaved, plane_fill, planes
+
+__all__ = [
+    "can_pad",
+    "can_resize",
+    "can_resize_interleaved",
+    "can_resize_nearest",
+    "pad",
+    "resize",
+    "resize_interleaved",
+    "resize_nearest",
+]
+
+
+def can_resize(image: torch.Tensor, size: Sequence[int], mode: InterpolationMode) -> bool:
+    """Whether a resize of ``image`` to ``size`` can take :func:`resize`: nearest through OpenCV (see
+    :func:`can_resize_nearest`), bilinear and bicubic through torch's uint8 kernel on interleaved pixels
+    (see :func:`can_resize_interleaved`)."""
+    if mode == InterpolationMode.NEAREST:
+        return can_resize_nearest(image, size)
+    return can_resize_interleaved(image, size, mode.value)
+
+
+def resize(image: torch.Tensor, size: Sequence[int], mode: InterpolationMode, antialias: bool) -> torch.Tensor:
+    """The resize :func:`can_resize` allows, torch's values exactly."""
+    if mode == InterpolationMode.NEAREST:
+        return resize_nearest(image, size)
+    return resize_interleaved(image, size, mode.value, antialias)
+
+
+@functools.lru_cache(maxsize=256)
+def _nearest_agrees(in_len: int, out_len: int) -> bool:
+    """Whether OpenCV's nearest-neighbour source indices (``floor(x * (1 / (out / in)))`` in double)
+    equal torch's ``nearest`` ones (float32 maths) for this length: they differ for some sizes."""
+    torch_index = nearest_source(in_len, out_len).numpy()
+    cv2_index = np.minimum(np.floor(np.arange(out_len) * (1.0 / (out_len / in_len))), in_len - 1)
+    return bool(np.array_equal(torch_index, cv2_index))
+
+
+def can_resize_nearest(image: torch.Tensor, size: Sequence[int]) -> bool:
+    """Whether ``image`` can be resized to ``size`` by OpenCV with exactly torch's ``nearest`` indices."""
+    height, width = image.shape[-2:]
+    return (
+        can_use(image)
+        and max(*size, height, width) < MAX_SIZE
+        and _nearest_agrees(height, size[0])
+        and _nearest_agrees(width, size[1])
+    )
+
+
+def resize_nearest(image: torch.Tensor, size: Sequence[int]) -> torch.Tensor:
+    """Nearest-neighbour resize of each ``H x W`` plane to ``size`` ``(H, W)``."""
+    src, out, dst = planes(image, size)
+    for i in range(src.shape[0]):
+        cv2.resize(src[i], (size[1], size[0]), dst=dst[i], interpolation=cv2.INTER_NEAREST)
+    return out
+
+
+_SMOOTH_MODES = ("bilinear", "bicubic")
+_INTERLEAVED_MIN_PIXELS = 1 << 16  # input plus output pixels; below, torch's own layout change costs less
+
+
+def can_resize_interleaved(image: torch.Tensor, size: Sequence[int], mode: str) -> bool:
+    """Whether a bilinear / bicubic resize of ``image`` to ``size`` should run torch's uint8 kernel
+    on interleaved pixels (3 or 4 channels, the layout that kernel works in): for images of 64K input
+    and output pixels or more."""
+    return (
+        mode in _SMOOTH_MODES
+        and can_use(image, dtypes=(torch.uint8,))
+        and image.ndim >= 3
+        and image.shape[-3] in (3, 4)
+        and image.shape[-2] * image.shape[-1] + size[0] * size[1] >= _INTERLEAVED_MIN_PIXELS
+    )
+
+
+def resize_interleaved(image: torch.Tensor, size: Sequence[int], mode: str, antialias: bool) -> torch.Tensor:
+    """Resize uint8 ``[..., C, H, W]`` (C is 3 or 4) with torch's own ``interpolate`` (the same
+    values), handing it ``H x W x C`` pixels: its uint8 kernel converts planar input to that layout
+    itself, slower than OpenCV's merge before and split after."""
+    channels, height, width = image.shape[-3:]
+    items = image.reshape(-1, channels, height, width)
+    out = np.empty((*image.shape[:-2], *size), dtype=np.uint8)
+    for item, target in zip(items, out.reshape(-1, channels, *size)):
+        pixels = torch.from_numpy(interleaved(item)).unsqueeze(0).permute(0, 3, 1, 2)  # channels-last N x C x H x W
+        resized = torch.nn.functional.interpolate(
+            pixels, size=size, mode=mode, align_corners=False, antialias=antialias
+        )
+        cv2.split(resized[0].permute(1, 2, 0).contiguous().numpy(), list(target))  # already contiguous: a no-op
+    return torch.from_numpy(out)
+
+
+# OpenCV's BORDER_CONSTANT, BORDER_REPLICATE, BORDER_REFLECT_101 (no edge repeat), BORDER_REFLECT (edge repeated)
+_BORDERS = {"constant": 0, "edge": 1, "reflect": 4, "symmetric": 2}
+
+
+def can_pad(image: torch.Tensor, padding: Sequence[int], padding_mode: str, fill: Sequence[float]) -> bool:
+    """Whether a pad by ``padding`` (non-negative, as the kernel checks) can take :func:`pad`: some
+    padding; constant fills one per channel (or one) and, for uint8, whole numbers in 0..255."""
+    if not any(padding) or not can_use(image) or padding_mode not in _BORDERS:
+        return False
+    if padding_mode != "constant":
+        return True
+    if len(fill) != 1 and (image.ndim < 3 or len(fill) != image.shape[-3]):
+        return False
+    return image.dtype != torch.uint8 or all(float(v).is_integer() and 0 <= v <= 255 for v in fill)
+
+
+def pad(image: torch.Tensor, padding: Sequence[int], padding_mode: str, fill: Sequence[float]) -> torch.Tensor:
+    """Pad ``[..., H, W]`` planes by ``padding`` ``(left, top, right, bottom)``: constant (per-channel
+    ``fill``), edge, reflect (no edge repeat) or symmetric (edge repeated)."""
+    left, top, right, bottom = padding
+    size = (image.shape[-2] + top + bottom, image.shape[-1] + left + right)
+    border = _BORDERS[padding_mode]
+    src, out, dst = planes(image, size)
+    channels = channel_count(image)
+    for i in range(src.shape[0]):
+        cv2.copyMakeBorder(src[i], top, bottom, left, right, border, dst=dst[i], value=plane_fill(fill, channels, i))
+    return out

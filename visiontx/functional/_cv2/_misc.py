@@ -1,0 +1,78 @@
+"""Gaussian blur, JPEG round trips and erasing through OpenCV and numpy."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import torch
+
+from ._base import can_use, cv2
+from ._layout import contiguous, planes
+
+__all__ = ["can_erase", "can_gaussian_blur", "can_jpeg", "erase", "gaussian_blur", "jpeg"]
+
+
+def can_gaussian_blur(image: torch.Tensor) -> bool:
+    """Whether :func:`gaussian_blur` can blur ``image``."""
+    return can_use(image)
+
+
+def gaussian_blur(image: torch.Tensor, kernel_x: torch.Tensor, kernel_y: torch.Tensor) -> torch.Tensor:
+    """Separable convolution of each plane with 1-D kernels, reflect border (no edge repeat)."""
+    src, out, dst = planes(image)
+    kx = kernel_x.to(torch.float32).numpy()
+    ky = kernel_y.to(torch.float32).numpy()
+    for i in range(src.shape[0]):
+        cv2.sepFilter2D(src[i], -1, kx, ky, dst=dst[i], borderType=cv2.BORDER_REFLECT_101)
+    return out
+
+
+def can_jpeg(image: torch.Tensor) -> bool:
+    """Whether :func:`jpeg` can round-trip ``image`` (uint8, 1 or 3 channels)."""
+    return can_use(image, dtypes=(torch.uint8,)) and image.ndim >= 3 and image.shape[-3] in (1, 3)
+
+
+def jpeg(image: torch.Tensor, quality: int) -> torch.Tensor:
+    """JPEG round trip of uint8 ``[..., C, H, W]`` (C is 1 or 3) with OpenCV's libjpeg (the same
+    bytes as Pillow's encoder and decoder at default settings)."""
+    flat = image.reshape(-1, *image.shape[-3:])
+    out = torch.empty(flat.shape, dtype=torch.uint8)
+    params = [cv2.IMWRITE_JPEG_QUALITY, int(quality)]
+    for item, target in zip(flat, out):
+        item_planes = list(contiguous(item).numpy())
+        color = len(item_planes) == 3
+        _, encoded = cv2.imencode(".jpg", cv2.merge(item_planes[::-1]) if color else item_planes[0], params)
+        decoded = cv2.imdecode(encoded, cv2.IMREAD_COLOR if color else cv2.IMREAD_GRAYSCALE)
+        if color:
+            cv2.split(decoded, list(target.numpy())[::-1])
+        else:
+            target[0].copy_(torch.from_numpy(decoded))
+    return out.reshape(image.shape)
+
+
+def can_erase(image: torch.Tensor, i: int, j: int, h: int, w: int, value: torch.Tensor, inplace: bool) -> bool:
+    """Whether :func:`erase` can fill rows ``i:i+h`` and columns ``j:j+w`` (non-negative, as the kernel
+    checks) of ``image`` with ``value`` (of the image's dtype and device): a copy of a contiguous image, a
+    value without autograd that broadcasts to the region."""
+    if inplace or not image.is_contiguous() or value.requires_grad or not can_use(image):
+        return False
+    height, width = image.shape[-2:]
+    region = (*image.shape[:-2], len(range(height)[i : i + h]), len(range(width)[j : j + w]))
+    return _broadcasts(value.shape, region)
+
+
+def _broadcasts(shape: Sequence[int], target: Sequence[int]) -> bool:
+    """Whether a value of ``shape`` can be assigned to a region of shape ``target`` (numpy's and torch's
+    rule: dims beyond the region's lead and are 1, the others are 1 or the region's)."""
+    extra = max(len(shape) - len(target), 0)
+    inner = shape[extra:]
+    return all(d == 1 for d in shape[:extra]) and all(d in (1, t) for d, t in zip(reversed(inner), reversed(target)))
+
+
+def erase(image: torch.Tensor, i: int, j: int, h: int, w: int, value: torch.Tensor) -> torch.Tensor:
+    """A copy of contiguous ``[..., C, H, W]`` with rows ``i:i+h`` and columns ``j:j+w`` set to
+    ``value`` (a CPU tensor of the image's dtype, broadcast to ``[..., C, h, w]``): numpy's copy and
+    slice assignment, faster than torch's clone and indexing."""
+    dst = image.numpy().copy()
+    dst[..., i : i + h, j : j + w] = value.numpy()
+    return torch.from_numpy(dst)

@@ -1,0 +1,150 @@
+"""Geometry as data: what a geometric op does to the pixel grid, as one small value.
+
+A :class:`Geometry` holds the 3 x 3 matrix mapping input pixel coordinates to output ones (continuous
+coordinates: pixel ``(i, j)`` covers ``[j, j + 1] x [i, i + 1]``), the output canvas ``(H, W)`` and how
+point-like outputs are clamped to it. Each geometric op describes itself once, as a function
+``describe(spatial_size, **params) -> Geometry`` registered with :func:`register_geometry`; point-like
+types (bounding boxes) then follow every op through the one path here, and
+:func:`geometry_of` gives the description to anyone composing, batching, replaying or inverting ops.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import torch
+
+from ...datapoints import BoundingBoxFormat
+from .._meta import clamp_bounding_box_tensor
+from .._registry import register_geometry_kernel
+from ._matrix import compose, invert, transform_boxes
+
+__all__ = ["Geometry", "geometry_of"]
+
+Matrix = tuple[tuple[float, float, float], tuple[float, float, float], tuple[float, float, float]]
+Clamp = Literal["corners", "boxes", None]
+Describe = Callable[..., "Geometry"]
+
+_IDENTITY = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
+_DESCRIPTIONS: dict[Callable, tuple[Describe, tuple[str, ...]]] = {}
+
+
+def _as_matrix(matrix: Sequence[Sequence[float]]) -> Matrix:
+    rows = [tuple(float(v) for v in row) for row in matrix]
+    if len(rows) == 2:
+        rows.append((0.0, 0.0, 1.0))
+    if len(rows) != 3 or any(len(row) != 3 for row in rows):
+        raise ValueError(f"matrix must be 2 x 3 or 3 x 3, got {matrix!r}")
+    return tuple(rows)  # type: ignore[return-value]
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """The geometry of one op on an image of a given size.
+
+    Args:
+        matrix: 3 x 3 (or 2 x 3) map from input to output pixel coordinates, continuous (pixel
+            ``(i, j)`` covers ``[j, j + 1] x [i, i + 1]``); a last row other than ``[0, 0, 1]`` is projective.
+        canvas_size: the output ``(H, W)``.
+        clamp: how boxes are clamped to the canvas, following torchvision's two conventions:
+            ``"corners"`` clamps the enclosing box of the mapped corners (affine, rotate, perspective),
+            ``"boxes"`` clamps the mapped boxes as ``clamp_bounding_box`` does (crops, pads), ``None``
+            leaves them (flips, resizes).
+        points_error: when set, points cannot follow this geometry (e.g. a reflecting pad) and
+            mapping them raises ``ValueError`` with this message.
+
+    Example:
+        >>> g = F.geometry_of("rotate", (100, 200), angle=90, expand=True)
+        >>> g.canvas_size
+        (200, 100)
+    """
+
+    matrix: Matrix
+    canvas_size: tuple[int, int]
+    clamp: Clamp = None
+    points_error: str | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "matrix", _as_matrix(self.matrix))
+        height, width = (int(s) for s in self.canvas_size)
+        object.__setattr__(self, "canvas_size", (height, width))
+
+    @property
+    def inverse_matrix(self) -> Matrix:
+        """The map from output to input pixel coordinates (what samplers read)."""
+        return _as_matrix(invert([list(row) for row in self.matrix]))
+
+    @property
+    def is_projective(self) -> bool:
+        return self.matrix[2] != (0.0, 0.0, 1.0)
+
+    def then(self, other: Geometry) -> Geometry:
+        """This geometry followed by ``other`` (whose input is this one's canvas)."""
+        matrix = compose([list(r) for r in other.matrix], [list(r) for r in self.matrix])
+        return Geometry(matrix, other.canvas_size, other.clamp or self.clamp, self.points_error or other.points_error)
+
+
+def register_geometry(
+    functional: Callable, describe: Describe, *, sampling: Sequence[str] = (), boxes: bool = True
+) -> None:
+    """Describe the geometric op ``functional`` by ``describe(spatial_size, **params)`` and register the
+    generic kernel that moves bounding boxes with it (unless ``boxes`` is False: the op registers its
+    own). ``sampling`` names the op's arguments that only concern pixels (interpolation, fill,
+    antialias): they are dropped before ``describe``."""
+    dropped = tuple(sampling)
+    _DESCRIPTIONS[functional] = (describe, dropped)
+    if not boxes:
+        return
+
+    def follow(
+        bounding_box: torch.Tensor, format: BoundingBoxFormat | str, spatial_size: Sequence[int], **params: Any
+    ) -> tuple[torch.Tensor, tuple[int, int]]:
+        geometry = describe(tuple(spatial_size), **{k: v for k, v in params.items() if k not in dropped})
+        return transform_bounding_box(bounding_box, format, geometry), geometry.canvas_size
+
+    follow.__name__ = follow.__qualname__ = f"{functional.__name__}_bounding_box_by_geometry"
+    register_geometry_kernel(functional)(follow)
+
+
+def transform_bounding_box(
+    bounding_box: torch.Tensor, format: BoundingBoxFormat | str, geometry: Geometry
+) -> torch.Tensor:
+    """Boxes ``[..., 4]`` in ``format`` through ``geometry``: the enclosing box of the mapped corners,
+    clamped to the canvas as the geometry says; same format and dtype."""
+    if geometry.points_error is not None:
+        raise ValueError(geometry.points_error)
+    if geometry.clamp is None and geometry.matrix == _IDENTITY:
+        return bounding_box
+    if geometry.clamp == "corners":
+        return transform_boxes(bounding_box, format, geometry.matrix, clamp_to=geometry.canvas_size)
+    boxes = transform_boxes(bounding_box, format, geometry.matrix)
+    if geometry.clamp == "boxes":
+        return clamp_bounding_box_tensor(boxes, format, geometry.canvas_size)
+    return boxes
+
+
+def _resolve(op: Callable | str) -> Callable:
+    for functional in _DESCRIPTIONS:
+        if functional is op or functional.__name__ == op:
+            return functional
+    names = sorted(f.__name__ for f in _DESCRIPTIONS)
+    raise ValueError(f"op must be one of the geometric ops described by a matrix {names}, got {op!r}")
+
+
+def geometry_of(op: Callable | str, spatial_size: Sequence[int], **params: Any) -> Geometry:
+    """The :class:`Geometry` (matrix and output size) of a geometric op on an image of a given size.
+
+    Args:
+        op: a geometric functional (``F.rotate``, ...) or its name; ``elastic`` has no matrix
+            (``ValueError``).
+        spatial_size: ``(H, W)`` of the input image.
+        **params: the op's own arguments, as for the functional without ``inpt``; those that only
+            concern pixels (``interpolation``, ``fill``, ``antialias``) may be given and are ignored.
+
+    Example:
+        >>> F.geometry_of("rotate", (480, 640), angle=30, expand=True).canvas_size
+    """
+    describe, sampling = _DESCRIPTIONS[_resolve(op)]
+    return describe(tuple(spatial_size), **{k: v for k, v in params.items() if k not in sampling})

@@ -1,0 +1,103 @@
+"""RandomErasing: erase a random rectangle of the images and videos."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import torch
+
+from ... import functional as F
+from ..._args import check_range, fill_tensor, parse_fill, per_channel_error
+from ...datapoints import Image, Video
+from .. import _random
+from .._transform import RandomApplyTransform
+from .._utils import is_pure_tensor, query_chw
+
+__all__ = ["RandomErasing"]
+
+
+def _erase_value(value: float | Sequence[float] | str) -> list[float] | None:
+    """The fixed value per channel; None for "random"."""
+    if isinstance(value, str):
+        if value != "random":
+            raise ValueError(f"value as a string must be 'random', got {value!r}")
+        return None
+    if value is None:
+        raise TypeError("value must be a number, a sequence of numbers per channel, or 'random', got None")
+    return parse_fill(value, name="value")
+
+
+def _image_dtype(flat_inputs: list[Any]) -> torch.dtype:
+    for inpt in flat_inputs:
+        if isinstance(inpt, (Image, Video)) or is_pure_tensor(inpt):
+            return inpt.dtype
+    return torch.uint8  # PIL images
+
+
+class RandomErasing(RandomApplyTransform):
+    """With probability ``p``, erase a random rectangle of the images and videos of a sample.
+
+    Masks and boxes pass through unchanged, as in torchvision. When no rectangle fits in 10 tries
+    nothing is erased.
+
+    Args:
+        p: probability of erasing (default 0.5).
+        scale: ``(min, max)`` range of the rectangle's area as a fraction of the image's, within
+            ``[0, 1]`` (default ``(0.02, 0.33)``).
+        ratio: ``(min, max)`` range of its aspect ratio, positive, drawn log-uniformly (default
+            ``(0.3, 3.3)``).
+        value: the fill: a number, one number per channel, or ``"random"`` (standard normal noise for
+            float images, uniform over the dtype's range for integer and PIL images). Default 0.
+        inplace: erase tensors in place instead of a copy (default False).
+
+    Example:
+        >>> T.RandomErasing(p=0.5, scale=(0.02, 0.33), ratio=(0.3, 3.3), value="random")(image)
+    """
+
+    def __init__(
+        self,
+        p: float = 0.5,
+        scale: Sequence[float] = (0.02, 0.33),
+        ratio: Sequence[float] = (0.3, 3.3),
+        value: float | Sequence[float] | str = 0.0,
+        inplace: bool = False,
+    ) -> None:
+        super().__init__(p=p)
+        self.scale = check_range(scale, "scale", 0.0, 1.0)
+        self.ratio = check_range(ratio, "ratio", 0.0, strict=True)
+        self.value = value
+        self._value = _erase_value(value)
+        self.inplace = inplace
+        self._log_ratio = torch.log(torch.tensor(self.ratio)).tolist()  # float32 logs, as torchvision
+        self._fills: dict[torch.dtype, torch.Tensor] = {}  # the fixed value converted to each image dtype
+
+    def make_params(self, flat_inputs: list[Any]) -> dict[str, Any]:
+        channels, height, width = query_chw(flat_inputs)
+        if self._value is not None and len(self._value) not in (1, channels):
+            raise per_channel_error("value", channels, self.value)
+        for _ in range(10):
+            area = height * width * _random.uniform(self.scale[0], self.scale[1])
+            aspect = math.exp(_random.uniform(self._log_ratio[0], self._log_ratio[1]))
+            h, w = int(round(math.sqrt(area * aspect))), int(round(math.sqrt(area / aspect)))
+            if h < height and w < width:
+                v = self._draw_value(channels, h, w, _image_dtype(flat_inputs))
+                i = _random.randint(height - h + 1)
+                j = _random.randint(width - w + 1)
+                return dict(i=i, j=j, h=h, w=w, v=v)
+        return dict(i=0, j=0, h=height, w=width, v=None)
+
+    def _draw_value(self, channels: int, h: int, w: int, dtype: torch.dtype) -> torch.Tensor:
+        if self._value is not None:
+            if dtype not in self._fills:
+                self._fills[dtype] = fill_tensor(torch.tensor(self._value)[:, None, None], dtype)
+            return self._fills[dtype]
+        if dtype.is_floating_point:
+            return torch.empty([channels, h, w], dtype=torch.float32).normal_()
+        return torch.randint(0, torch.iinfo(dtype).max + 1, (channels, h, w), dtype=dtype)
+
+    def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
+        if params["v"] is None:
+            return inpt
+        return self.call_kernel(F.erase, inpt, **params, inplace=self.inplace)

@@ -1,0 +1,45 @@
+"""Identity and Lambda: pass the sample through, or apply a function to chosen leaves."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .._transform import Transform
+
+__all__ = ["Identity", "Lambda"]
+
+
+class Identity(Transform):
+    """Return the sample unchanged (the same objects).
+
+    Takes no arguments.
+    """
+
+    def forward(self, *inputs: Any) -> Any:
+        return inputs if len(inputs) > 1 else inputs[0]
+
+
+class Lambda(Transform):
+    """Apply a function to every leaf of the sample of the given types.
+
+    Args:
+        lambd: callable taking one leaf and returning its replacement.
+        *types: the leaf types to apply it to (``isinstance``); none given: every leaf.
+
+    Example:
+        >>> T.Lambda(lambda x: x.float(), torch.Tensor)(sample)
+    """
+
+    def __init__(self, lambd: Callable[[Any], Any], *types: type) -> None:
+        super().__init__()
+        if not callable(lambd):
+            raise TypeError(f"lambd must be callable, got {type(lambd).__name__}")
+        self.lambd = lambd
+        self.types = types or (object,)
+
+    def _needs_transform_list(self, flat_inputs: list[Any]) -> list[bool]:
+        return [isinstance(inpt, self.types) for inpt in flat_inputs]
+
+    def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
+        return self.lambd(inpt)
