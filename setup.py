@@ -7,13 +7,15 @@ setup(
     long_description=open("README.md", encoding="utf-8").read(),
     long_description_content_type="text/markdown",
     packages=find_packages(include=["visiontx", "visiontx.*"]),
-    package_data={"visiontx": ["assets/coco_sample/*.json", "assets/coco_sample/images/*.jpg"]},
-    python_requires=">=3.9",
-    install_requires=["torch>=2.0", "pillow>=9.1", "numpy", "pycocotools>=2.0"],
+    package_data={"visiontx": ["py.typed", "assets/coco_sample/*.json", "assets/coco_sample/images/*.jpg"]},
+    license="BSD-3-Clause",
+    python_requires=">=3.10",
+    # OpenCV is the CPU fast path; visiontx still runs without it (the torch kernels), with a warning at import
+    install_requires=["torch>=2.0", "pillow>=9.1", "numpy", "pycocotools>=2.0", "opencv-python-headless>=4.5"],
     extras_require={
-        "test": ["pytest", "pytest-xdist", "hypothesis", "torchvision", "matplotlib", "opencv-python-headless", "scipy"],
+        "test": ["pytest", "pytest-xdist", "hypothesis", "torchvision", "matplotlib", "scipy"],
         "gallery": ["matplotlib"],
-        "bench": ["torchvision", "opencv-python-headless"],
+        "bench": ["torchvision", "albumentations==2.0.8"],
     },
     entry_points={"console_scripts": ["visiontx=visiontx.__main__:main"]},
 )

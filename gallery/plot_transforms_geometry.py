@@ -1,5 +1,9 @@
 """Every geometry transform on the COCO sample: boxes and masks follow the image.
 
+RandomIoUCrop, as in SSD, also empties the boxes whose centre falls outside its crop (the
+SanitizeBoundingBox that follows it in a pipeline removes them with their masks and labels), so its
+panel may show fewer boxes than the others.
+
 Run:
 
     python gallery/plot_transforms_geometry.py [OUT_DIR] [--fast]

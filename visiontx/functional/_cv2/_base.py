@@ -4,14 +4,22 @@ the checks on the image that every gate starts from."""
 from __future__ import annotations
 
 import contextlib
+import warnings
 from collections.abc import Iterator, Sequence
 
 import torch
 
 try:
     import cv2
-except ImportError:  # OpenCV is optional: without it every kernel takes its torch path
+except Exception as error:  # missing or broken: every kernel takes its torch path, and the user is told once
     cv2 = None
+    warnings.warn(
+        f"visiontx: OpenCV (opencv-python-headless) could not be imported ({type(error).__name__}: {error}); "
+        "the CPU fast paths are off and the slower torch kernels run. Install it with "
+        "`pip install opencv-python-headless`.",
+        RuntimeWarning,
+        stacklevel=2,
+    )
 
 __all__ = ["MAX_SIZE", "available", "can_use", "cv2", "disabled"]
 
