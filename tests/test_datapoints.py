@@ -30,6 +30,16 @@ def test_image_from_tensor_list_numpy_and_pil() -> None:
     assert Image(rgb).shape == (3, 3, 4)
 
 
+def test_channels_last_image_is_refused_before_a_transform_garbles_it() -> None:
+    import visiontx.transforms as T
+
+    image = make_image((30, 50))
+    with pytest.raises(ValueError, match="permute"):
+        T.Resize(10)(Image(image.permute(1, 2, 0)))
+    for shape in [(3, 5, 4), (4, 10, 3), (1, 5, 1), (2, 3, 5, 4), (3, 4), (6, 10, 5), (5, 4, 4, 2)]:
+        assert Image(torch.zeros(shape)).shape[-2:] == shape[-2:]  # channels first, or too few channels to tell
+
+
 def test_image_gains_channel_and_keeps_dtype_device_requires_grad() -> None:
     image = Image(torch.zeros(5, 6), dtype=torch.float64, requires_grad=True)
     assert image.shape == (1, 5, 6) and image.dtype == torch.float64 and image.requires_grad
@@ -46,6 +56,10 @@ def test_construction_never_aliases_a_datapoint_type() -> None:
     ("make", "match"),
     [
         (lambda: Image(torch.zeros(3)), "at least 2 dims"),
+        (lambda: Image(torch.zeros(30, 50, 3)), "permute it to C x H x W"),
+        (lambda: Image(np.zeros((30, 50, 4), dtype=np.uint8)), "permute it to C x H x W"),
+        (lambda: Image(torch.zeros(2, 30, 50, 1)), "permute it to C x H x W"),
+        (lambda: Image(torch.zeros(5, 10, 3)), "permute it to C x H x W"),  # 5 channels, width 3: refused too
         (lambda: Video(torch.zeros(3, 4, 5)), "at least 4 dims"),
         (lambda: Mask(torch.zeros(3)), "at least 2 dims"),
         (lambda: BoundingBox([[1, 2, 3]], format="XYXY", spatial_size=(4, 4)), r"\[N, 4\]"),
@@ -76,6 +90,20 @@ def test_torch_ops_return_plain_tensors_except_the_keep_type_ops() -> None:
     for kept in (boxes.clone(), boxes.to(torch.float64), boxes.detach(), boxes.clone().requires_grad_()):
         assert type(kept) is BoundingBox
         assert kept.format == BoundingBoxFormat.CXCYWH and kept.spatial_size == boxes.spatial_size
+
+
+def test_keep_type_ops_keep_the_type_of_self_only_as_torchvision() -> None:
+    tv_tensors = pytest.importorskip("torchvision.tv_tensors")
+    plain, image = torch.zeros(3, 4, 5, dtype=torch.uint8), make_image(dtype=torch.float64)
+    tv_image = tv_tensors.Image(image.as_subclass(torch.Tensor))
+    for convert in (lambda t, like: t.to(like), lambda t, like: torch.Tensor.to(t, like)):
+        out = convert(plain, image)
+        assert type(out) is torch.Tensor and out.dtype == torch.float64
+        assert type(out) is type(convert(plain, tv_image))
+        kept = convert(image.to(torch.uint8), plain)
+        assert type(kept) is Image and kept.dtype == torch.uint8
+    with datapoints.set_return_type("datapoint"), tv_tensors.set_return_type("TVTensor"):
+        assert type(plain.to(image)) is Image and type(plain.to(tv_image)) is tv_tensors.Image
 
 
 def test_set_return_type_switch_and_context_manager() -> None:

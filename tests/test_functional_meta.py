@@ -281,6 +281,31 @@ def test_to_dtype_image_matches_torchvision(src, dst, scale) -> None:
     assert_equal(ours, tv_f.to_dtype(image, dst, scale=scale))
 
 
+def _dtype_range_image(dtype: torch.dtype) -> torch.Tensor:
+    """A ``1 x 2 x 4`` image of ``dtype`` holding its edge values (negative ones for signed dtypes)."""
+    if dtype.is_floating_point:
+        return torch.tensor([0.0, 1e-5, 0.25, 0.5, 0.7, 0.9999, 0.99999, 1.0], dtype=dtype).reshape(1, 2, 4)
+    info = torch.iinfo(dtype)
+    values = torch.tensor([info.min, -1, 0, 1, 255, 256, info.max // 2 + 1, info.max])
+    return values.clamp(info.min, info.max).to(dtype).reshape(1, 2, 4)
+
+
+@pytest.mark.parametrize(
+    "other",
+    [torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64, torch.float16, torch.float32, torch.float64],
+)
+@pytest.mark.parametrize("scale", [True, False])
+def test_to_dtype_of_uint16_matches_torchvision(other: torch.dtype, scale: bool) -> None:
+    """torch has no bit shifts for uint16 (``"rshift_cpu" not implemented``): scaled conversions to and
+    from it still give torchvision's values."""
+    tv_f = pytest.importorskip("torchvision.transforms.v2.functional")
+    for src, dst in ((torch.uint16, other), (other, torch.uint16)):
+        image = _dtype_range_image(src)
+        ours = F.to_dtype(Image(image), dst, scale=scale)
+        assert type(ours) is Image and ours.dtype == dst
+        assert_equal(unwrap(ours).double(), tv_f.to_dtype(image, dst, scale=scale).double())
+
+
 def test_to_dtype_dispatch_and_scaling_rules() -> None:
     image, video, mask, boxes = make_image(), make_video(), make_mask(), make_bounding_box(dtype=torch.int64)
     out = F.to_dtype(image, torch.float32, scale=True)
@@ -382,9 +407,19 @@ def test_to_image_tensor_from_numpy_and_tensor() -> None:
         F.to_image_tensor([1, 2, 3])
 
 
-def test_to_image_pil_float_rounds_and_clamps() -> None:
-    tensor = torch.tensor([[[0.0, 0.5, 1.0, 1.5, -0.2]]])
-    assert np.asarray(F.to_image_pil(tensor)).tolist() == [[0, 128, 255, 255, 0]]
+@pytest.mark.parametrize("channels", [1, 3])
+def test_to_image_pil_of_floats_truncates_as_torchvision(channels: int) -> None:
+    tv_f = pytest.importorskip("torchvision.transforms.v2.functional")
+    tensor = make_image_tensor((6, 7), channels=channels, dtype=torch.float32)
+    tensor[:, 0, :3] = torch.tensor([0.999, 0.5, 1.0])
+    assert_equal(F.to_image_pil(tensor), tv_f.to_pil_image(tensor))
+    array = tensor.permute(1, 2, 0).numpy()
+    assert_equal(F.to_image_pil(array), tv_f.to_pil_image(array))
+
+
+def test_to_image_pil_float_truncates_and_clamps() -> None:
+    tensor = torch.tensor([[[0.0, 0.5, 0.999, 1.0, 1.5, -0.2]]])
+    assert np.asarray(F.to_image_pil(tensor)).tolist() == [[0, 127, 254, 255, 255, 0]]
     assert F.to_image_pil(make_image_pil(), mode="L").mode == "L"
     assert F.to_image_pil(np.zeros((3, 4), dtype=np.uint8)).size == (4, 3)
     with pytest.raises(ValueError, match="channels"):

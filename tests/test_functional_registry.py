@@ -95,7 +95,8 @@ def test_register_kernel_refusals() -> None:
 
 def test_user_datapoint_without_kernel_never_falls_back_to_tensor_kernel() -> None:
     points = Points([[1.0, 2.0]], width=10)
-    with pytest.raises(TypeError, match=r"horizontal_flip\(\) supports inputs of type .*Image.*got Points"):
+    message = r"F.horizontal_flip supports inputs of type .*Image.* but got <class .*Points'> instead"
+    with pytest.raises(TypeError, match=message):
         F.horizontal_flip(points)
     assert not has_kernel(F.horizontal_flip, Points)
     out_image, out_points = T.RandomHorizontalFlip(p=1.0)(make_image(), points)

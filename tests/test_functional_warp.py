@@ -162,6 +162,43 @@ def test_elastic_image_matches_torchvision(dtype, channels, interpolation, fill)
     assert_mostly_equal(actual, expected, atol=_tolerance(dtype), max_fraction=0.01)
 
 
+@pytest.mark.parametrize("dtype", [torch.uint8, torch.float32])
+@pytest.mark.parametrize("fill", [None, 2, [1, 2, 3]])
+@pytest.mark.parametrize("accelerated", [True, False])
+def test_elastic_bicubic_matches_torchvision(dtype, fill, accelerated) -> None:
+    """torchvision samples with ``grid_sample``'s bicubic; its uint8 result casts the overshoot without
+    saturating (-3 becomes 253), where visiontx saturates: equal wherever torchvision's value fits."""
+    tv_f = pytest.importorskip("torchvision.transforms.v2.functional")
+    image = make_image_tensor(dtype=dtype, batch_dims=(2,))
+    assert not _cv2.can_warp(image, F.InterpolationMode.BICUBIC, None)  # OpenCV's cubic is not grid_sample's
+    with contextlib.nullcontext() if accelerated else _cv2.disabled():
+        actual = F.elastic(image, DISPLACEMENT, interpolation="bicubic", fill=fill)
+    bicubic = dict(interpolation=tv_f.InterpolationMode.BICUBIC, fill=fill)
+    exact = tv_f.elastic(image.double(), DISPLACEMENT.double(), **bicubic)
+    if dtype == torch.uint8:
+        fits = (exact > -0.5) & (exact < 255.5)
+        assert not fits.all()  # the case that needs saturation is exercised
+        wrapped = tv_f.elastic(image, DISPLACEMENT, **bicubic)
+        assert_mostly_equal(actual[fits], wrapped[fits], atol=0, max_fraction=0.002)
+        exact = exact.round().clamp(0, 255)
+    assert_mostly_equal(actual, exact, atol=_tolerance(dtype), max_fraction=0.0)
+    if dtype == torch.uint8:  # PIL images go through the tensor kernel
+        pil = F.elastic(F.to_image_pil(image[0]), DISPLACEMENT, interpolation="bicubic")
+        assert_equal(F.pil_to_tensor(pil), F.elastic(image[0], DISPLACEMENT, interpolation="bicubic"))
+
+
+def test_elastic_transform_bicubic_matches_torchvision() -> None:
+    tv_t = pytest.importorskip("torchvision.transforms.v2")
+    image, mask = make_image_tensor(dtype=torch.float32), make_mask()
+    torch.manual_seed(3)
+    actual = ElasticTransform(alpha=20.0, sigma=1.5, interpolation="bicubic")(Image(image), mask)
+    torch.manual_seed(3)
+    bicubic = tv_t.InterpolationMode.BICUBIC
+    expected = tv_t.ElasticTransform(alpha=20.0, sigma=1.5, interpolation=bicubic)(image, mask)
+    assert_mostly_equal(actual[0], expected[0], atol=1e-4)
+    assert set(actual[1].unique().tolist()) <= set(mask.unique().tolist())  # masks stay nearest
+
+
 @pytest.mark.parametrize("channels", [1, 3])
 def test_elastic_pil_matches_torchvision(channels) -> None:
     tv_f = pytest.importorskip("torchvision.transforms.v2.functional")
@@ -219,7 +256,9 @@ def test_elastic_errors() -> None:
     with pytest.raises(ValueError, match="displacement"):
         F.elastic(make_bounding_box(), torch.zeros(HEIGHT, WIDTH, 2))
     with pytest.raises(ValueError, match="interpolation"):
-        F.elastic(image, DISPLACEMENT, interpolation="bicubic")
+        F.elastic(image, DISPLACEMENT, interpolation="lanczos")
+    with pytest.raises(ValueError, match="interpolation"):
+        F.perspective(image, STARTPOINTS, ENDPOINTS, interpolation="bicubic")  # torchvision's tensors refuse it too
 
 
 def test_empty_inputs() -> None:

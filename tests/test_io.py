@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import io
 import pathlib
+import struct
 import warnings
+import zlib
 
 import numpy as np
 import PIL.Image
@@ -158,6 +160,31 @@ def test_corrupt_file_names_the_file(tmp_path: pathlib.Path) -> None:
     truncated.write_bytes(JPEG.read_bytes()[:2000])
     with pytest.raises(ValueError, match="truncated.jpg"):
         read_image(truncated)
+
+
+def _png_claiming(width: int, height: int) -> bytes:
+    """A PNG whose header claims ``width x height`` RGB pixels, with one tiny row of data."""
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)  # 8-bit RGB, no interlace
+    rows = zlib.compress(b"\x00" + b"\x00" * 3 * 8)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", rows) + chunk(b"IEND", b"")
+
+
+def test_decompression_bomb_is_a_value_error_naming_the_size(tmp_path: pathlib.Path) -> None:
+    """Pillow's DecompressionBombError is neither OSError nor ValueError: it becomes ValueError."""
+    data = _png_claiming(60000, 60000)
+    assert len(data) < 300
+    bomb = tmp_path / "bomb.png"
+    bomb.write_bytes(data)
+    pixels = str(60000 * 60000)
+    with pytest.raises(ValueError, match=f"bomb.png.*{pixels} pixels.*MAX_IMAGE_PIXELS"):
+        read_image(bomb)
+    for payload in (data, torch.frombuffer(bytearray(data), dtype=torch.uint8), str(bomb)):
+        with pytest.raises(ValueError, match=f"too large.*{pixels} pixels"):
+            decode_image(payload)
 
 
 def test_decode_errors() -> None:

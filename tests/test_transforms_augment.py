@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+import warnings
 
 import PIL.Image
 import pytest
@@ -33,17 +34,26 @@ def _tv():
 
 
 # ------------------------------------------------------------------------------------ RandomErasing
-@pytest.mark.parametrize("value", [0.0, (0.1, 0.5, 0.9), "random"])
+# integer images round a fractional fixed value where torchvision truncates it: whole values for them
+_ERASING_CASES = [
+    (value, dtype) for dtype in (torch.float32, torch.uint8, "PIL") for value in (0, (10, 128, 250), "random")
+]
+
+
+@pytest.mark.parametrize(("value", "dtype"), [*_ERASING_CASES, ((0.1, 0.5, 0.9), torch.float32)])
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_random_erasing_matches_torchvision_same_seed(value, seed) -> None:
+def test_random_erasing_matches_torchvision_same_seed(value, dtype, seed) -> None:
+    """The same draws (noise before position), so the same rectangle, and the same values: integer images
+    take the noise cast as torchvision's assignment casts it."""
     tv = _tv()
-    image = make_image_tensor((40, 50), dtype=torch.float32)
-    torch.manual_seed(seed)
-    expected = tv.RandomErasing(p=1.0, value=value)(image)
-    rng_state = torch.get_rng_state()
-    torch.manual_seed(seed)
-    assert_equal(T.RandomErasing(p=1.0, value=value)(image), expected)
-    assert torch.equal(torch.get_rng_state(), rng_state)
+    tv_image = make_image_pil((40, 50)) if dtype == "PIL" else make_image_tensor((40, 50), dtype=dtype)
+    for image in (tv_image,) if dtype == "PIL" else (tv_image, Image(tv_image)):
+        torch.manual_seed(seed)
+        expected = tv.RandomErasing(p=1.0, value=value)(tv_image)
+        rng_state = torch.get_rng_state()
+        torch.manual_seed(seed)
+        assert_equal(T.RandomErasing(p=1.0, value=value)(image), expected)
+        assert torch.equal(torch.get_rng_state(), rng_state)
 
 
 def _erased_region(before: torch.Tensor, after: torch.Tensor) -> torch.Tensor:
@@ -55,11 +65,29 @@ def test_random_erasing_same_rectangle_for_image_and_video_and_passes_masks_boxe
     video = Video(image.as_subclass(torch.Tensor).expand(2, 3, 30, 40).clone())
     mask, boxes = make_mask((30, 40)), make_bounding_box((30, 40))
     torch.manual_seed(0)
-    out_image, out_video, out_mask, out_boxes = T.RandomErasing(p=1.0, value=2.0)(image, video, mask, boxes)
+    with pytest.warns(UserWarning, match="passing through inputs of type") as record:
+        out_image, out_video, out_mask, out_boxes = T.RandomErasing(p=1.0, value=2.0)(image, video, mask, boxes)
+    assert [str(w.message).split("type ")[1].split()[0] for w in record] == ["Mask", "BoundingBox"]
     assert out_mask is mask and out_boxes is boxes
     assert type(out_image) is Image and type(out_video) is Video
     region = out_image == 2.0
     assert region.any() and (out_video == 2.0).eq(region).all()
+
+
+def test_random_erasing_warns_on_masks_and_boxes_as_torchvision() -> None:
+    tv = _tv()
+    image, mask, boxes = make_image((30, 40)), make_mask((30, 40)), make_bounding_box((30, 40))
+    tv_mask = pytest.importorskip("torchvision.tv_tensors").Mask(mask.as_subclass(torch.Tensor))
+    torch.manual_seed(0)
+    with pytest.warns(UserWarning, match="is currently passing through inputs of type") as expected:
+        tv.RandomErasing(p=1.0)(image.as_subclass(torch.Tensor), tv_mask)
+    torch.manual_seed(0)
+    with pytest.warns(expected[0].category, match="is currently passing through inputs of type Mask"):
+        T.RandomErasing(p=1.0)(image, mask)
+    with warnings.catch_warnings():  # nothing erased: no warning, as torchvision
+        warnings.simplefilter("error")
+        T.RandomErasing(p=0.0)(image, mask, boxes)
+        T.RandomErasing(p=1.0, scale=(1.0, 1.0), ratio=(2.0, 2.0))(image, mask, boxes)
 
 
 def test_random_erasing_area_and_ratio_within_bounds() -> None:

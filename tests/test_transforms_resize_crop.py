@@ -90,6 +90,8 @@ def _tv_transforms():
         ("RandomCrop", dict(size=[50, 50], pad_if_needed=True, fill=3)),
         ("RandomResizedCrop", dict(size=[20, 24])),
         ("RandomResizedCrop", dict(size=16, scale=(0.2, 0.5), ratio=(0.5, 2.0), interpolation="nearest")),
+        ("RandomResizedCrop", dict(size=4, scale=(0.0, 1.0))),
+        ("RandomResizedCrop", dict(size=4, scale=(0.0, 0.001))),  # many empty regions, redrawn
         ("Pad", dict(padding=[1, 2, 3, 4], fill=5)),
         ("RandomZoomOut", dict(fill=9, side_range=(1.0, 2.5), p=0.7)),
         ("ScaleJitter", dict(target_size=(50, 30), scale_range=(0.5, 1.5))),
@@ -294,6 +296,7 @@ def test_output_sizes() -> None:
         (lambda: T.RandomCrop(4, padding_mode="wrap"), ValueError, "padding_mode"),
         (lambda: T.RandomCrop(4, fill="red"), TypeError, "fill"),
         (lambda: T.RandomResizedCrop(8, scale=(0.9, 0.1)), ValueError, "scale"),
+        (lambda: T.RandomResizedCrop(8, scale=(-0.1, 0.5)), ValueError, "scale"),
         (lambda: T.RandomResizedCrop(8, ratio=(2.0, 1.0)), ValueError, "ratio"),
         (lambda: T.RandomResizedCrop(8, scale=0.5), TypeError, "scale"),
         (lambda: T.FiveCrop([0, 3]), ValueError, "size"),

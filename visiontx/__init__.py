@@ -4,8 +4,8 @@ Datapoints carry metadata, transforms apply one draw of random parameters to a w
 functional ops dispatch each input type to its kernel. See the README for an example.
 """
 
-from . import datapoints, datasets, functional, io, transforms, utils
+from . import datapoints, datasets, functional, io, transforms, tv_tensors, utils
 
 __version__ = "0.1.0"
 
-__all__ = ["datapoints", "datasets", "functional", "io", "transforms", "utils", "__version__"]
+__all__ = ["datapoints", "datasets", "functional", "io", "transforms", "tv_tensors", "utils", "__version__"]

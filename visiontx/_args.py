@@ -16,6 +16,7 @@ from typing import Any, Union
 import PIL.Image
 import torch
 
+from ._torchvision_interop import native_key
 from .datapoints import Datapoint
 
 FillArg = Union[int, float, Sequence[Union[int, float]], None]
@@ -202,7 +203,7 @@ def setup_fill_arg(fill: FillSpec) -> dict[type | str, FillArg]:
     for key, value in fill.items():
         if not (key == "others" or (isinstance(key, type) and issubclass(key, _FILL_KEY_TYPES))):
             raise TypeError(f"fill keys must be datapoint types or 'others', got {key!r}")
-        result[key] = check_fill(value)
+        result[native_key(key)] = check_fill(value)  # torchvision's classes as visiontx's
     result.setdefault("others", 0)
     return result
 

@@ -55,6 +55,8 @@ _PIL_MODES = {
 _KEPT_MODES = {"L", "LA", "RGB", "RGBA"}
 _SIXTEEN_BIT_MODES = {"I", "I;16", "I;16B", "I;16L", "I;16N"}
 _DECODE_ERRORS = (PIL.UnidentifiedImageError, OSError, SyntaxError, ValueError, EOFError)
+# Pillow refuses images of more than 2 * PIL.Image.MAX_IMAGE_PIXELS pixels (and warns above the limit itself)
+_TOO_LARGE = (PIL.Image.DecompressionBombError, PIL.Image.DecompressionBombWarning)
 
 
 def _as_mode(mode: ImageReadMode | str) -> ImageReadMode:
@@ -97,6 +99,9 @@ def _decode(opener: Callable[[], PIL.Image.Image], source: str, mode: ImageReadM
             array = _to_uint8_array(image, mode)
     except _DECODE_ERRORS as error:
         raise ValueError(f"cannot decode {source} as an image: {error}") from error
+    except _TOO_LARGE as error:
+        hint = "set PIL.Image.MAX_IMAGE_PIXELS higher (or None) to read it"
+        raise ValueError(f"cannot decode {source} as an image, too large for Pillow: {error} ({hint})") from error
     return planar(array)
 
 
@@ -147,7 +152,7 @@ def read_image(
         apply_exif_orientation: rotate / mirror as the file's EXIF orientation tag says.
 
     Raises ``FileNotFoundError`` for a missing file and ``ValueError`` naming the file if it is not a
-    readable image.
+    readable image, or one larger than Pillow's decompression-bomb limit (the message gives its size).
     """
     mode = _as_mode(mode)
     path = _existing_file(path)
@@ -162,6 +167,7 @@ def decode_image(
     """Decode encoded image bytes (``bytes`` or a 1-D uint8 tensor) to a uint8 ``C x H x W`` tensor.
 
     A path (``str`` or ``os.PathLike``) is read as :func:`read_image` does, as in ``torchvision.io``.
+    Data that is not a readable image, or one larger than Pillow's limit, raises ``ValueError``.
     """
     if isinstance(data, (str, os.PathLike)):
         return read_image(data, mode, apply_exif_orientation)

@@ -47,7 +47,8 @@ def parse_spatial_size(value: Any, name: str = "spatial_size") -> tuple[int, int
 class BoundingBox(Datapoint):
     """Boxes ``[N, 4]`` (any leading dims) with ``format`` and ``spatial_size`` ``(H, W)``.
 
-    A 1-D input of 4 numbers becomes ``[1, 4]``.
+    A 1-D input of 4 numbers becomes ``[1, 4]``. ``canvas_size`` (torchvision 0.16-0.29's name) is
+    accepted for ``spatial_size``, as keyword and attribute: give one of the two.
 
     Example:
         >>> BoundingBox([[2, 0, 206, 253]], format="xyxy", spatial_size=(256, 256)).format
@@ -62,13 +63,14 @@ class BoundingBox(Datapoint):
         data: Any,
         *,
         format: BoundingBoxFormat | str,
-        spatial_size: Sequence[int],
+        spatial_size: Sequence[int] | None = None,
+        canvas_size: Sequence[int] | None = None,
         dtype: torch.dtype | None = None,
         device: torch.device | str | int | None = None,
         requires_grad: bool | None = None,
     ) -> BoundingBox:
         format = BoundingBoxFormat.parse(format)
-        spatial_size = parse_spatial_size(spatial_size)
+        spatial_size = parse_spatial_size(_one_size(spatial_size, canvas_size, required=True))
         tensor = cls._to_tensor(data, dtype=dtype, device=device, requires_grad=requires_grad)
         if tensor.ndim == 1 and tensor.numel() == 4:
             tensor = tensor.unsqueeze(0)
@@ -80,14 +82,35 @@ class BoundingBox(Datapoint):
 
     @classmethod
     def wrap_like(cls, other: BoundingBox, tensor: torch.Tensor, **metadata: Any) -> BoundingBox:
-        """Wrap ``tensor`` with ``other``'s format and spatial size, unless given by keyword."""
-        format = metadata.get("format", other.format)
-        spatial_size = metadata.get("spatial_size", other.spatial_size)
+        """Wrap ``tensor`` with ``other``'s format and spatial size, unless given by keyword
+        (``format``, ``spatial_size`` or ``canvas_size``)."""
+        format = metadata.pop("format", other.format)
+        size = _one_size(metadata.pop("spatial_size", None), metadata.pop("canvas_size", None), required=False)
+        if metadata:
+            raise TypeError(f"wrap_like() got unknown metadata {sorted(metadata)} for a BoundingBox")
         return cls._wrap(
             tensor,
             format=BoundingBoxFormat.parse(format),
-            spatial_size=parse_spatial_size(spatial_size),
+            spatial_size=other.spatial_size if size is None else parse_spatial_size(size),
         )
+
+    @property
+    def canvas_size(self) -> tuple[int, int]:
+        """``spatial_size`` under torchvision 0.16-0.29's name."""
+        return self.spatial_size
+
+    @canvas_size.setter
+    def canvas_size(self, value: Sequence[int]) -> None:
+        self.spatial_size = parse_spatial_size(value, "canvas_size")
 
     def _metadata(self) -> dict[str, Any]:
         return {"format": self.format, "spatial_size": self.spatial_size}
+
+
+def _one_size(spatial_size: Any, canvas_size: Any, *, required: bool) -> Any:
+    """The size given as ``spatial_size`` or as ``canvas_size`` (one name, not both)."""
+    if spatial_size is not None and canvas_size is not None:
+        raise TypeError("spatial_size and canvas_size are one argument: give one of them")
+    if required and spatial_size is None and canvas_size is None:
+        raise TypeError("BoundingBox() missing its spatial_size (or canvas_size) argument")
+    return canvas_size if spatial_size is None else spatial_size

@@ -12,6 +12,7 @@ from torch._C import DisableTorchFunctionSubclass
 D = TypeVar("D", bound="Datapoint")
 
 _RETURN_TYPES = ("tensor", "datapoint")
+_RETURN_TYPE_ALIASES = {"tvtensor": "datapoint"}  # torchvision 0.16-0.29's name
 _return_type = "tensor"
 
 # Ops whose result keeps the datapoint type and metadata whatever the return type is.
@@ -34,15 +35,18 @@ class _ReturnTypeSwitch(contextlib.AbstractContextManager):
 
 
 def set_return_type(return_type: str) -> _ReturnTypeSwitch:
-    """Choose what torch ops on datapoints return: ``"tensor"`` (default) or ``"datapoint"``.
+    """Choose what torch ops on datapoints return: ``"tensor"`` (default) or ``"datapoint"`` (also
+    ``"TVTensor"``, torchvision's name; case-insensitive).
 
     Works as a global switch, ``set_return_type("datapoint")``, and as a context manager,
     ``with set_return_type("datapoint"): ...``, which restores the previous setting on exit.
     """
     global _return_type
-    if not isinstance(return_type, str) or return_type.lower() not in _RETURN_TYPES:
-        raise ValueError(f"return_type must be one of {_RETURN_TYPES}, got {return_type!r}")
-    previous, _return_type = _return_type, return_type.lower()
+    name = return_type.lower() if isinstance(return_type, str) else None
+    name = _RETURN_TYPE_ALIASES.get(name, name)
+    if name not in _RETURN_TYPES:
+        raise ValueError(f"return_type must be one of {_RETURN_TYPES} or 'TVTensor', got {return_type!r}")
+    previous, _return_type = _return_type, name
     return _ReturnTypeSwitch(previous)
 
 
@@ -72,7 +76,7 @@ class Datapoint(torch.Tensor):
 
     A datapoint is a ``torch.Tensor`` that carries the metadata a transform needs. Torch ops on it
     return plain tensors (see :func:`set_return_type`), except ``clone``, ``to``, ``detach`` and
-    ``requires_grad_``, which keep the type and the metadata.
+    ``requires_grad_`` of a datapoint, which keep its type and metadata (``tensor.to(image)`` is plain).
     """
 
     @staticmethod
@@ -101,6 +105,11 @@ class Datapoint(torch.Tensor):
         """Wrap ``tensor`` as ``cls`` with the metadata of ``other``, overridden by ``metadata``."""
         return cls._wrap(tensor, **{**other._metadata(), **metadata})
 
+    @classmethod
+    def wrap(cls: type[D], tensor: torch.Tensor, like: D, **metadata: Any) -> D:
+        """:meth:`wrap_like` with torchvision 0.16-0.29's name and argument order."""
+        return cls.wrap_like(like, tensor, **metadata)
+
     def _metadata(self) -> dict[str, Any]:
         return {}
 
@@ -114,7 +123,10 @@ class Datapoint(torch.Tensor):
     ) -> Any:
         with DisableTorchFunctionSubclass():
             output = func(*args, **(kwargs or {}))
-        if func not in _KEEP_TYPE and _return_type == "tensor":
+        # ``clone``, ``to``, ... keep the type of the tensor they convert (``self``), not of an argument:
+        # ``tensor.to(image)`` is a plain tensor
+        keeps_type = func in _KEEP_TYPE and bool(args) and isinstance(args[0], Datapoint)
+        if not keeps_type and _return_type == "tensor":
             # in-place ops and no-op methods (``.float()`` of a float image) return the datapoint itself
             return output.as_subclass(torch.Tensor) if isinstance(output, Datapoint) else output
         like = _first_datapoint(args, kwargs)

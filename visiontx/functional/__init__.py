@@ -14,12 +14,18 @@ Arguments shared by many ops are described here once; the ops' ``Args:`` refer t
     An :class:`InterpolationMode`, its name as a string (``"bilinear"``, ...) or a PIL resampling
     constant. Resizing tensors takes nearest, nearest-exact, bilinear, bicubic and lanczos (PIL images
     every mode); warps (rotate, affine, perspective, elastic) take nearest and bilinear for tensors and
-    also bicubic for PIL images. Masks are always resampled with nearest neighbours; boxes ignore it.
+    also bicubic for PIL images (and, for elastic, tensors). Masks are always resampled with nearest
+    neighbours; boxes ignore it.
+``spatial_size``
+    ``(H, W)`` of the image boxes live in; box kernels and ops taking it also take it as ``canvas_size``
+    (torchvision 0.16-0.29's name).
 ``fill``
     The value of the pixels an op creates (padding, corners uncovered by a warp): a number, a sequence
     of one number per channel, or None (zeros). Boxes ignore it.
 """
 
+from ._aliases import *  # noqa: F401,F403
+from ._aliases import __all__ as _aliases_all
 from ._color import *  # noqa: F401,F403
 from ._color import __all__ as _color_all
 from ._dtype import *  # noqa: F401,F403
@@ -39,6 +45,7 @@ __all__ = sorted(
     [
         "InterpolationMode",
         "register_kernel",
+        *_aliases_all,
         *_color_all,
         *_dtype_all,
         *_geometry_all,

@@ -6,6 +6,7 @@ from typing import Any
 
 import torch
 
+from .._names import video_kernel
 from ..datapoints import BoundingBox, Image, Mask, Video
 from ._registry import get_kernel, register_kernels
 
@@ -65,14 +66,17 @@ def to_dtype_image_tensor(image: torch.Tensor, dtype: torch.dtype = torch.float3
         return image.mul(max_value(dtype) + 1.0 - eps).to(dtype)
     if float_out:  # int -> float
         return image.to(dtype).mul_(1.0 / max_value(image.dtype))
-    # int -> int: shift bits when the ranges are powers of two apart
+    # int -> int: shift bits when the ranges are powers of two apart; torch has no bit shifts for uint16,
+    # whose values (and those shifted into it) int32 holds
     in_bits, out_bits = (torch.iinfo(t).bits - int(torch.iinfo(t).min < 0) for t in (image.dtype, dtype))
     if out_bits >= in_bits:
-        return image.to(dtype).bitwise_left_shift_(out_bits - in_bits)
-    return image.bitwise_right_shift(in_bits - out_bits).to(dtype)
+        work = image.to(torch.int32 if dtype == torch.uint16 else dtype)
+        return work.bitwise_left_shift_(out_bits - in_bits).to(dtype)
+    work = image.to(torch.int32) if image.dtype == torch.uint16 else image
+    return work.bitwise_right_shift(in_bits - out_bits).to(dtype)
 
 
-to_dtype_video = to_dtype_image_tensor
+to_dtype_video = video_kernel(to_dtype_image_tensor)
 
 
 @register_kernels(to_dtype, Mask)
@@ -105,4 +109,4 @@ def convert_dtype_image_tensor(image: torch.Tensor, dtype: torch.dtype = torch.f
     return to_dtype_image_tensor(image, dtype, scale=True)
 
 
-convert_dtype_video = convert_dtype_image_tensor
+convert_dtype_video = video_kernel(convert_dtype_image_tensor)

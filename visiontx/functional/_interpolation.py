@@ -7,12 +7,14 @@ import enum
 import PIL.Image
 import torch
 
+from .._torchvision_interop import from_torchvision_enum
+
 __all__ = ["InterpolationMode", "nearest_source"]
 
 
 class InterpolationMode(enum.Enum):
-    """How pixels are sampled. Strings ("bilinear", ...) and PIL's resampling constants are accepted
-    wherever a mode is, through :meth:`parse`.
+    """How pixels are sampled. Strings ("bilinear", ...), PIL's resampling constants and torchvision's
+    ``InterpolationMode`` members are accepted wherever a mode is, through :meth:`parse`.
 
     An enum of ``NEAREST``, ``NEAREST_EXACT``, ``BILINEAR``, ``BICUBIC``, ``BOX``, ``HAMMING`` and
     ``LANCZOS``; ``InterpolationMode("bilinear")`` looks a member up by its value. Which ops take which
@@ -29,7 +31,11 @@ class InterpolationMode(enum.Enum):
 
     @classmethod
     def parse(cls, value: InterpolationMode | str | int, name: str = "interpolation") -> InterpolationMode:
-        """Return the mode for an enum member, a case-insensitive string or a PIL resampling constant."""
+        """Return the mode for an enum member (ours or torchvision's), a case-insensitive string or a PIL
+        resampling constant."""
+        if isinstance(value, cls):
+            return value
+        value = from_torchvision_enum(value, cls)
         if isinstance(value, cls):
             return value
         if isinstance(value, str):
@@ -47,6 +53,11 @@ class InterpolationMode(enum.Enum):
     def pil(self) -> int:
         """The matching PIL resampling constant."""
         return _PIL_RESAMPLING[self]
+
+
+class UnsupportedInterpolationError(NotImplementedError, ValueError):
+    """An interpolation mode a kernel does not have (``box`` and ``hamming`` on tensors): both torchvision's
+    ``NotImplementedError`` and a ``ValueError``, so code catching either keeps working."""
 
 
 _PIL_RESAMPLING = {

@@ -8,6 +8,8 @@ from typing import Any
 import PIL.Image
 import torch
 
+from .._names import accepts_canvas_size, accepts_renamed
+from .._torchvision_interop import accepts_torchvision
 from ..datapoints import BoundingBox, BoundingBoxFormat, Datapoint, Image, Mask, Video
 from ..datapoints._bounding_box import parse_spatial_size
 from ._registry import get_kernel, register_kernels
@@ -28,6 +30,7 @@ __all__ = [
     "get_spatial_size_image_pil",
     "get_spatial_size_image_tensor",
     "get_spatial_size_mask",
+    "sanitize_bounding_boxes",
 ]
 
 
@@ -178,6 +181,7 @@ def convert_format_bounding_box_tensor(
     return _from_xyxy(_to_xyxy(bounding_box, old_format), new_format)
 
 
+@accepts_torchvision
 def convert_format_bounding_box(
     inpt: torch.Tensor,
     old_format: BoundingBoxFormat | str | None = None,
@@ -230,6 +234,8 @@ def _clamp_xyxy_(xyxy: torch.Tensor, height: int, width: int) -> torch.Tensor:
     return xyxy
 
 
+@accepts_torchvision
+@accepts_canvas_size
 def clamp_bounding_box(
     inpt: torch.Tensor,
     format: BoundingBoxFormat | str | None = None,
@@ -255,3 +261,67 @@ def clamp_bounding_box(
             raise ValueError("format and spatial_size must be given for a plain tensor")
         return clamp_bounding_box_tensor(inpt, format, spatial_size)
     raise TypeError(f"clamp_bounding_box() supports BoundingBox and torch.Tensor, got {type(inpt).__name__}")
+
+
+def _valid_boxes(
+    bounding_boxes: torch.Tensor,
+    format: BoundingBoxFormat,
+    spatial_size: Sequence[int],
+    min_size: float,
+    min_area: float,
+) -> torch.Tensor:
+    """Which boxes are at least ``min_size`` wide and high, ``min_area`` large, and inside the image."""
+    if bounding_boxes.ndim != 2:
+        raise ValueError(f"bounding_boxes must be N x 4, got shape {tuple(bounding_boxes.shape)}")
+    # XYXY boxes are only read: no conversion copy
+    xyxy = bounding_boxes if format == BoundingBoxFormat.XYXY else _to_xyxy(bounding_boxes, format)
+    top_left, bottom_right = xyxy[..., :2], xyxy[..., 2:]
+    sizes = bottom_right - top_left
+    # With x1 >= 0, x2 <= width and x2 - x1 >= min_size > 0, every coordinate is inside the image;
+    # NaN and infinite coordinates fail one of these tests.
+    width_height = xyxy.new_tensor((spatial_size[1], spatial_size[0]))
+    valid = (top_left >= 0).all(dim=-1) & (bottom_right <= width_height).all(dim=-1)
+    return valid & (sizes >= min_size).all(dim=-1) & (sizes.prod(dim=-1) >= min_area)
+
+
+@accepts_torchvision
+@accepts_renamed("canvas_size", "spatial_size")
+def sanitize_bounding_boxes(
+    bounding_boxes: torch.Tensor,
+    format: BoundingBoxFormat | str | None = None,
+    canvas_size: Sequence[int] | None = None,
+    min_size: float = 1.0,
+    min_area: float = 1.0,
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """Remove degenerate boxes: returns ``(kept boxes, valid)``, ``valid`` a bool tensor ``[N]`` to
+    filter what goes with the boxes (labels, masks). ``T.SanitizeBoundingBox`` does this for a sample.
+
+    A box is removed when its width or height is below ``min_size``, its area below ``min_area``, a
+    coordinate is not finite, or it leaves the image (torchvision 0.16-0.29's functional).
+
+    Args:
+        bounding_boxes: a ``BoundingBox`` ``N x 4`` (it uses its own metadata) or a plain tensor.
+        format: the format of a plain tensor (``BoundingBoxFormat`` or its name); None for a ``BoundingBox``.
+        canvas_size: ``(H, W)`` of a plain tensor's image (also accepted as ``spatial_size``); None for a
+            ``BoundingBox``.
+        min_size: smallest width and height kept (default 1).
+        min_area: smallest area kept (default 1).
+
+    Example:
+        >>> boxes, valid = F.sanitize_bounding_boxes(boxes)
+        >>> labels = labels[valid]
+    """
+    if isinstance(bounding_boxes, BoundingBox):
+        if format is not None or canvas_size is not None:
+            raise ValueError("format and canvas_size must be None for a BoundingBox: it carries its own")
+        plain = bounding_boxes.as_subclass(torch.Tensor)
+        valid = _valid_boxes(plain, bounding_boxes.format, bounding_boxes.spatial_size, min_size, min_area)
+        return BoundingBox.wrap_like(bounding_boxes, plain[valid]), valid
+    if isinstance(bounding_boxes, torch.Tensor) and not isinstance(bounding_boxes, Datapoint):
+        if format is None or canvas_size is None:
+            raise ValueError("format and canvas_size must be given for a plain tensor")
+        format, size = BoundingBoxFormat.parse(format), parse_spatial_size(canvas_size, "canvas_size")
+        valid = _valid_boxes(bounding_boxes, format, size, min_size, min_area)
+        return bounding_boxes[valid], valid
+    kind = type(bounding_boxes).__name__
+    raise TypeError(f"sanitize_bounding_boxes() supports BoundingBox and torch.Tensor, got {kind}")

@@ -15,6 +15,7 @@ from typing import Any
 import PIL.Image
 import torch
 
+from .. import _torchvision_interop as _interop
 from ..datapoints import BoundingBox, Datapoint, Image, Mask, Video
 
 _REGISTRY: dict[Callable, dict[type, Callable]] = {}
@@ -170,6 +171,8 @@ def _find_kernel(functional: Callable, input_type: type) -> Callable | None:
 
 
 def _walk_mro(functional: Callable, input_type: type) -> Callable | None:
+    if _interop.is_torchvision_type(input_type):  # never the plain-tensor kernel
+        return _interop.kernel_for(functional, input_type, _find_kernel)
     registry = _REGISTRY.get(functional, {})
     for cls in input_type.__mro__:
         if cls in registry:
@@ -180,15 +183,19 @@ def _walk_mro(functional: Callable, input_type: type) -> Callable | None:
 
 
 def get_kernel(functional: Callable, input_type: type) -> Callable:
-    """The kernel registered for ``input_type`` (walking its MRO up to ``Datapoint``).
+    """The kernel registered for ``input_type`` (walking its MRO up to ``Datapoint``); torchvision's
+    ``Image``, ``Video``, ``Mask`` and ``BoundingBoxes`` take the kernel of visiontx's datapoint.
 
-    Raises ``TypeError`` naming the supported types when there is none.
+    Raises ``TypeError`` naming the supported types and ``input_type`` (as torchvision words it:
+    ``"... but got <class 'object'> instead."``) when there is none.
     """
     kernel = _find_kernel(functional, input_type)
     if kernel is None:
         supported = ", ".join(sorted(_type_name(t) for t in _REGISTRY.get(functional, {})))
+        reason = _interop.unsupported_reason(input_type)
         raise TypeError(
-            f"{functional.__name__}() supports inputs of type {supported}, got {input_type.__name__}"
+            f"Functional F.{functional.__name__} supports inputs of type {supported}, but got {input_type} instead"
+            + (f": {reason}." if reason else ".")
         )
     return kernel
 

@@ -10,6 +10,7 @@ import torch
 
 from ..datapoints import Image
 from ..datapoints._image import _pil_to_tensor
+from .. import _names
 from . import _cv2
 
 __all__ = ["pil_to_tensor", "to_image_pil", "to_image_tensor", "to_pil_image"]
@@ -17,15 +18,15 @@ __all__ = ["pil_to_tensor", "to_image_pil", "to_image_tensor", "to_pil_image"]
 _MODES_BY_CHANNELS = {1: "L", 2: "LA", 3: "RGB", 4: "RGBA"}
 
 
-def pil_to_tensor(image: PIL.Image.Image) -> torch.Tensor:
+def pil_to_tensor(pic: PIL.Image.Image) -> torch.Tensor:
     """PIL image -> plain ``C x H x W`` tensor with the image's own dtype (uint8 for 8-bit modes).
 
     Args:
-        image: a PIL image.
+        pic: a PIL image.
     """
-    if not isinstance(image, PIL.Image.Image):
-        raise TypeError(f"image must be a PIL image, got {type(image).__name__}")
-    return _pil_to_tensor(image)
+    if not isinstance(pic, PIL.Image.Image):
+        raise TypeError(f"pic must be a PIL image, got {type(pic).__name__}")
+    return _pil_to_tensor(pic)
 
 
 def to_image_tensor(inpt: PIL.Image.Image | np.ndarray | torch.Tensor) -> Image:
@@ -58,11 +59,12 @@ def _check_channels(channels: int) -> int:
 def to_image_pil(inpt: Any, mode: str | None = None) -> PIL.Image.Image:
     """Tensor / ``Image`` ``C x H x W`` (uint8, or float in [0, 1]) or numpy ``H x W x C`` -> PIL image.
 
-    Float values are scaled by 255, rounded and clamped.
+    Float values are scaled by 255, clamped to 0..255 and truncated (as torchvision: 0.999 gives 254).
 
     Args:
         inpt: a tensor or ``Image`` ``C x H x W`` (or ``H x W``) with 1 to 4 channels, a numpy array
-            ``H x W x C`` (or ``H x W``), or a PIL image (converted to ``mode`` when given).
+            ``H x W x C`` (or ``H x W``; float arrays scale as float tensors), or a PIL image (converted
+            to ``mode`` when given).
         mode: the PIL mode of the output (``"L"``, ``"RGB"``, ...); None (default) follows the number of
             channels (L, LA, RGB, RGBA).
 
@@ -79,12 +81,14 @@ def to_image_pil(inpt: Any, mode: str | None = None) -> PIL.Image.Image:
             raise ValueError(f"inpt must be a single image C x H x W, got shape {tuple(inpt.shape)}")
         _check_channels(tensor.shape[0])
         if tensor.is_floating_point():
-            tensor = tensor.mul(255).round_().clamp_(0, 255)
+            tensor = tensor.mul(255).clamp_(0, 255)  # the cast truncates
         array = _cv2.interleaved(tensor.to(torch.uint8).cpu())
     elif isinstance(inpt, np.ndarray):
         array = inpt[:, :, None] if inpt.ndim == 2 else inpt
         if array.ndim != 3:
             raise ValueError(f"inpt as a numpy array must be H x W or H x W x C, got shape {inpt.shape}")
+        if np.issubdtype(array.dtype, np.floating):
+            array = np.clip(array * 255, 0, 255).astype(np.uint8)
     else:
         raise TypeError(f"inpt must be a tensor, numpy array or PIL image, got {type(inpt).__name__}")
     channels = _check_channels(array.shape[-1])
@@ -92,4 +96,4 @@ def to_image_pil(inpt: Any, mode: str | None = None) -> PIL.Image.Image:
     return image if mode is None else image.convert(mode)
 
 
-to_pil_image = to_image_pil
+to_pil_image = _names.renamed(to_image_pil, "to_pil_image", inpt="pic")

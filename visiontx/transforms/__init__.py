@@ -23,6 +23,8 @@ Arguments shared by many transforms are described here once; the classes' ``Args
 """
 
 from ..functional import InterpolationMode
+from ._aliases import *  # noqa: F401,F403
+from ._aliases import __all__ as _aliases_all
 from ._auto_augment import *  # noqa: F401,F403
 from ._auto_augment import __all__ as _auto_augment_all
 from ._color import *  # noqa: F401,F403
@@ -51,6 +53,7 @@ __all__ = sorted(
         "RandomChoice",
         "RandomOrder",
         "Transform",
+        *_aliases_all,
         *_auto_augment_all,
         *_color_all,
         *_dtype_all,

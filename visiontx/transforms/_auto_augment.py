@@ -17,6 +17,7 @@ import torch
 
 from .. import functional as F
 from .._args import FillSpec, is_number
+from .._torchvision_interop import from_torchvision_enum
 from ..datapoints import BoundingBox, Image, Mask, Video
 from ..functional import InterpolationMode
 from ..functional._dtype import max_value
@@ -34,7 +35,7 @@ class AutoAugmentPolicy(enum.Enum):
     """The policies learned by AutoAugment on each dataset.
 
     An enum of ``IMAGENET``, ``CIFAR10`` and ``SVHN``; ``AutoAugmentPolicy("cifar10")`` looks a member up
-    by its value.
+    by its value. ``AutoAugment`` also takes torchvision's members.
     """
 
     IMAGENET = "imagenet"
@@ -188,7 +189,7 @@ class AutoAugment(_AutoAugmentBase):
     """AutoAugment (Cubuk et al., 2018): one of the policy's sub-policies, each op with its probability.
 
     Args:
-        policy: an :class:`AutoAugmentPolicy` (default IMAGENET; CIFAR10 or SVHN).
+        policy: an :class:`AutoAugmentPolicy` (default IMAGENET; CIFAR10 or SVHN), or torchvision's member.
         interpolation: the filter of the geometric ops (default nearest); see ``visiontx.transforms``.
         fill: value of the pixels the geometric ops uncover (default None: zeros); see
             ``visiontx.transforms`` for the per-channel and dict forms.
@@ -204,6 +205,7 @@ class AutoAugment(_AutoAugmentBase):
         fill: FillSpec = None,
     ) -> None:
         super().__init__(interpolation, fill)
+        policy = from_torchvision_enum(policy, AutoAugmentPolicy)
         if not isinstance(policy, AutoAugmentPolicy):
             raise TypeError(f"policy must be an AutoAugmentPolicy, got {policy!r}")
         self.policy = policy

@@ -28,10 +28,15 @@ class _Container(Transform):
 
     @staticmethod
     def _run(transforms: Sequence[Callable], inputs: tuple[Any, ...]) -> Any:
-        sample = inputs if len(inputs) > 1 else inputs[0]
+        """Call each transform on the output of the previous one, as torchvision's containers: called with
+        several inputs, each transform gets them unpacked (``t(image, label)``) and returns them packed;
+        one input goes as it is."""
+        unpack = len(inputs) > 1
+        outputs = inputs if unpack else inputs[0]
         for transform in transforms:
-            sample = transform(sample)
-        return sample
+            outputs = transform(*inputs)
+            inputs = outputs if unpack else (outputs,)
+        return outputs
 
     def extra_repr(self) -> str:
         rest = super().extra_repr().replace(f"transforms={self.transforms!r}", "").strip(", ")
@@ -41,6 +46,11 @@ class _Container(Transform):
 
 class Compose(_Container):
     """Apply transforms one after the other to the whole sample.
+
+    Called with several inputs, ``Compose(...)(image, label)``, it calls each transform with them unpacked
+    (``t(image, label)``, so plain modules written as ``forward(image, label)`` work) and passes its
+    returned tuple on to the next, as torchvision's containers do; one input (a tuple or dict sample
+    included) is passed as it is. ``RandomApply``, ``RandomChoice`` and ``RandomOrder`` do the same.
 
     Args:
         transforms: a sequence of callables (transforms or any function of the sample).

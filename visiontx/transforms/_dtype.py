@@ -8,6 +8,7 @@ from typing import Any
 import torch
 
 from .. import functional as F
+from .._torchvision_interop import native_key
 from ..datapoints import Image, Video
 from ._transform import Transform, _is_pure_tensor
 
@@ -28,7 +29,8 @@ class ToDtype(Transform):
     Args:
         dtype: one ``torch.dtype``, applied to images and videos (plain-tensor images included), or a
             dict ``{datapoint type: dtype or None, "others": dtype or None}`` (a type's entry also serves
-            its subclasses, a plain-tensor image follows ``Image``); None leaves a type untouched.
+            its subclasses, a plain-tensor image follows ``Image``; torchvision's classes stand for
+            visiontx's); None leaves a type untouched.
         scale: also map the value range of the old dtype onto the new one's, for images and videos
             (default False).
 
@@ -39,7 +41,7 @@ class ToDtype(Transform):
     def __init__(self, dtype: torch.dtype | Mapping[type | str, torch.dtype | None], scale: bool = False) -> None:
         super().__init__()
         if isinstance(dtype, Mapping):
-            dtype = {key: _check_dtype(value, f"dtype[{key!r}]") for key, value in dtype.items()}
+            dtype = {native_key(key): _check_dtype(value, f"dtype[{key!r}]") for key, value in dtype.items()}
         elif not isinstance(dtype, torch.dtype):
             raise TypeError(f"dtype must be a torch.dtype or a dict of them, got {dtype!r}")
         self.dtype = dtype

@@ -9,6 +9,7 @@ from torch.utils._pytree import tree_flatten, tree_unflatten
 
 from .. import functional as F
 from .._args import is_number
+from .._torchvision_interop import native_leaves, restore_leaves
 from ..datapoints import BoundingBox, BoundingBoxFormat, Datapoint, Mask
 from ._labels import LabelsGetter, parse_labels_getter
 from ._transform import Transform
@@ -85,35 +86,27 @@ class SanitizeBoundingBox(Transform):
     def forward(self, *inputs: Any) -> Any:
         sample = inputs if len(inputs) > 1 else inputs[0]
         labels = _as_label_tensors(self._labels_getter(sample))
-        flat_inputs, spec = tree_flatten(sample)
+        originals, spec = tree_flatten(sample)
+        flat_inputs = native_leaves(originals)  # torchvision's tensors as datapoints
         boxes = get_bounding_boxes(flat_inputs)
         if boxes.ndim > 2:
             raise ValueError(f"{type(self).__name__}() needs boxes of shape N x 4, got {tuple(boxes.shape)}")
         for label in labels:
             if label.ndim == 0 or label.shape[0] != boxes.shape[0]:
                 raise ValueError(f"labels of shape {tuple(label.shape)} do not match the {boxes.shape[0]} boxes")
-        keep = self._valid(boxes).nonzero().squeeze(1)
-        if keep.shape[0] == boxes.shape[0]:  # nothing to remove: no copies
+        kept, valid = F.sanitize_bounding_boxes(boxes, min_size=self.min_size, min_area=self.min_area)
+        if kept.shape[0] == boxes.shape[0]:  # nothing to remove: the sample as it is
             return sample
-        params = dict(keep=keep, boxes=boxes, labels=labels, count=boxes.shape[0])
-        return tree_unflatten([self.transform(inpt, params) for inpt in flat_inputs], spec)
-
-    def _valid(self, boxes: BoundingBox) -> torch.Tensor:
-        if boxes.format == BoundingBoxFormat.XYXY:
-            xyxy = boxes.as_subclass(torch.Tensor)  # read only: no conversion copy
-        else:
-            xyxy = F.convert_format_bounding_box(boxes, new_format="XYXY").as_subclass(torch.Tensor)
-        top_left, bottom_right = xyxy[..., :2], xyxy[..., 2:]
-        sizes = bottom_right - top_left
-        # With x1 >= 0, x2 <= width and x2 - x1 >= min_size > 0, every coordinate is inside the image;
-        # NaN and infinite coordinates fail one of these tests.
-        valid = (top_left >= 0).all(dim=-1) & (bottom_right <= xyxy.new_tensor(boxes.spatial_size[::-1])).all(dim=-1)
-        return valid & (sizes >= self.min_size).all(dim=-1) & (sizes.prod(dim=-1) >= self.min_area)
+        params = dict(keep=valid.nonzero().squeeze(1), boxes=boxes, kept=kept, labels=labels, count=boxes.shape[0])
+        outputs = [self.transform(inpt, params) for inpt in flat_inputs]
+        return tree_unflatten(restore_leaves(outputs, originals, flat_inputs), spec)
 
     def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
+        if inpt is params["boxes"]:
+            return params["kept"]
         is_label = any(inpt is label for label in params["labels"])
         is_instance_mask = isinstance(inpt, Mask) and inpt.ndim >= 3 and inpt.shape[0] == params["count"]
-        if not (is_label or is_instance_mask or inpt is params["boxes"]):
+        if not (is_label or is_instance_mask):
             return inpt
         # index_select: a plain copy of the kept rows (boolean indexing is much slower on masks)
         kept = inpt.as_subclass(torch.Tensor).index_select(0, params["keep"].to(inpt.device))

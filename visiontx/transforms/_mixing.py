@@ -11,6 +11,7 @@ from torch.nn.functional import one_hot
 from torch.utils._pytree import tree_flatten, tree_unflatten
 
 from .._args import is_number
+from .._torchvision_interop import native_leaves, restore_leaves
 from ..datapoints import BoundingBox, Image, Mask, Video
 from . import _random
 from ._labels import LabelsGetter, parse_labels_getter
@@ -38,7 +39,8 @@ class _BaseMixing(Transform):
 
     def forward(self, *inputs: Any) -> Any:
         sample = inputs if len(inputs) > 1 else inputs[0]
-        flat_inputs, spec = tree_flatten(sample)
+        originals, spec = tree_flatten(sample)
+        flat_inputs = native_leaves(originals)  # torchvision's tensors as datapoints
         if has_any(flat_inputs, PIL.Image.Image, BoundingBox, Mask):
             raise TypeError(f"{type(self).__name__}() does not support PIL images, bounding boxes or masks")
         labels = self._check_labels(self._labels_getter(sample))
@@ -50,7 +52,7 @@ class _BaseMixing(Transform):
         outputs = [
             self.transform(inpt, params) if need or inpt is labels else inpt for inpt, need in zip(flat_inputs, needs)
         ]
-        return tree_unflatten(outputs, spec)
+        return tree_unflatten(restore_leaves(outputs, originals, flat_inputs), spec)
 
     def _check_labels(self, labels: Any) -> torch.Tensor:
         if not isinstance(labels, torch.Tensor):

@@ -10,11 +10,30 @@ import torch
 from torch import nn
 from torch.utils._pytree import tree_flatten, tree_unflatten
 
+from .. import _torchvision_interop as _interop
 from .._args import check_probability
 from ..datapoints import BoundingBox, Datapoint, Image, Mask, Video
 from ..functional import get_spatial_size
 from ..functional._registry import _find_kernel, get_kernel
 from . import _random
+
+
+# (public hook, torchvision's private name of it)
+_HOOK_NAMES = (
+    ("check_inputs", "_check_inputs"),
+    ("make_params", "_get_params"),
+    ("transform", "_transform"),
+    ("call_kernel", "_call_kernel"),
+)
+
+
+# sample class -> whether a call takes the lone-leaf path (visiontx's and plain tensors, PIL images)
+_LEAF_PATH: dict[type, bool] = {}
+
+
+def _takes_leaf_path(cls: type) -> bool:
+    leaf = _LEAF_PATH[cls] = issubclass(cls, (torch.Tensor, PIL.Image.Image)) and _interop.is_native_type(cls)
+    return leaf
 
 
 def _is_pure_tensor(obj: Any) -> bool:
@@ -28,7 +47,9 @@ class Transform(nn.Module):
     transform, calls :meth:`make_params` once and :meth:`transform` on each picked leaf, and
     rebuilds the caller's structure. Leaves that are not tensors or PIL images come back as the same
     objects. A plain tensor is the image only when the sample holds no ``Image``, ``Video`` or PIL
-    image, and then only the first one.
+    image, and then only the first one. torchvision's ``Image``, ``Video``, ``Mask`` and
+    ``BoundingBoxes`` are transformed as visiontx's and come back as torchvision's; any other tensor
+    subclass (but torch's own, such as ``nn.Parameter``) is a ``TypeError``.
 
     The constructor takes no arguments; subclasses add their own.
 
@@ -36,10 +57,23 @@ class Transform(nn.Module):
         check_inputs(flat_inputs): validate the whole flattened sample (optional).
         make_params(flat_inputs) -> dict: draw random parameters, from torch's RNG (optional).
         transform(inpt, params): transform one leaf, usually one call of ``self.call_kernel``.
+
+    torchvision's names of these hooks work too, as overrides and calls: ``_check_inputs``,
+    ``_get_params`` and ``_transform`` (0.15), ``_call_kernel`` (0.16+).
     """
 
     # Types of leaves this transform looks at; plain tensors also follow the plain-tensor rule.
     _transformed_types: tuple[type, ...] = (torch.Tensor, PIL.Image.Image)
+    # Whether torchvision's tensors become visiontx datapoints around the call (Lambda keeps them).
+    _converts_torchvision: bool = True
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for public, private in _HOOK_NAMES:  # a hook overridden under one name answers to both
+            if private in cls.__dict__ and public not in cls.__dict__:
+                setattr(cls, public, cls.__dict__[private])
+            elif public in cls.__dict__ and private not in cls.__dict__:
+                setattr(cls, private, cls.__dict__[public])
 
     def check_inputs(self, flat_inputs: list[Any]) -> None:
         """Validate the flattened sample; raise ``TypeError`` / ``ValueError`` on bad input."""
@@ -56,10 +90,12 @@ class Transform(nn.Module):
         """Call ``functional``'s kernel for ``inpt``; datapoints it has no kernel for pass through."""
         kernel = _find_kernel(functional, type(inpt))
         if kernel is None:
-            if isinstance(inpt, Datapoint):
+            if isinstance(inpt, Datapoint) or _interop.native_type(type(inpt)) is not None:
                 return inpt
             kernel = get_kernel(functional, type(inpt))  # raises a TypeError naming what is supported
         return kernel(inpt, *args, **kwargs)
+
+    _check_inputs, _get_params, _transform, _call_kernel = check_inputs, make_params, transform, call_kernel
 
     def _skip(self) -> bool:
         """Whether this call leaves the sample untouched (the coin flip of ``p``-transforms)."""
@@ -67,9 +103,12 @@ class Transform(nn.Module):
 
     def forward(self, *inputs: Any) -> Any:
         sample = inputs if len(inputs) > 1 else inputs[0]
-        if isinstance(sample, (torch.Tensor, PIL.Image.Image)):
+        leaf = _LEAF_PATH.get(type(sample))
+        if leaf or (leaf is None and _takes_leaf_path(type(sample))):
             return self._forward_leaf(sample)
-        flat_inputs, spec = tree_flatten(sample)
+        originals, spec = tree_flatten(sample)
+        # torchvision's tensors as visiontx datapoints (the same list when there are none)
+        flat_inputs = _interop.native_leaves(originals) if self._converts_torchvision else originals
         self.check_inputs(flat_inputs)
         if self._skip():
             return sample
@@ -79,6 +118,8 @@ class Transform(nn.Module):
             check_spatial_sizes_agree(selected)
         params = self.make_params(selected)
         flat_outputs = [self.transform(inpt, params) if need else inpt for inpt, need in zip(flat_inputs, needs)]
+        if flat_inputs is not originals:  # torchvision's tensors again
+            flat_outputs = _interop.restore_leaves(flat_outputs, originals, flat_inputs)
         return tree_unflatten(flat_outputs, spec)
 
     def _forward_leaf(self, inpt: Any) -> Any:

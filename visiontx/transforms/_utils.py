@@ -14,6 +14,7 @@ from ._transform import _is_pure_tensor, check_spatial_sizes_agree
 
 __all__ = [
     "FillMixin",
+    "check_type",
     "get_bounding_boxes",
     "has_all",
     "has_any",
@@ -30,6 +31,11 @@ def _matches(inpt: Any, type_or_check: type | Callable[[Any], bool]) -> bool:
     if isinstance(type_or_check, type):
         return isinstance(inpt, type_or_check)
     return bool(type_or_check(inpt))
+
+
+def check_type(obj: Any, types_or_checks: tuple[type | Callable[[Any], bool], ...]) -> bool:
+    """Whether ``obj`` is of one of the given types or passes one of the given predicates."""
+    return any(_matches(obj, tc) for tc in types_or_checks)
 
 
 def has_any(flat_inputs: list[Any], *types_or_checks: type | Callable[[Any], bool]) -> bool:

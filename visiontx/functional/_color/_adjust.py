@@ -8,6 +8,7 @@ import PIL.Image
 import PIL.ImageEnhance
 import torch
 
+from ..._names import video_kernel
 from ...datapoints import Image, Video
 from .. import _cv2
 from .._registry import get_kernel, register_kernels
@@ -81,7 +82,7 @@ def brightness_step(brightness_factor: float) -> _cv2.PixelStep:
     return _cv2.lut_step(_brightness_lut(check_factor("brightness_factor", brightness_factor)))
 
 
-adjust_brightness_video = adjust_brightness_image_tensor
+adjust_brightness_video = video_kernel(adjust_brightness_image_tensor)
 
 
 @register_kernels(adjust_brightness, PIL.Image.Image)
@@ -118,7 +119,7 @@ def adjust_contrast_image_tensor(image: torch.Tensor, contrast_factor: float) ->
     return _blend_into(work, gray.mean(dim=(-3, -2, -1), keepdim=True), factor, image.dtype)
 
 
-adjust_contrast_video = adjust_contrast_image_tensor
+adjust_contrast_video = video_kernel(adjust_contrast_image_tensor)
 
 
 def _contrast_tables(means: torch.Tensor, factor: float) -> torch.Tensor:
@@ -167,7 +168,7 @@ def adjust_saturation_image_tensor(image: torch.Tensor, saturation_factor: float
     return _blend_into(work, _degenerate_gray(work, image.dtype), factor, image.dtype)
 
 
-adjust_saturation_video = adjust_saturation_image_tensor
+adjust_saturation_video = video_kernel(adjust_saturation_image_tensor)
 
 
 def saturation_step(saturation_factor: float) -> _cv2.PixelStep:
@@ -212,7 +213,7 @@ def adjust_gamma_image_tensor(image: torch.Tensor, gamma: float, gain: float = 1
     return to_dtype_rounded(output if gain == 1.0 else output.mul_(gain), image.dtype)
 
 
-adjust_gamma_video = adjust_gamma_image_tensor
+adjust_gamma_video = video_kernel(adjust_gamma_image_tensor)
 
 
 @register_kernels(adjust_gamma, PIL.Image.Image)

@@ -8,6 +8,7 @@ from typing import Any
 import PIL.Image
 import torch
 
+from ..._names import video_kernel
 from ...datapoints import Image, Video
 from .. import _cv2
 from .._registry import get_kernel, register_kernels
@@ -86,7 +87,7 @@ def rgb_to_grayscale_image_tensor(image: torch.Tensor, num_output_channels: int 
     return _repeat_channels(gray, num_output_channels)
 
 
-rgb_to_grayscale_video = rgb_to_grayscale_image_tensor
+rgb_to_grayscale_video = video_kernel(rgb_to_grayscale_image_tensor)
 
 
 @register_kernels(rgb_to_grayscale, PIL.Image.Image)
@@ -119,7 +120,7 @@ def grayscale_to_rgb_image_tensor(image: torch.Tensor) -> torch.Tensor:
     return image if channels == 3 else _repeat_channels(image, 3)
 
 
-grayscale_to_rgb_video = grayscale_to_rgb_image_tensor
+grayscale_to_rgb_video = video_kernel(grayscale_to_rgb_image_tensor)
 
 
 @register_kernels(grayscale_to_rgb, PIL.Image.Image)
@@ -158,7 +159,7 @@ def permute_channels_image_tensor(image: torch.Tensor, permutation: Sequence[int
     return image.index_select(-3, index)
 
 
-permute_channels_video = permute_channels_image_tensor
+permute_channels_video = video_kernel(permute_channels_image_tensor)
 
 
 @register_kernels(permute_channels, PIL.Image.Image)

@@ -8,6 +8,7 @@ import PIL.Image
 import PIL.ImageOps
 import torch
 
+from ..._names import video_kernel
 from ...datapoints import Image, Video
 from .. import _cv2
 from .._dtype import max_value, to_dtype_image_tensor
@@ -77,7 +78,7 @@ def autocontrast_image_tensor(image: torch.Tensor) -> torch.Tensor:
     return to_dtype_rounded(image.to(dtype).sub(low).mul_(scale), image.dtype)
 
 
-autocontrast_video = autocontrast_image_tensor
+autocontrast_video = video_kernel(autocontrast_image_tensor)
 
 
 def _autocontrast_uint8(image: torch.Tensor) -> torch.Tensor:
@@ -146,7 +147,7 @@ def equalize_image_tensor(image: torch.Tensor) -> torch.Tensor:
     return to_dtype_image_tensor(equalized, image.dtype, scale=True)
 
 
-equalize_video = equalize_image_tensor
+equalize_video = video_kernel(equalize_image_tensor)
 
 
 @register_kernels(equalize, PIL.Image.Image)

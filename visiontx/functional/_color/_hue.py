@@ -9,6 +9,7 @@ import PIL.Image
 import torch
 
 from ..._args import is_number
+from ..._names import video_kernel
 from ...datapoints import Image, Video
 from .. import _cv2
 from .._registry import get_kernel, register_kernels
@@ -89,7 +90,7 @@ def adjust_hue_image_tensor(image: torch.Tensor, hue_factor: float) -> torch.Ten
     return to_dtype_rounded(_hcv_to_rgb(hue.add_(factor).remainder_(1.0), chroma, value), image.dtype)
 
 
-adjust_hue_video = adjust_hue_image_tensor
+adjust_hue_video = video_kernel(adjust_hue_image_tensor)
 
 
 def hue_step(hue_factor: float) -> _cv2.PixelStep:

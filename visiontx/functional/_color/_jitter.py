@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 import PIL.Image
 import torch
 
+from ..._names import video_kernel
 from ...datapoints import Image, Video
 from .. import _cv2
 from .._registry import get_kernel, register_kernels
@@ -67,7 +68,7 @@ def adjust_colors_image_tensor(image: torch.Tensor, steps: Steps) -> torch.Tenso
     return image
 
 
-adjust_colors_video = adjust_colors_image_tensor
+adjust_colors_video = video_kernel(adjust_colors_image_tensor)
 
 
 @register_kernels(adjust_colors, PIL.Image.Image)

@@ -10,6 +10,7 @@ import PIL.ImageOps
 import torch
 
 from ..._args import is_number
+from ..._names import video_kernel
 from ...datapoints import Image, Video
 from .._dtype import max_value
 from .._registry import get_kernel, register_kernels
@@ -53,7 +54,7 @@ def invert_image_tensor(image: torch.Tensor) -> torch.Tensor:
     return torch.rsub(image, max_value(image.dtype))
 
 
-invert_video = invert_image_tensor
+invert_video = video_kernel(invert_image_tensor)
 
 
 @register_kernels(invert, PIL.Image.Image)
@@ -99,7 +100,7 @@ def posterize_image_tensor(image: torch.Tensor, bits: int) -> torch.Tensor:
     return image.mul(levels).floor_().clamp_(0, levels - 1).mul_(1.0 / levels)
 
 
-posterize_video = posterize_image_tensor
+posterize_video = video_kernel(posterize_image_tensor)
 
 
 @register_kernels(posterize, PIL.Image.Image)
@@ -147,7 +148,7 @@ def _solarize_lut(threshold: float) -> torch.Tensor:
     return make_lut(lambda v: torch.where(v >= threshold, 255 - v, v), None)
 
 
-solarize_video = solarize_image_tensor
+solarize_video = video_kernel(solarize_image_tensor)
 
 
 @register_kernels(solarize, PIL.Image.Image)

@@ -8,6 +8,7 @@ import PIL.Image
 import PIL.ImageEnhance
 import torch
 
+from ..._names import video_kernel
 from ...datapoints import Image, Video
 from .. import _cv2
 from .._registry import get_kernel, register_kernels
@@ -66,7 +67,7 @@ def adjust_sharpness_image_tensor(image: torch.Tensor, sharpness_factor: float) 
     return output
 
 
-adjust_sharpness_video = adjust_sharpness_image_tensor
+adjust_sharpness_video = video_kernel(adjust_sharpness_image_tensor)
 
 
 @register_kernels(adjust_sharpness, PIL.Image.Image)

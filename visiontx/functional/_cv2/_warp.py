@@ -32,7 +32,7 @@ def _can_sample(image: torch.Tensor, fill: Sequence[float] | None) -> bool:
 def can_warp(image: torch.Tensor, mode: InterpolationMode, fill: Sequence[float] | None) -> bool:
     """Whether a warp of ``image`` (:func:`warp` by a matrix, :func:`remap` by a grid) can take OpenCV:
     bilinear only (OpenCV's warps round nearest-neighbour ties differently; nearest sampling goes through
-    :func:`remap_nearest`)."""
+    :func:`remap_nearest`; its bicubic maps source points to 1/32 pixel, where ``grid_sample`` does not)."""
     return mode == InterpolationMode.BILINEAR and _can_sample(image, fill)
 
 

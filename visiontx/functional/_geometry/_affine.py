@@ -17,6 +17,7 @@ import PIL.Image
 import torch
 
 from ..._args import check_number, is_number
+from ..._names import accepts_canvas_size, video_kernel
 from ...datapoints import BoundingBoxFormat
 from .._checks import check_spatial
 from .._interpolation import InterpolationMode
@@ -249,7 +250,7 @@ def affine_image_tensor(
     return warp_image_tensor(image, geometry, interpolation, fill)
 
 
-affine_video = affine_image_tensor
+affine_video = video_kernel(affine_image_tensor)
 
 
 def affine_image_pil(
@@ -280,6 +281,7 @@ def affine_mask(
     return affine_image_tensor(mask, angle, translate, scale, shear, InterpolationMode.NEAREST, fill, center)
 
 
+@accepts_canvas_size
 def affine_bounding_box(
     bounding_box: torch.Tensor,
     format: BoundingBoxFormat | str,
@@ -350,7 +352,7 @@ def rotate_image_tensor(
     return warp_image_tensor(image, rotate_geometry(image.shape[-2:], angle, expand, center), interpolation, fill)
 
 
-rotate_video = rotate_image_tensor
+rotate_video = video_kernel(rotate_image_tensor)
 
 
 def rotate_image_pil(
@@ -377,6 +379,7 @@ def rotate_mask(
     return rotate_image_tensor(mask, angle, InterpolationMode.NEAREST, expand=expand, center=center, fill=fill)
 
 
+@accepts_canvas_size
 def rotate_bounding_box(
     bounding_box: torch.Tensor,
     format: BoundingBoxFormat | str,

@@ -13,6 +13,7 @@ import PIL.Image
 import torch
 
 from ..._args import CropSize, parse_crop_size
+from ..._names import accepts_canvas_size, mask_kernel, video_kernel
 from ...datapoints import BoundingBoxFormat, Image, Mask, Video
 from .._checks import check_spatial
 from .._interpolation import InterpolationMode
@@ -110,8 +111,8 @@ def crop_image_tensor(image: torch.Tensor, top: int, left: int, height: int, wid
     return pad_image_tensor(inside, [x0, y0, width - x1, height - y1])
 
 
-crop_video = crop_image_tensor
-crop_mask = crop_image_tensor
+crop_video = video_kernel(crop_image_tensor)
+crop_mask = mask_kernel(crop_image_tensor)
 
 
 @register_kernels(crop, PIL.Image.Image)
@@ -177,8 +178,8 @@ def center_crop_image_tensor(image: torch.Tensor, output_size: CropSize) -> torc
     return crop_image_tensor(image, *center_crop_params(image.shape[-2:], output_size))
 
 
-center_crop_video = center_crop_image_tensor
-center_crop_mask = center_crop_image_tensor
+center_crop_video = video_kernel(center_crop_image_tensor)
+center_crop_mask = mask_kernel(center_crop_image_tensor)
 
 
 @register_kernels(center_crop, PIL.Image.Image)
@@ -195,6 +196,7 @@ def center_crop_geometry(spatial_size: Sequence[int], output_size: CropSize) -> 
 register_geometry(center_crop, center_crop_geometry)
 
 
+@accepts_canvas_size
 def center_crop_bounding_box(
     bounding_box: torch.Tensor, format: BoundingBoxFormat | str, spatial_size: Sequence[int], output_size: CropSize
 ) -> tuple[torch.Tensor, tuple[int, int]]:
@@ -250,7 +252,7 @@ def resized_crop_image_tensor(
     return resize_image_tensor(cropped, size, interpolation=interpolation, antialias=antialias)
 
 
-resized_crop_video = resized_crop_image_tensor
+resized_crop_video = video_kernel(resized_crop_image_tensor)
 
 
 @register_kernels(resized_crop, PIL.Image.Image)
@@ -349,7 +351,7 @@ def five_crop_image_tensor(image: torch.Tensor, size: CropSize) -> tuple[torch.T
     return tuple(crop_image_tensor(image, *p) for p in _five_crop_params(image.shape[-2:], size))
 
 
-five_crop_video = five_crop_image_tensor
+five_crop_video = video_kernel(five_crop_image_tensor)
 
 
 @register_kernels(five_crop, PIL.Image.Image)
@@ -380,7 +382,7 @@ def ten_crop_image_tensor(image: torch.Tensor, size: CropSize, vertical_flip: bo
     return five_crop_image_tensor(image, size) + five_crop_image_tensor(flipped, size)
 
 
-ten_crop_video = ten_crop_image_tensor
+ten_crop_video = video_kernel(ten_crop_image_tensor)
 
 
 @register_kernels(ten_crop, PIL.Image.Image)

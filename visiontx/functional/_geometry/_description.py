@@ -16,6 +16,7 @@ from typing import Any, Literal
 
 import torch
 
+from ..._names import accepts_canvas_size
 from ...datapoints import BoundingBoxFormat
 from .._meta import clamp_bounding_box_tensor
 from .._registry import register_geometry_kernel
@@ -133,6 +134,7 @@ def _resolve(op: Callable | str) -> Callable:
     raise ValueError(f"op must be one of the geometric ops described by a matrix {names}, got {op!r}")
 
 
+@accepts_canvas_size
 def geometry_of(op: Callable | str, spatial_size: Sequence[int], **params: Any) -> Geometry:
     """The :class:`Geometry` (matrix and output size) of a geometric op on an image of a given size.
 

@@ -8,6 +8,7 @@ from typing import Any
 import PIL.Image
 import torch
 
+from ..._names import accepts_canvas_size, mask_kernel, video_kernel
 from ...datapoints import BoundingBoxFormat, Image, Mask, Video
 from .._checks import check_spatial
 from .._registry import get_kernel, register_kernels
@@ -48,8 +49,8 @@ def horizontal_flip_image_tensor(image: torch.Tensor) -> torch.Tensor:
     return image.flip(-1)
 
 
-horizontal_flip_video = horizontal_flip_image_tensor
-horizontal_flip_mask = horizontal_flip_image_tensor
+horizontal_flip_video = video_kernel(horizontal_flip_image_tensor)
+horizontal_flip_mask = mask_kernel(horizontal_flip_image_tensor)
 
 
 @register_kernels(horizontal_flip, PIL.Image.Image)
@@ -66,6 +67,7 @@ def horizontal_flip_geometry(spatial_size: Sequence[int]) -> Geometry:
 register_geometry(horizontal_flip, horizontal_flip_geometry)
 
 
+@accepts_canvas_size
 def horizontal_flip_bounding_box(
     bounding_box: torch.Tensor, format: BoundingBoxFormat | str, spatial_size: Sequence[int]
 ) -> torch.Tensor:
@@ -92,8 +94,8 @@ def vertical_flip_image_tensor(image: torch.Tensor) -> torch.Tensor:
     return image.flip(-2)
 
 
-vertical_flip_video = vertical_flip_image_tensor
-vertical_flip_mask = vertical_flip_image_tensor
+vertical_flip_video = video_kernel(vertical_flip_image_tensor)
+vertical_flip_mask = mask_kernel(vertical_flip_image_tensor)
 
 
 @register_kernels(vertical_flip, PIL.Image.Image)
@@ -110,6 +112,7 @@ def vertical_flip_geometry(spatial_size: Sequence[int]) -> Geometry:
 register_geometry(vertical_flip, vertical_flip_geometry)
 
 
+@accepts_canvas_size
 def vertical_flip_bounding_box(
     bounding_box: torch.Tensor, format: BoundingBoxFormat | str, spatial_size: Sequence[int]
 ) -> torch.Tensor:

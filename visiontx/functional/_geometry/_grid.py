@@ -3,7 +3,7 @@
 Grids follow ``torch.nn.functional.grid_sample`` (``align_corners=False``): ``grid[i, j]`` holds the
 source point of output pixel ``(i, j)`` as ``(x, y)`` normalised to ``[-1, 1]`` over the input.
 Nearest sampling gathers pixels directly in the input dtype (uint8 stays uint8, masks of any dtype);
-bilinear sampling works in float and rounds back.
+bilinear and bicubic sampling work in float and round back (saturating: bicubic overshoots).
 """
 
 from __future__ import annotations
@@ -18,8 +18,9 @@ from ..._args import FillArg, parse_fill
 from .. import _cv2
 from .._interpolation import InterpolationMode
 
-_OUTSIDE = -3.0  # a normalised coordinate whose whole bilinear footprint is off any image
+_OUTSIDE = -5.0  # a normalised coordinate whose whole bilinear or bicubic footprint is off any image
 _TENSOR_MODES = (InterpolationMode.NEAREST, InterpolationMode.BILINEAR)
+_BICUBIC_MODES = (*_TENSOR_MODES, InterpolationMode.BICUBIC)
 _PIL_MODES = (InterpolationMode.NEAREST, InterpolationMode.BILINEAR, InterpolationMode.BICUBIC)
 
 
@@ -29,10 +30,13 @@ def image_fill(fill: FillArg, image: torch.Tensor) -> list[float] | None:
     return parse_fill(fill, image.shape[-3] if image.ndim >= 3 else 1)
 
 
-def parse_mode(interpolation: InterpolationMode | str | int, pil: bool = False) -> InterpolationMode:
-    """The interpolation mode; tensors support nearest and bilinear, PIL images also bicubic."""
+def parse_mode(
+    interpolation: InterpolationMode | str | int, pil: bool = False, bicubic: bool = False
+) -> InterpolationMode:
+    """The interpolation mode; tensors support nearest and bilinear (and bicubic where ``bicubic``:
+    ``grid_sample``'s, as torchvision's elastic), PIL images also bicubic."""
     mode = InterpolationMode.parse(interpolation)
-    supported = _PIL_MODES if pil else _TENSOR_MODES
+    supported = _PIL_MODES if pil else _BICUBIC_MODES if bicubic else _TENSOR_MODES
     if mode not in supported:
         raise ValueError(f"interpolation must be one of {[m.value for m in supported]} here, got {mode.value!r}")
     return mode
@@ -85,16 +89,19 @@ def _sample_nearest(image: torch.Tensor, grid: torch.Tensor, fill: list[float] |
     return torch.where(valid, out, _fill_tensor(fill, image, image.dtype))
 
 
-def _sample_bilinear(image: torch.Tensor, grid: torch.Tensor, fill: list[float] | None) -> torch.Tensor:
+def _sample_interpolated(
+    image: torch.Tensor, grid: torch.Tensor, mode: InterpolationMode, fill: list[float] | None
+) -> torch.Tensor:
+    """Bilinear or bicubic sampling through ``grid_sample``."""
     height, width = image.shape[-2:]
     dtype = work_dtype(image.dtype)
     grid = _finite_(grid.to(dtype, copy=True), _OUTSIDE)[None]
     flat = image.reshape(1, -1, height, width).to(dtype)  # batch and channels share one grid
-    out = grid_sample(flat, grid, mode="bilinear", padding_mode="zeros", align_corners=False)
+    out = grid_sample(flat, grid, mode=mode.value, padding_mode="zeros", align_corners=False)
     out = out.reshape(*image.shape[:-2], *grid.shape[1:3])
     if fill is not None:  # blend towards fill where the footprint leaves the image, as torchvision
         ones = torch.ones((1, 1, height, width), dtype=dtype, device=image.device)
-        weight = grid_sample(ones, grid, mode="bilinear", padding_mode="zeros", align_corners=False)[0, 0]
+        weight = grid_sample(ones, grid, mode=mode.value, padding_mode="zeros", align_corners=False)[0, 0]
         fill_t = _fill_tensor(fill, image, dtype)
         out = out.sub_(fill_t).mul_(weight).add_(fill_t)
     return _cast_back(out, image.dtype)
@@ -123,7 +130,7 @@ def sample(
     Callers build the grid from the image size, so they deal with :func:`has_no_pixels` first."""
     if mode == InterpolationMode.NEAREST:
         return _sample_nearest(image, grid, fill)
-    return _sample_bilinear(image, grid, fill)
+    return _sample_interpolated(image, grid, mode, fill)
 
 
 def matrix_grid(

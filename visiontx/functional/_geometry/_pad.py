@@ -15,6 +15,7 @@ import torch
 from torch.nn.functional import pad as torch_pad
 
 from ..._args import FillArg, PaddingArg, check_padding_mode, parse_fill, parse_padding, per_channel_error
+from ..._names import accepts_canvas_size, video_kernel
 from ...datapoints import BoundingBoxFormat, Image, Mask, Video
 from .. import _cv2
 from .._checks import check_spatial
@@ -106,7 +107,7 @@ def pad_image_tensor(
     return _pad_axis(_pad_axis(image, top, bottom, padding_mode, -2), left, right, padding_mode, -1)
 
 
-pad_video = pad_image_tensor
+pad_video = video_kernel(pad_image_tensor)
 
 
 @register_kernels(pad, Mask)
@@ -159,6 +160,7 @@ def pad_geometry(spatial_size: Sequence[int], padding: PaddingArg, padding_mode:
 register_geometry(pad, pad_geometry, sampling=("fill",))
 
 
+@accepts_canvas_size
 def pad_bounding_box(
     bounding_box: torch.Tensor,
     format: BoundingBoxFormat | str,

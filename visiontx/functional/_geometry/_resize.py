@@ -16,10 +16,11 @@ import torch
 from torch.nn.functional import interpolate
 
 from ..._args import SizeArg, check_positive_int, parse_size
+from ..._names import accepts_canvas_size, mask_kernel, video_kernel
 from ...datapoints import BoundingBoxFormat, Image, Video
 from .. import _cv2
 from .._checks import check_spatial
-from .._interpolation import InterpolationMode, nearest_source
+from .._interpolation import InterpolationMode, UnsupportedInterpolationError, nearest_source
 from .._registry import get_kernel, register_kernels, register_mask_kernel
 from ._description import Geometry, register_geometry, transform_bounding_box
 from ._matrix import scale_matrix
@@ -93,7 +94,8 @@ def resize(
 
 def _check_tensor_mode(interpolation: InterpolationMode, antialias: bool) -> None:
     if interpolation not in (*_NEAREST, *_SMOOTH):
-        raise ValueError(f"interpolation {interpolation.value!r} is not supported for tensors, use PIL images")
+        message = f"interpolation {interpolation.value!r} is not supported for tensors, use PIL images"
+        raise UnsupportedInterpolationError(message)
     if interpolation == InterpolationMode.LANCZOS and not antialias:
         raise ValueError("interpolation 'lanczos' requires antialias=True")
 
@@ -167,7 +169,7 @@ def resize_image_tensor(
     return _interpolate(flat, new_size, interpolation, antialias).reshape(out_shape)
 
 
-resize_video = resize_image_tensor
+resize_video = video_kernel(resize_image_tensor)
 
 
 @register_kernels(resize, PIL.Image.Image)
@@ -189,8 +191,8 @@ def resize_image_pil(
 def resize_mask(
     mask: torch.Tensor,
     size: SizeArg,
-    max_size: int | None = None,
     interpolation: InterpolationMode | str | int = InterpolationMode.NEAREST,
+    max_size: int | None = None,
 ) -> torch.Tensor:
     """Resize a mask ``[..., H, W]`` with nearest neighbours (``nearest-exact`` is honoured, any other
     interpolation falls back to ``nearest``, as torchvision)."""
@@ -215,6 +217,7 @@ def resize_geometry(spatial_size: Sequence[int], size: SizeArg, max_size: int | 
 register_geometry(resize, resize_geometry, sampling=("interpolation", "antialias"))
 
 
+@accepts_canvas_size
 def resize_bounding_box(
     bounding_box: torch.Tensor,
     spatial_size: Sequence[int],

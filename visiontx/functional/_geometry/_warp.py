@@ -15,6 +15,7 @@ import numpy as np
 import PIL.Image
 import torch
 
+from ..._names import accepts_canvas_size, mask_kernel, video_kernel
 from ...datapoints import BoundingBoxFormat, Image, Video
 from .. import _cv2
 from .._checks import check_spatial
@@ -167,7 +168,7 @@ def perspective_image_tensor(
     return sample(image, grid, mode, fill_values)
 
 
-perspective_video = perspective_image_tensor
+perspective_video = video_kernel(perspective_image_tensor)
 
 
 @register_kernels(perspective, PIL.Image.Image)
@@ -215,6 +216,7 @@ def perspective_geometry(
 register_geometry(perspective, perspective_geometry, sampling=("interpolation", "fill"))
 
 
+@accepts_canvas_size
 def perspective_bounding_box(
     bounding_box: torch.Tensor,
     format: BoundingBoxFormat | str,
@@ -262,7 +264,8 @@ def elastic(
             torchvision); the enclosing box is clamped to the image.
         displacement: tensor ``[1, H, W, 2]`` of ``(dx, dy)`` per output pixel ``(i, j)``, in units where
             the image spans ``[-1, 1]`` (2 / W and 2 / H per pixel).
-        interpolation: the filter (default bilinear); see ``visiontx.functional``.
+        interpolation: the filter (default bilinear; bicubic too, as torchvision's ``grid_sample``);
+            see ``visiontx.functional``.
         fill: value of pixels sampled outside the input (default None: zeros); see ``visiontx.functional``.
 
     Example:
@@ -279,10 +282,11 @@ def elastic_image_tensor(
     interpolation: InterpolationMode | str | int = InterpolationMode.BILINEAR,
     fill: FillArg = None,
 ) -> torch.Tensor:
-    """Elastic warp of a tensor ``[..., C, H, W]`` (nearest or bilinear)."""
+    """Elastic warp of a tensor ``[..., C, H, W]`` (nearest, bilinear or bicubic: ``grid_sample``'s,
+    as torchvision, whose overshoot integer images saturate)."""
     check_spatial(image, "elastic")
     displacement = _check_displacement(displacement, image.shape[-2:])
-    mode, fill_values = parse_mode(interpolation), image_fill(fill, image)
+    mode, fill_values = parse_mode(interpolation, bicubic=True), image_fill(fill, image)
     if has_no_pixels(image, image.shape[-2:]):
         return filled(image, image.shape[-2:], fill_values)
     dtype = work_dtype(image.dtype)
@@ -293,7 +297,7 @@ def elastic_image_tensor(
     return sample(image, grid, mode, fill_values)
 
 
-elastic_video = elastic_image_tensor
+elastic_video = video_kernel(elastic_image_tensor)
 
 
 @register_kernels(elastic, PIL.Image.Image)
@@ -303,7 +307,7 @@ def elastic_image_pil(
     interpolation: InterpolationMode | str | int = InterpolationMode.BILINEAR,
     fill: FillArg = None,
 ) -> PIL.Image.Image:
-    """Elastic warp of a PIL image (through the tensor kernel; nearest or bilinear)."""
+    """Elastic warp of a PIL image (through the tensor kernel; nearest, bilinear or bicubic)."""
     array = np.asarray(image)
     tensor = torch.from_numpy(array.copy())
     tensor = tensor.permute(2, 0, 1) if tensor.ndim == 3 else tensor[None]
@@ -320,6 +324,7 @@ def elastic_mask(mask: torch.Tensor, displacement: torch.Tensor, fill: FillArg =
 register_mask_kernel(elastic, elastic_mask)
 
 
+@accepts_canvas_size
 def elastic_bounding_box(
     bounding_box: torch.Tensor,
     format: BoundingBoxFormat | str,

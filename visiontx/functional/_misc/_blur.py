@@ -11,6 +11,7 @@ import torch
 from torch.nn.functional import pad
 
 from ..._args import is_number, parse_kernel_size, parse_sigma
+from ..._names import video_kernel
 from ...datapoints import Image, Video
 from .. import _cv2
 from .._checks import check_spatial
@@ -96,7 +97,7 @@ def gaussian_blur_image_tensor(
     return output.round_().clamp_(0, max_value(image.dtype)).to(image.dtype).reshape(image.shape)
 
 
-gaussian_blur_video = gaussian_blur_image_tensor
+gaussian_blur_video = video_kernel(gaussian_blur_image_tensor)
 
 
 @register_kernels(gaussian_blur, PIL.Image.Image)
@@ -141,7 +142,7 @@ def gaussian_noise_image_tensor(
     return (output.clamp_(0, 255) if clip else output).to(torch.uint8)
 
 
-gaussian_noise_video = gaussian_noise_image_tensor
+gaussian_noise_video = video_kernel(gaussian_noise_image_tensor)
 
 
 @register_kernels(gaussian_noise, PIL.Image.Image)

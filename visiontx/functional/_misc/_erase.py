@@ -8,6 +8,7 @@ import PIL.Image
 import torch
 
 from ..._args import fill_tensor
+from ..._names import video_kernel
 from ...datapoints import Image, Video
 from .. import _cv2
 from .._checks import check_spatial
@@ -61,7 +62,7 @@ def erase_image_tensor(
     return output
 
 
-erase_video = erase_image_tensor
+erase_video = video_kernel(erase_image_tensor)
 
 
 @register_kernels(erase, PIL.Image.Image)

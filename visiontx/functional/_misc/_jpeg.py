@@ -9,6 +9,7 @@ import numpy as np
 import PIL.Image
 import torch
 
+from ..._names import video_kernel
 from ...datapoints import Image, Video
 from .. import _cv2
 from .._registry import get_kernel, register_kernels
@@ -16,18 +17,18 @@ from .._registry import get_kernel, register_kernels
 __all__ = ["jpeg", "jpeg_image_pil", "jpeg_image_tensor", "jpeg_video"]
 
 
-def jpeg(inpt: Any, quality: int) -> Any:
+def jpeg(image: Any, quality: int) -> Any:
     """Round-trip through JPEG compression (encode, then decode), adding its artefacts.
 
     Args:
-        inpt: a uint8 image tensor ``[..., C, H, W]`` with 1 or 3 channels, ``Image``, ``Video``, or an L
+        image: a uint8 image tensor ``[..., C, H, W]`` with 1 or 3 channels, ``Image``, ``Video``, or an L
             or RGB PIL image.
         quality: JPEG quality, an int in ``1..100``.
 
     Example:
         >>> jpeg(image, quality=50)
     """
-    return get_kernel(jpeg, type(inpt))(inpt, quality=quality)
+    return get_kernel(jpeg, type(image))(image, quality=quality)
 
 
 def _check_quality(quality: int) -> None:
@@ -65,7 +66,7 @@ def jpeg_image_tensor(image: torch.Tensor, quality: int) -> torch.Tensor:
     return output.permute(0, 3, 1, 2).reshape(image.shape).to(image.device)
 
 
-jpeg_video = jpeg_image_tensor
+jpeg_video = video_kernel(jpeg_image_tensor)
 
 
 @register_kernels(jpeg, PIL.Image.Image)

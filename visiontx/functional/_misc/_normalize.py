@@ -9,6 +9,7 @@ import PIL.Image
 import torch
 
 from ..._args import per_channel_error
+from ..._names import video_kernel
 from ...datapoints import Image, Video
 from .._registry import get_kernel, register_kernels
 
@@ -61,7 +62,7 @@ def normalize_image_tensor(
     return output.div_(std_t)
 
 
-normalize_video = normalize_image_tensor
+normalize_video = video_kernel(normalize_image_tensor)
 
 
 @register_kernels(normalize, PIL.Image.Image)

@@ -116,8 +116,8 @@ class RandomResizedCrop(Transform):
 
     Args:
         size: output size: an int (square), ``[s]`` or ``(h, w)``, positive.
-        scale: ``(min, max)`` range of the region's area as a fraction of the input's, ``0 < min <= max``
-            (default ``(0.08, 1.0)``).
+        scale: ``(min, max)`` range of the region's area as a fraction of the input's, ``0 <= min <= max``
+            (default ``(0.08, 1.0)``; a draw giving an empty region is redrawn, as any that does not fit).
         ratio: ``(min, max)`` range of the region's width / height, drawn log-uniformly (default
             ``(3/4, 4/3)``).
         interpolation: the filter (default bilinear); see ``visiontx.transforms``.
@@ -137,7 +137,7 @@ class RandomResizedCrop(Transform):
     ) -> None:
         super().__init__()
         self.size = parse_crop_size(size, "size", positive=True)
-        self.scale = check_range(scale, "scale", 0.0, strict=True)
+        self.scale = check_range(scale, "scale", 0.0)
         self.ratio = check_range(ratio, "ratio", 0.0, strict=True)
         self.interpolation = InterpolationMode.parse(interpolation)
         self.antialias = antialias

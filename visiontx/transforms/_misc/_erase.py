@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
+import PIL.Image
 import torch
 
 from ... import functional as F
 from ..._args import check_range, fill_tensor, parse_fill, per_channel_error
-from ...datapoints import Image, Video
+from ...datapoints import BoundingBox, Mask
 from .. import _random
 from .._transform import RandomApplyTransform
-from .._utils import is_pure_tensor, query_chw
+from .._utils import query_chw
 
 __all__ = ["RandomErasing"]
 
@@ -29,18 +31,11 @@ def _erase_value(value: float | Sequence[float] | str) -> list[float] | None:
     return parse_fill(value, name="value")
 
 
-def _image_dtype(flat_inputs: list[Any]) -> torch.dtype:
-    for inpt in flat_inputs:
-        if isinstance(inpt, (Image, Video)) or is_pure_tensor(inpt):
-            return inpt.dtype
-    return torch.uint8  # PIL images
-
-
 class RandomErasing(RandomApplyTransform):
     """With probability ``p``, erase a random rectangle of the images and videos of a sample.
 
-    Masks and boxes pass through unchanged, as in torchvision. When no rectangle fits in 10 tries
-    nothing is erased.
+    Masks and boxes pass through unchanged, with a ``UserWarning``, as in torchvision. When no
+    rectangle fits in 10 tries nothing is erased. The draws are torchvision's, so a seed gives its output.
 
     Args:
         p: probability of erasing (default 0.5).
@@ -48,8 +43,9 @@ class RandomErasing(RandomApplyTransform):
             ``[0, 1]`` (default ``(0.02, 0.33)``).
         ratio: ``(min, max)`` range of its aspect ratio, positive, drawn log-uniformly (default
             ``(0.3, 3.3)``).
-        value: the fill: a number, one number per channel, or ``"random"`` (standard normal noise for
-            float images, uniform over the dtype's range for integer and PIL images). Default 0.
+        value: the fill: a number, one number per channel (integer images round and clamp it), or
+            ``"random"``: standard normal noise, which integer and PIL images take cast to their dtype
+            as torchvision does (truncated, negative values wrapping: mostly 0, 1 and 255). Default 0.
         inplace: erase tensors in place instead of a copy (default False).
 
     Example:
@@ -69,6 +65,7 @@ class RandomErasing(RandomApplyTransform):
         self.ratio = check_range(ratio, "ratio", 0.0, strict=True)
         self.value = value
         self._value = _erase_value(value)
+        self._fixed = None if self._value is None else torch.tensor(self._value)[:, None, None]  # as torchvision's
         self.inplace = inplace
         self._log_ratio = torch.log(torch.tensor(self.ratio)).tolist()  # float32 logs, as torchvision
         self._fills: dict[torch.dtype, torch.Tensor] = {}  # the fixed value converted to each image dtype
@@ -82,22 +79,32 @@ class RandomErasing(RandomApplyTransform):
             aspect = math.exp(_random.uniform(self._log_ratio[0], self._log_ratio[1]))
             h, w = int(round(math.sqrt(area * aspect))), int(round(math.sqrt(area / aspect)))
             if h < height and w < width:
-                v = self._draw_value(channels, h, w, _image_dtype(flat_inputs))
+                # torchvision's noise: float32 whatever the images' dtypes, drawn before the position
+                v = self._fixed if self._fixed is not None else torch.empty([channels, h, w]).normal_()
                 i = _random.randint(height - h + 1)
                 j = _random.randint(width - w + 1)
                 return dict(i=i, j=j, h=h, w=w, v=v)
         return dict(i=0, j=0, h=height, w=width, v=None)
 
-    def _draw_value(self, channels: int, h: int, w: int, dtype: torch.dtype) -> torch.Tensor:
-        if self._value is not None:
-            if dtype not in self._fills:
-                self._fills[dtype] = fill_tensor(torch.tensor(self._value)[:, None, None], dtype)
-            return self._fills[dtype]
-        if dtype.is_floating_point:
-            return torch.empty([channels, h, w], dtype=torch.float32).normal_()
-        return torch.randint(0, torch.iinfo(dtype).max + 1, (channels, h, w), dtype=dtype)
+    def _value_for(self, v: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
+        """The erasing value in ``dtype``: the fixed value converted once per dtype, or the noise cast as
+        torchvision's assignment casts it."""
+        if v is not self._fixed:
+            return v.to(dtype)
+        if dtype not in self._fills:
+            self._fills[dtype] = fill_tensor(v, dtype)
+        return self._fills[dtype]
 
     def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
         if params["v"] is None:
             return inpt
-        return self.call_kernel(F.erase, inpt, **params, inplace=self.inplace)
+        if isinstance(inpt, (BoundingBox, Mask)):
+            warnings.warn(
+                f"{type(self).__name__}() is currently passing through inputs of type {type(inpt).__name__} "
+                "unchanged (it erases images and videos only); this may change",
+                UserWarning,
+                stacklevel=2,
+            )
+            return inpt
+        v = self._value_for(params["v"], torch.uint8 if isinstance(inpt, PIL.Image.Image) else inpt.dtype)
+        return self.call_kernel(F.erase, inpt, **dict(params, v=v), inplace=self.inplace)

@@ -31,6 +31,8 @@ class Lambda(Transform):
         >>> T.Lambda(lambda x: x.float(), torch.Tensor)(sample)
     """
 
+    _converts_torchvision = False  # the function gets torchvision's tensors as they are
+
     def __init__(self, lambd: Callable[[Any], Any], *types: type) -> None:
         super().__init__()
         if not callable(lambd):

@@ -1,0 +1,21 @@
+"""``visiontx.datapoints`` under torchvision 0.16-0.29's names: the same classes, not copies.
+
+``TVTensor`` is :class:`~visiontx.datapoints.Datapoint` and ``BoundingBoxes`` is
+:class:`~visiontx.datapoints.BoundingBox`, which takes ``canvas_size`` for ``spatial_size`` (keyword and
+attribute). ``set_return_type`` also takes ``"TVTensor"``. ``KeyPoints`` and the rotated box formats
+(``is_rotated_bounding_format``) are not offered yet: they come with their own issue.
+
+Example:
+    >>> from visiontx import tv_tensors
+    >>> boxes = tv_tensors.BoundingBoxes([[0, 0, 5, 5]], format="XYXY", canvas_size=(10, 10))
+    >>> boxes.canvas_size, isinstance(boxes, tv_tensors.TVTensor)
+    ((10, 10), True)
+"""
+
+from __future__ import annotations
+
+from .datapoints import BoundingBox as BoundingBoxes
+from .datapoints import BoundingBoxFormat, Image, Mask, Video, set_return_type, wrap
+from .datapoints import Datapoint as TVTensor
+
+__all__ = ["BoundingBoxFormat", "BoundingBoxes", "Image", "Mask", "TVTensor", "Video", "set_return_type", "wrap"]
