@@ -2,23 +2,28 @@
 images sampled through the geometry's inverse, with exact shortcuts (identity, quarter turns).
 
 :func:`register_warp_kernels` registers all of them, and the box kernel, for a new op from its
-description alone.
+description alone; :func:`warp` applies any :class:`Geometry` (e.g. a composed one) to any input type.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import math
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import PIL.Image
 import torch
 
-from ...datapoints import Image, Mask, Video
+from ...datapoints import BoundingBoxFormat, Image, Mask, Video
 from .. import _cv2
 from .._checks import check_spatial
 from .._interpolation import InterpolationMode
-from .._registry import register_kernels
-from ._description import Describe, Geometry, register_geometry
+from .._registry import get_kernel, register_geometry_kernel, register_kernels
+from ._description import Describe, Geometry, register_geometry, transform_bounding_box
+from ._matrix import scale_matrix
+from ._resize import resize_image_pil, resize_image_tensor
+
+__all__ = ["warp", "warp_bounding_box", "warp_image_pil", "warp_image_tensor", "warp_mask"]
 from ._grid import FillArg, filled, has_no_pixels, image_fill, matrix_grid, parse_mode, pil_fill, sample, work_dtype
 
 Interpolation = InterpolationMode | str | int
@@ -49,16 +54,52 @@ def _exact_turns(geometry: Geometry, in_size: tuple[int, int]) -> int | None:
     return turns
 
 
+def _shrink(geometry: Geometry) -> tuple[float, float]:
+    """Input pixels per output pixel along the input's x and y at the canvas centre (the row norms of
+    the inverse map's Jacobian there); ``(1, 1)`` where the centre maps to infinity."""
+    (a, b, c), (d, e, f), (g, h, i) = geometry.inverse_matrix
+    y, x = geometry.canvas_size[0] / 2, geometry.canvas_size[1] / 2
+    w = g * x + h * y + i
+    if abs(w) < 1e-12:
+        return 1.0, 1.0
+    u, v = (a * x + b * y + c) / w, (d * x + e * y + f) / w
+    return math.hypot(a - g * u, b - h * u) / abs(w), math.hypot(d - g * v, e - h * v) / abs(w)
+
+
+def prefilter_size(geometry: Geometry, in_size: tuple[int, int]) -> tuple[int, int]:
+    """The size an input of ``in_size`` is first resized to (antialiased) so that ``geometry`` no longer
+    shrinks it: each side divided by the geometry's shrink along it, when above 1."""
+    shrink_x, shrink_y = _shrink(geometry)
+    height, width = in_size
+    new_height = max(1, round(height / shrink_y)) if shrink_y > 1 else height
+    new_width = max(1, round(width / shrink_x)) if shrink_x > 1 else width
+    return new_height, new_width
+
+
+def _from_prefiltered(geometry: Geometry, in_size: tuple[int, int], size: tuple[int, int]) -> Geometry:
+    """``geometry`` applied to the input resized from ``in_size`` to ``size``."""
+    back = scale_matrix(in_size[1] / size[1], in_size[0] / size[0])
+    return Geometry(back, in_size).then(geometry)
+
+
 def warp_image_tensor(
     image: torch.Tensor,
     geometry: Geometry,
     interpolation: Interpolation = InterpolationMode.NEAREST,
     fill: FillArg = None,
+    antialias: bool = False,
 ) -> torch.Tensor:
     """Sample a tensor ``[..., C, H, W]`` (or a mask ``[..., H, W]``) through ``geometry`` (nearest or
     bilinear); pixels the inverse map sends outside the input get ``fill``. The identity returns the input
-    itself, exact quarter turns are ``rot90``s."""
+    itself, exact quarter turns are ``rot90``s. With ``antialias`` (bilinear images only), an input that
+    the geometry shrinks is first resized (antialiased, bilinear) by that shrink."""
     mode, fill_values = parse_mode(interpolation), image_fill(fill, image)
+    if antialias and mode != _NEAREST and image.ndim >= 3 and image.numel() > 0:
+        in_size = (image.shape[-2], image.shape[-1])
+        size = prefilter_size(geometry, in_size)
+        if size != in_size:
+            image = resize_image_tensor(image, list(size), mode, antialias=True)
+            geometry = _from_prefiltered(geometry, in_size, size)
     in_size = (image.shape[-2], image.shape[-1])
     turns = _exact_turns(geometry, in_size)
     if turns == 0:
@@ -80,15 +121,87 @@ def warp_image_pil(
     geometry: Geometry,
     interpolation: Interpolation = InterpolationMode.NEAREST,
     fill: FillArg = None,
+    antialias: bool = False,
 ) -> PIL.Image.Image:
-    """Sample a PIL image through ``geometry`` (nearest, bilinear or bicubic)."""
+    """Sample a PIL image through ``geometry`` (nearest, bilinear or bicubic); ``antialias`` as for
+    :func:`warp_image_tensor` (PIL's resize, with the same filter)."""
     mode, color = parse_mode(interpolation, pil=True), pil_fill(image, fill)
+    in_size = (image.height, image.width)
+    size = in_size
+    if antialias and mode != _NEAREST and image.width * image.height > 0:
+        size = prefilter_size(geometry, in_size)
+    if size != in_size:
+        image = resize_image_pil(image, list(size), mode)
+        geometry = _from_prefiltered(geometry, in_size, size)
     (a, b, c), (d, e, f), (g, h, i) = geometry.inverse_matrix
     size = (geometry.canvas_size[1], geometry.canvas_size[0])
     if geometry.is_projective:
         data = [v / i for v in (a, b, c, d, e, f, g, h)]
         return image.transform(size, PIL.Image.Transform.PERSPECTIVE, data, resample=mode.pil, fillcolor=color)
     return image.transform(size, PIL.Image.Transform.AFFINE, (a, b, c, d, e, f), resample=mode.pil, fillcolor=color)
+
+
+def warp(
+    inpt: Any,
+    geometry: Geometry,
+    interpolation: Interpolation = InterpolationMode.NEAREST,
+    fill: FillArg = None,
+    antialias: bool = False,
+) -> Any:
+    """Move ``inpt`` through ``geometry`` in one resampling: images and videos sample through its
+    inverse, masks with nearest neighbours, boxes map their corners and are clamped as its ``clamp``
+    says. It is how ``Compose(..., fuse_geometry=True)`` applies the composed geometry of a run.
+
+    Args:
+        inpt: an image tensor, PIL image, ``Video``, ``Mask`` or ``BoundingBox`` (see ``visiontx.functional``)
+            of the input size ``geometry`` was described for.
+        geometry: a :class:`Geometry`, e.g. ``F.geometry_of(...)``, or several composed with ``then``.
+        interpolation: nearest (default) or bilinear; PIL images also bicubic.
+        fill: value of output pixels whose source is outside the input (default None: zeros).
+        antialias: resize the image first (antialiased) by how much ``geometry`` shrinks it at the canvas
+            centre, when it does (default False; not for nearest, masks or boxes).
+
+    Example:
+        >>> g = F.geometry_of("rotate", (480, 640), angle=30).then(F.geometry_of("resize", (480, 640), size=240))
+        >>> F.warp(image, g, interpolation="bilinear", antialias=True)
+    """
+    kernel = get_kernel(warp, type(inpt))
+    return kernel(inpt, geometry=geometry, interpolation=interpolation, fill=fill, antialias=antialias)
+
+
+register_kernels(warp, (torch.Tensor, Image, Video))(warp_image_tensor)
+register_kernels(warp, PIL.Image.Image)(warp_image_pil)
+
+
+@register_kernels(warp, Mask)
+def warp_mask(
+    mask: torch.Tensor,
+    geometry: Geometry,
+    interpolation: Interpolation = InterpolationMode.NEAREST,
+    fill: FillArg = None,
+    antialias: bool = False,
+) -> torch.Tensor:
+    """Sample a mask ``[..., H, W]`` through ``geometry`` with nearest neighbours (``interpolation`` and
+    ``antialias`` are ignored)."""
+    return warp_image_tensor(mask, geometry, _NEAREST, fill)
+
+
+def warp_bounding_box(
+    bounding_box: torch.Tensor, format: BoundingBoxFormat | str, geometry: Geometry
+) -> tuple[torch.Tensor, tuple[int, int]]:
+    """Boxes ``[..., 4]`` through ``geometry`` (corners mapped once, clamped as it says) and the new canvas."""
+    return transform_bounding_box(bounding_box, format, geometry), geometry.canvas_size
+
+
+@register_geometry_kernel(warp)
+def _warp_bounding_box_kernel(
+    bounding_box: torch.Tensor,
+    format: BoundingBoxFormat | str,
+    spatial_size: Sequence[int],
+    geometry: Geometry,
+    **sampling: Any,
+) -> tuple[torch.Tensor, tuple[int, int]]:
+    return warp_bounding_box(bounding_box, format, geometry)
 
 
 def register_warp_kernels(functional: Callable, describe: Describe) -> None:
