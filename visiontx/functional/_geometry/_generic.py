@@ -13,6 +13,7 @@ from typing import Any
 
 import PIL.Image
 import torch
+from torch.nn.functional import avg_pool2d
 
 from ...datapoints import BoundingBoxFormat, Image, Mask, Video
 from .. import _cv2
@@ -20,11 +21,10 @@ from .._checks import check_spatial
 from .._interpolation import InterpolationMode
 from .._registry import get_kernel, register_geometry_kernel, register_kernels
 from ._description import Describe, Geometry, register_geometry, transform_bounding_box
+from ._grid import FillArg, filled, has_no_pixels, image_fill, matrix_grid, parse_mode, pil_fill, sample, work_dtype
 from ._matrix import scale_matrix
-from ._resize import resize_image_pil, resize_image_tensor
 
 __all__ = ["warp", "warp_bounding_box", "warp_image_pil", "warp_image_tensor", "warp_mask"]
-from ._grid import FillArg, filled, has_no_pixels, image_fill, matrix_grid, parse_mode, pil_fill, sample, work_dtype
 
 Interpolation = InterpolationMode | str | int
 
@@ -66,20 +66,27 @@ def _shrink(geometry: Geometry) -> tuple[float, float]:
     return math.hypot(a - g * u, b - h * u) / abs(w), math.hypot(d - g * v, e - h * v) / abs(w)
 
 
-def prefilter_size(geometry: Geometry, in_size: tuple[int, int]) -> tuple[int, int]:
-    """The size an input of ``in_size`` is first resized to (antialiased) so that ``geometry`` no longer
-    shrinks it: each side divided by the geometry's shrink along it, when above 1."""
+def block_factors(geometry: Geometry) -> tuple[int, int]:
+    """``(ky, kx)``: the whole part of the shrink of ``geometry`` along the input's y and x (1 where it
+    does not shrink by 2 or more): the blocks an antialiased warp averages first."""
     shrink_x, shrink_y = _shrink(geometry)
-    height, width = in_size
-    new_height = max(1, round(height / shrink_y)) if shrink_y > 1 else height
-    new_width = max(1, round(width / shrink_x)) if shrink_x > 1 else width
-    return new_height, new_width
+    return max(1, int(shrink_y)), max(1, int(shrink_x))
 
 
-def _from_prefiltered(geometry: Geometry, in_size: tuple[int, int], size: tuple[int, int]) -> Geometry:
-    """``geometry`` applied to the input resized from ``in_size`` to ``size``."""
-    back = scale_matrix(in_size[1] / size[1], in_size[0] / size[0])
-    return Geometry(back, in_size).then(geometry)
+def _block_mean(image: torch.Tensor, factors: tuple[int, int]) -> torch.Tensor:
+    """The rounded mean of each whole ``ky x kx`` block of ``image`` ``[..., C, H, W]`` (partial blocks
+    at the bottom and right are dropped)."""
+    if _cv2.can_shrink(image):
+        return _cv2.shrink(image, factors)
+    height, width = image.shape[-2:]
+    flat = image.reshape(-1, 1, height, width).to(work_dtype(image.dtype))
+    out = avg_pool2d(flat, factors).reshape(*image.shape[:-2], height // factors[0], width // factors[1])
+    return out.to(image.dtype) if image.is_floating_point() else out.round_().to(image.dtype)  # means stay in range
+
+
+def _after_blocks(geometry: Geometry, factors: tuple[int, int], in_size: tuple[int, int]) -> Geometry:
+    """``geometry`` applied to the block means of an input of ``in_size``."""
+    return Geometry(scale_matrix(factors[1], factors[0]), in_size).then(geometry)
 
 
 def warp_image_tensor(
@@ -92,14 +99,12 @@ def warp_image_tensor(
     """Sample a tensor ``[..., C, H, W]`` (or a mask ``[..., H, W]``) through ``geometry`` (nearest or
     bilinear); pixels the inverse map sends outside the input get ``fill``. The identity returns the input
     itself, exact quarter turns are ``rot90``s. With ``antialias`` (bilinear images only), an input that
-    the geometry shrinks is first resized (antialiased, bilinear) by that shrink."""
+    the geometry shrinks by 2 or more is first averaged over blocks of the whole part of that shrink."""
     mode, fill_values = parse_mode(interpolation), image_fill(fill, image)
-    if antialias and mode != _NEAREST and image.ndim >= 3 and image.numel() > 0:
-        in_size = (image.shape[-2], image.shape[-1])
-        size = prefilter_size(geometry, in_size)
-        if size != in_size:
-            image = resize_image_tensor(image, list(size), mode, antialias=True)
-            geometry = _from_prefiltered(geometry, in_size, size)
+    factors = block_factors(geometry) if antialias and mode != _NEAREST else (1, 1)
+    if factors != (1, 1) and image.ndim >= 3 and min(image.shape[-2] // factors[0], image.shape[-1] // factors[1]) > 0:
+        geometry = _after_blocks(geometry, factors, (image.shape[-2], image.shape[-1]))
+        image = _block_mean(image, factors)
     in_size = (image.shape[-2], image.shape[-1])
     turns = _exact_turns(geometry, in_size)
     if turns == 0:
@@ -124,15 +129,12 @@ def warp_image_pil(
     antialias: bool = False,
 ) -> PIL.Image.Image:
     """Sample a PIL image through ``geometry`` (nearest, bilinear or bicubic); ``antialias`` as for
-    :func:`warp_image_tensor` (PIL's resize, with the same filter)."""
+    :func:`warp_image_tensor` (PIL's ``reduce``)."""
     mode, color = parse_mode(interpolation, pil=True), pil_fill(image, fill)
-    in_size = (image.height, image.width)
-    size = in_size
-    if antialias and mode != _NEAREST and image.width * image.height > 0:
-        size = prefilter_size(geometry, in_size)
-    if size != in_size:
-        image = resize_image_pil(image, list(size), mode)
-        geometry = _from_prefiltered(geometry, in_size, size)
+    (ky, kx) = block_factors(geometry) if antialias and mode != _NEAREST else (1, 1)
+    if (ky, kx) != (1, 1) and min(image.height // ky, image.width // kx) > 0:
+        geometry = _after_blocks(geometry, (ky, kx), (image.height, image.width))
+        image = image.reduce((kx, ky), box=(0, 0, image.width // kx * kx, image.height // ky * ky))
     (a, b, c), (d, e, f), (g, h, i) = geometry.inverse_matrix
     size = (geometry.canvas_size[1], geometry.canvas_size[0])
     if geometry.is_projective:
@@ -158,8 +160,8 @@ def warp(
         geometry: a :class:`Geometry`, e.g. ``F.geometry_of(...)``, or several composed with ``then``.
         interpolation: nearest (default) or bilinear; PIL images also bicubic.
         fill: value of output pixels whose source is outside the input (default None: zeros).
-        antialias: resize the image first (antialiased) by how much ``geometry`` shrinks it at the canvas
-            centre, when it does (default False; not for nearest, masks or boxes).
+        antialias: where ``geometry`` shrinks the image by 2 or more (at the canvas centre), average it
+            first over blocks of the whole part of that shrink (default False; not for nearest, masks or boxes).
 
     Example:
         >>> g = F.geometry_of("rotate", (480, 640), angle=30).then(F.geometry_of("resize", (480, 640), size=240))
