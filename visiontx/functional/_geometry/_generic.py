@@ -102,7 +102,8 @@ def warp_image_tensor(
     the geometry shrinks by 2 or more is first averaged over blocks of the whole part of that shrink."""
     mode, fill_values = parse_mode(interpolation), image_fill(fill, image)
     factors = block_factors(geometry) if antialias and mode != _NEAREST else (1, 1)
-    if factors != (1, 1) and image.ndim >= 3 and min(image.shape[-2] // factors[0], image.shape[-1] // factors[1]) > 0:
+    blocks = (image.shape[-2] // factors[0], image.shape[-1] // factors[1])
+    if factors != (1, 1) and image.ndim >= 3 and image.numel() > 0 and min(blocks) > 0:
         geometry = _after_blocks(geometry, factors, (image.shape[-2], image.shape[-1]))
         image = _block_mean(image, factors)
     in_size = (image.shape[-2], image.shape[-1])
