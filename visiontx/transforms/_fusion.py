@@ -40,7 +40,7 @@ from ._geometry import (
 from ._transform import Transform, check_spatial_sizes_agree
 from ._utils import FillMixin
 
-__all__ = ["GeometryProbe", "FUSIBLE", "apply_run", "split_runs"]
+__all__ = ["FUSIBLE", "GeometryProbe", "apply_run", "is_fusible", "split_runs"]
 
 # Transforms whose every call goes through described ops (their params need only the sample's size).
 FUSIBLE = (
