@@ -23,7 +23,7 @@ from .timing import FULL, QUICK, Progress, Settings
 
 __all__ = ["BenchConfig", "QUICK_CONFIG", "run_bench"]
 
-SECTIONS = ("transforms", "pipelines", "dispatch", "batch", "scaling")
+SECTIONS = ("transforms", "pipelines", "fusion", "dispatch", "batch", "scaling")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -88,6 +88,7 @@ def _run(peers: dict, config: BenchConfig) -> list[str]:
     steps = {
         "transforms": len(transforms) * len(config.sizes),
         "pipelines": len(pipelines) * len(config.sizes),
+        "fusion": 1,
         "dispatch": 5,
         "batch": len(sections.KERNELS) * len(devices),
         "scaling": len(scaling) * len(config.scaling_sizes) + len(boxes) * len(config.box_counts),
@@ -97,6 +98,7 @@ def _run(peers: dict, config: BenchConfig) -> list[str]:
     parts = {
         "transforms": lambda: _per_size(run, "Transforms", transforms),
         "pipelines": lambda: _per_size(run, "Pipelines", pipelines, PIPELINE_MIN_CALLS),
+        "fusion": lambda: _fusion(run),
         "dispatch": lambda: _dispatch(run),
         "batch": lambda: [line for device in devices for line in _batch(run, device)],
         "scaling": lambda: _scaling(run, scaling, boxes),
@@ -151,6 +153,11 @@ def _mean_part(peer: str, mean: float | None, missing: Sequence[str]) -> str | N
     if peer in missing:
         return f"vs {peer} {report.NOT_INSTALLED}"
     return f"vs {peer} {mean:.2f}x" if mean else None
+
+
+def _fusion(run: _Run) -> list[str]:
+    lines = sections.fusion_lines(run.peers, run.config.settings, run.progress)
+    return ["", "## Fused geometry (Compose(..., fuse_geometry=True))", ""] + lines
 
 
 def _dispatch(run: _Run) -> list[str]:

@@ -171,3 +171,58 @@ def box_scaling_rows(cases: Sequence[BenchCase], peers: Peers, counts: Sequence[
     """Per number of boxes, the rows of the given cases on (image, boxes, labels) samples."""
     box_cases = [dataclasses.replace(c, kind="boxes") for c in cases]
     return {n: run_cases(box_cases, peers, size, settings, progress, num_boxes=n)[0] for n in counts}
+
+
+# ----------------------------------------------------------------------------------------- fusion
+FUSION_CHAIN = ("RandomRotation(30), RandomAffine(0, (0.1, 0.1), (0.8, 1.2), 10), RandomPerspective(0.3), Resize(256), "
+                "CenterCrop(224)")
+
+
+def _fusion_chain(T: Any, fuse: bool) -> Any:
+    bilinear = T.InterpolationMode.BILINEAR
+    return T.Compose([
+        T.RandomRotation(30, interpolation=bilinear),
+        T.RandomAffine(degrees=0, translate=(0.1, 0.1), scale=(0.8, 1.2), shear=10, interpolation=bilinear),
+        T.RandomPerspective(0.3, p=1.0),
+        T.Resize(256, antialias=True),
+        T.CenterCrop(224),
+    ], fuse_geometry=fuse)
+
+
+def _fusion_chain_alb(A: Any, cv2: Any) -> Any:
+    return A.Compose([
+        A.Rotate(limit=30, interpolation=cv2.INTER_LINEAR, border_mode=cv2.BORDER_CONSTANT, p=1.0),
+        A.Affine(translate_percent=(-0.1, 0.1), scale=(0.8, 1.2), shear=(-10, 10), p=1.0),
+        A.Perspective(scale=(0.05, 0.15), p=1.0),
+        A.SmallestMaxSize(max_size=256, interpolation=cv2.INTER_AREA),
+        A.CenterCrop(224, 224),
+    ])
+
+
+def fusion_calls(peers: Peers, size: tuple[int, int] = (512, 512)) -> Calls:
+    """The geometric chain of issue 18 on a ``size`` uint8 photo: visiontx fused and unfused, albumentations."""
+    vx = peers["visiontx"]
+    calls = {
+        "visiontx fused": make_call("visiontx", vx, _fusion_chain(vx.T, True), "image", size),
+        "visiontx unfused": make_call("visiontx", vx, _fusion_chain(vx.T, False), "image", size),
+    }
+    alb = peers.get("albumentations")
+    if alb is not None:
+        calls["albumentations"] = make_call("albumentations", alb, _fusion_chain_alb(alb.A, alb.cv2), "image", size)
+    return calls
+
+
+def fusion_lines(peers: Peers, settings: Settings, progress: Progress) -> list[str]:
+    """Milliseconds per call of the chain, and the fused chain's speed-up over the others."""
+    progress.step("fusion: geometric chain")
+    times = compare(fusion_calls(peers), settings)
+    lines = [f"Chain: {FUSION_CHAIN}, uint8 RGB 512 x 512, bilinear.", "", "| run | ms / call | fused is |",
+             "|---|---|---|"]
+    fused = times.get("visiontx fused")
+    for name, value in times.items():
+        if isinstance(value, str):
+            lines.append(f"| {name} | {value} | |")
+            continue
+        ratio = f"{value / fused:.2f}x faster" if isinstance(fused, float) and name != "visiontx fused" else ""
+        lines.append(f"| {name} | {value * 1e3:.2f} | {ratio} |")
+    return lines

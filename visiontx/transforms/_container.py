@@ -9,6 +9,7 @@ import torch
 
 from .._args import check_probability
 from . import _random
+from ._fusion import apply_run, split_runs
 from ._transform import Transform
 
 
@@ -54,13 +55,29 @@ class Compose(_Container):
 
     Args:
         transforms: a sequence of callables (transforms or any function of the sample).
+        fuse_geometry: resample each run of consecutive geometric transforms once (default False: each
+            transform resamples, as torchvision). The random draws are the same; images, videos and masks
+            sample the input once through the run's composed geometry (the highest-quality interpolation
+            of the run, its fill, antialiased when a resize of the run asks and the composition shrinks),
+            boxes map their corners once and are clamped once at the end. See the README's "Fused
+            geometry" for the rules.
 
     Example:
         >>> Compose([RandomHorizontalFlip(), ToDtype(torch.float32, scale=True)])(image, boxes)
+        >>> Compose([RandomRotation(30), RandomPerspective(p=1), Resize(256)], fuse_geometry=True)(image, boxes)
     """
 
+    def __init__(self, transforms: Sequence[Callable], fuse_geometry: bool = False) -> None:
+        super().__init__(transforms)
+        self.fuse_geometry = bool(fuse_geometry)
+
     def forward(self, *inputs: Any) -> Any:
-        return self._run(self.transforms, inputs)
+        if not self.fuse_geometry:
+            return self._run(self.transforms, inputs)
+        sample = inputs if len(inputs) > 1 else inputs[0]
+        for fusible, run in split_runs(self.transforms):
+            sample = apply_run(run, sample) if fusible and len(run) > 1 else self._run(run, (sample,))
+        return sample
 
 
 class RandomApply(_Container):

@@ -48,7 +48,7 @@ from ._color import (
     saturation_step,
     sharpen,
 )
-from ._geometry import can_pad, can_resize, pad, resize
+from ._geometry import can_pad, can_resize, can_shrink, pad, resize, shrink
 from ._layout import contiguous, interleaved, planar
 from ._misc import can_erase, can_gaussian_blur, can_jpeg, erase, gaussian_blur, jpeg
 from ._warp import can_remap_nearest, can_warp, remap, remap_nearest, warp
@@ -77,6 +77,7 @@ __all__ = [
     "can_remap_nearest",
     "can_resize",
     "can_sharpen",
+    "can_shrink",
     "can_use",
     "can_warp",
     "contiguous",
@@ -97,6 +98,7 @@ __all__ = [
     "remap",
     "remap_nearest",
     "resize",
+    "shrink",
     "saturation_step",
     "sharpen",
     "warp",

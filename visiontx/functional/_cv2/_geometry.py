@@ -17,10 +17,12 @@ __all__ = [
     "can_resize",
     "can_resize_interleaved",
     "can_resize_nearest",
+    "can_shrink",
     "pad",
     "resize",
     "resize_interleaved",
     "resize_nearest",
+    "shrink",
 ]
 
 
@@ -65,6 +67,22 @@ def resize_nearest(image: torch.Tensor, size: Sequence[int]) -> torch.Tensor:
     src, out, dst = planes(image, size)
     for i in range(src.shape[0]):
         cv2.resize(src[i], (size[1], size[0]), dst=dst[i], interpolation=cv2.INTER_NEAREST)
+    return out
+
+
+def can_shrink(image: torch.Tensor) -> bool:
+    """Whether a block average of ``image`` (:func:`shrink`) can take OpenCV's ``INTER_AREA``."""
+    return can_use(image) and max(image.shape[-2:]) < MAX_SIZE
+
+
+def shrink(image: torch.Tensor, factors: Sequence[int]) -> torch.Tensor:
+    """The mean of each whole ``ky x kx`` block of every plane (``INTER_AREA`` by whole factors), rounded;
+    the rows and columns past the last whole block are dropped."""
+    ky, kx = factors
+    size = (image.shape[-2] // ky, image.shape[-1] // kx)
+    src, out, dst = planes(image[..., : size[0] * ky, : size[1] * kx], size)
+    for i in range(src.shape[0]):
+        cv2.resize(src[i], (size[1], size[0]), dst=dst[i], interpolation=cv2.INTER_AREA)
     return out
 
 

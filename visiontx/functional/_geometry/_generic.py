@@ -2,24 +2,29 @@
 images sampled through the geometry's inverse, with exact shortcuts (identity, quarter turns).
 
 :func:`register_warp_kernels` registers all of them, and the box kernel, for a new op from its
-description alone.
+description alone; :func:`warp` applies any :class:`Geometry` (e.g. a composed one) to any input type.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import math
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import PIL.Image
 import torch
+from torch.nn.functional import avg_pool2d
 
-from ...datapoints import Image, Mask, Video
+from ...datapoints import BoundingBoxFormat, Image, Mask, Video
 from .. import _cv2
 from .._checks import check_spatial
 from .._interpolation import InterpolationMode
-from .._registry import register_kernels
-from ._description import Describe, Geometry, register_geometry
+from .._registry import get_kernel, register_geometry_kernel, register_kernels
+from ._description import Describe, Geometry, register_geometry, transform_bounding_box
 from ._grid import FillArg, filled, has_no_pixels, image_fill, matrix_grid, parse_mode, pil_fill, sample, work_dtype
+from ._matrix import scale_matrix
+
+__all__ = ["warp", "warp_bounding_box", "warp_image_pil", "warp_image_tensor", "warp_mask"]
 
 Interpolation = InterpolationMode | str | int
 
@@ -49,16 +54,58 @@ def _exact_turns(geometry: Geometry, in_size: tuple[int, int]) -> int | None:
     return turns
 
 
+def _shrink(geometry: Geometry) -> tuple[float, float]:
+    """Input pixels per output pixel along the input's x and y at the canvas centre (the row norms of
+    the inverse map's Jacobian there); ``(1, 1)`` where the centre maps to infinity."""
+    (a, b, c), (d, e, f), (g, h, i) = geometry.inverse_matrix
+    y, x = geometry.canvas_size[0] / 2, geometry.canvas_size[1] / 2
+    w = g * x + h * y + i
+    if abs(w) < 1e-12:
+        return 1.0, 1.0
+    u, v = (a * x + b * y + c) / w, (d * x + e * y + f) / w
+    return math.hypot(a - g * u, b - h * u) / abs(w), math.hypot(d - g * v, e - h * v) / abs(w)
+
+
+def block_factors(geometry: Geometry) -> tuple[int, int]:
+    """``(ky, kx)``: the whole part of the shrink of ``geometry`` along the input's y and x (1 where it
+    does not shrink by 2 or more): the blocks an antialiased warp averages first."""
+    shrink_x, shrink_y = _shrink(geometry)
+    return max(1, int(shrink_y)), max(1, int(shrink_x))
+
+
+def _block_mean(image: torch.Tensor, factors: tuple[int, int]) -> torch.Tensor:
+    """The rounded mean of each whole ``ky x kx`` block of ``image`` ``[..., C, H, W]`` (partial blocks
+    at the bottom and right are dropped)."""
+    if _cv2.can_shrink(image):
+        return _cv2.shrink(image, factors)
+    height, width = image.shape[-2:]
+    flat = image.reshape(-1, 1, height, width).to(work_dtype(image.dtype))
+    out = avg_pool2d(flat, factors).reshape(*image.shape[:-2], height // factors[0], width // factors[1])
+    return out.to(image.dtype) if image.is_floating_point() else out.round_().to(image.dtype)  # means stay in range
+
+
+def _after_blocks(geometry: Geometry, factors: tuple[int, int], in_size: tuple[int, int]) -> Geometry:
+    """``geometry`` applied to the block means of an input of ``in_size``."""
+    return Geometry(scale_matrix(factors[1], factors[0]), in_size).then(geometry)
+
+
 def warp_image_tensor(
     image: torch.Tensor,
     geometry: Geometry,
     interpolation: Interpolation = InterpolationMode.NEAREST,
     fill: FillArg = None,
+    antialias: bool = False,
 ) -> torch.Tensor:
     """Sample a tensor ``[..., C, H, W]`` (or a mask ``[..., H, W]``) through ``geometry`` (nearest or
     bilinear); pixels the inverse map sends outside the input get ``fill``. The identity returns the input
-    itself, exact quarter turns are ``rot90``s."""
+    itself, exact quarter turns are ``rot90``s. With ``antialias`` (bilinear images only), an input that
+    the geometry shrinks by 2 or more is first averaged over blocks of the whole part of that shrink."""
     mode, fill_values = parse_mode(interpolation), image_fill(fill, image)
+    factors = block_factors(geometry) if antialias and mode != _NEAREST else (1, 1)
+    blocks = (image.shape[-2] // factors[0], image.shape[-1] // factors[1])
+    if factors != (1, 1) and image.ndim >= 3 and image.numel() > 0 and min(blocks) > 0:
+        geometry = _after_blocks(geometry, factors, (image.shape[-2], image.shape[-1]))
+        image = _block_mean(image, factors)
     in_size = (image.shape[-2], image.shape[-1])
     turns = _exact_turns(geometry, in_size)
     if turns == 0:
@@ -80,15 +127,84 @@ def warp_image_pil(
     geometry: Geometry,
     interpolation: Interpolation = InterpolationMode.NEAREST,
     fill: FillArg = None,
+    antialias: bool = False,
 ) -> PIL.Image.Image:
-    """Sample a PIL image through ``geometry`` (nearest, bilinear or bicubic)."""
+    """Sample a PIL image through ``geometry`` (nearest, bilinear or bicubic); ``antialias`` as for
+    :func:`warp_image_tensor` (PIL's ``reduce``)."""
     mode, color = parse_mode(interpolation, pil=True), pil_fill(image, fill)
+    (ky, kx) = block_factors(geometry) if antialias and mode != _NEAREST else (1, 1)
+    if (ky, kx) != (1, 1) and min(image.height // ky, image.width // kx) > 0:
+        geometry = _after_blocks(geometry, (ky, kx), (image.height, image.width))
+        image = image.reduce((kx, ky), box=(0, 0, image.width // kx * kx, image.height // ky * ky))
     (a, b, c), (d, e, f), (g, h, i) = geometry.inverse_matrix
     size = (geometry.canvas_size[1], geometry.canvas_size[0])
     if geometry.is_projective:
         data = [v / i for v in (a, b, c, d, e, f, g, h)]
         return image.transform(size, PIL.Image.Transform.PERSPECTIVE, data, resample=mode.pil, fillcolor=color)
     return image.transform(size, PIL.Image.Transform.AFFINE, (a, b, c, d, e, f), resample=mode.pil, fillcolor=color)
+
+
+def warp(
+    inpt: Any,
+    geometry: Geometry,
+    interpolation: Interpolation = InterpolationMode.NEAREST,
+    fill: FillArg = None,
+    antialias: bool = False,
+) -> Any:
+    """Move ``inpt`` through ``geometry`` in one resampling: images and videos sample through its
+    inverse, masks with nearest neighbours, boxes map their corners and are clamped as its ``clamp``
+    says. It is how ``Compose(..., fuse_geometry=True)`` applies the composed geometry of a run.
+
+    Args:
+        inpt: an image tensor, PIL image, ``Video``, ``Mask`` or ``BoundingBox`` (see ``visiontx.functional``)
+            of the input size ``geometry`` was described for.
+        geometry: a :class:`Geometry`, e.g. ``F.geometry_of(...)``, or several composed with ``then``.
+        interpolation: nearest (default) or bilinear; PIL images also bicubic.
+        fill: value of output pixels whose source is outside the input (default None: zeros).
+        antialias: where ``geometry`` shrinks the image by 2 or more (at the canvas centre), average it
+            first over blocks of the whole part of that shrink (default False; not for nearest, masks or boxes).
+
+    Example:
+        >>> g = F.geometry_of("rotate", (480, 640), angle=30).then(F.geometry_of("resize", (480, 640), size=240))
+        >>> F.warp(image, g, interpolation="bilinear", antialias=True)
+    """
+    kernel = get_kernel(warp, type(inpt))
+    return kernel(inpt, geometry=geometry, interpolation=interpolation, fill=fill, antialias=antialias)
+
+
+register_kernels(warp, (torch.Tensor, Image, Video))(warp_image_tensor)
+register_kernels(warp, PIL.Image.Image)(warp_image_pil)
+
+
+@register_kernels(warp, Mask)
+def warp_mask(
+    mask: torch.Tensor,
+    geometry: Geometry,
+    interpolation: Interpolation = InterpolationMode.NEAREST,
+    fill: FillArg = None,
+    antialias: bool = False,
+) -> torch.Tensor:
+    """Sample a mask ``[..., H, W]`` through ``geometry`` with nearest neighbours (``interpolation`` and
+    ``antialias`` are ignored)."""
+    return warp_image_tensor(mask, geometry, _NEAREST, fill)
+
+
+def warp_bounding_box(
+    bounding_box: torch.Tensor, format: BoundingBoxFormat | str, geometry: Geometry
+) -> tuple[torch.Tensor, tuple[int, int]]:
+    """Boxes ``[..., 4]`` through ``geometry`` (corners mapped once, clamped as it says) and the new canvas."""
+    return transform_bounding_box(bounding_box, format, geometry), geometry.canvas_size
+
+
+@register_geometry_kernel(warp)
+def _warp_bounding_box_kernel(
+    bounding_box: torch.Tensor,
+    format: BoundingBoxFormat | str,
+    spatial_size: Sequence[int],
+    geometry: Geometry,
+    **sampling: Any,
+) -> tuple[torch.Tensor, tuple[int, int]]:
+    return warp_bounding_box(bounding_box, format, geometry)
 
 
 def register_warp_kernels(functional: Callable, describe: Describe) -> None:

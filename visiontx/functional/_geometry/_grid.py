@@ -140,17 +140,32 @@ def matrix_grid(
     dtype: torch.dtype,
     device: torch.device,
 ) -> torch.Tensor:
-    """The normalised grid of an affine map; ``inverse`` maps output pixel coordinates to input ones
-    (continuous coordinates: pixel ``(i, j)`` covers ``[j, j + 1] x [i, i + 1]``)."""
+    """The normalised grid of an affine or projective map; ``inverse`` maps output pixel coordinates to
+    input ones (continuous coordinates: pixel ``(i, j)`` covers ``[j, j + 1] x [i, i + 1]``)."""
     (a, b, c), (d, e, f) = inverse[:2]
     sx, sy = 2.0 / in_size[1], 2.0 / in_size[0]
     xs = torch.arange(out_size[1], dtype=dtype, device=device).add_(0.5)
     ys = torch.arange(out_size[0], dtype=dtype, device=device).add_(0.5)
+    if len(inverse) == 3 and list(inverse[2]) != [0.0, 0.0, 1.0]:
+        return _projective_grid(inverse, xs, ys, sx, sy)
     grid = torch.empty((*out_size, 2), dtype=dtype, device=device)
     # separable: each coordinate is a row term plus a column term, written in place
     torch.add((xs * (a * sx))[None, :], (ys * (b * sx) + (c * sx - 1.0))[:, None], out=grid[..., 0])
     torch.add((xs * (d * sy))[None, :], (ys * (e * sy) + (f * sy - 1.0))[:, None], out=grid[..., 1])
     return grid
+
+
+def _projective_grid(
+    inverse: list[list[float]], xs: torch.Tensor, ys: torch.Tensor, sx: float, sy: float
+) -> torch.Tensor:
+    """:func:`matrix_grid` of a projective map: both coordinates divided by the last row's value."""
+    (a, b, c), (d, e, f), (g, h, i) = inverse
+    xs, ys = xs[None, :], ys[:, None]
+    denominator = xs * g + (ys * h + i)
+    grid = torch.empty((ys.shape[0], xs.shape[1], 2), dtype=xs.dtype, device=xs.device)
+    torch.div(xs * (a * sx) + (ys * (b * sx) + c * sx), denominator, out=grid[..., 0])
+    torch.div(xs * (d * sy) + (ys * (e * sy) + f * sy), denominator, out=grid[..., 1])
+    return grid.sub_(1.0)
 
 
 def pil_fill(image: PIL.Image.Image, fill: FillArg) -> int | float | tuple | None:

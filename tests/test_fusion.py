@@ -1,0 +1,249 @@
+"""Fused geometry: ``Compose(..., fuse_geometry=True)`` against the unfused chain, and ``F.warp``."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import pathlib
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import PIL.Image
+import pytest
+import torch
+
+import visiontx
+import visiontx.functional as F
+import visiontx.transforms as T
+from visiontx.datapoints import BoundingBox, Image, Mask
+from visiontx.transforms._fusion import _draw
+
+from .common import DEFAULT_SIZE, Case, assert_equal
+
+COVERED = {"warp_bounding_box"}
+
+_ROTATION = F.geometry_of("rotate", DEFAULT_SIZE, angle=30.0)
+_SHRINK = F.geometry_of("affine", DEFAULT_SIZE, angle=10.0, translate=[1, 2], scale=0.4, shear=[0.0, 0.0])
+FUNCTIONAL_CASES = {
+    F.warp: [
+        dict(geometry=_ROTATION, interpolation="bilinear", fill=3),
+        Case(dict(geometry=_SHRINK, interpolation="bilinear", antialias=True), atol=1),
+        dict(geometry=F.geometry_of("perspective", DEFAULT_SIZE, startpoints=None, endpoints=None,
+                                    coefficients=[1.1, 0.1, -2, 0.05, 0.9, 1, 0.001, 0.002])),
+    ],
+}
+
+SIZE = (48, 64)
+BILINEAR = "bilinear"
+# name -> factory of a geometric transform whose every call is described (p=1 where there is a coin)
+GEOMETRIC: dict[str, Callable[[], T.Transform]] = {
+    "Resize": lambda: T.Resize(40, interpolation=BILINEAR),
+    "CenterCrop": lambda: T.CenterCrop((36, 44)),
+    "RandomCrop": lambda: T.RandomCrop((32, 40), padding=2),
+    "RandomResizedCrop": lambda: T.RandomResizedCrop((40, 48), scale=(0.5, 1.0)),
+    "Pad": lambda: T.Pad([3, 2, 1, 4]),
+    "RandomZoomOut": lambda: T.RandomZoomOut(side_range=(1.0, 1.5), p=1.0),
+    "RandomRotation": lambda: T.RandomRotation(20, interpolation=BILINEAR),
+    "RandomAffine": lambda: T.RandomAffine(10, translate=(0.1, 0.1), scale=(0.9, 1.1), shear=5, interpolation=BILINEAR),
+    "RandomPerspective": lambda: T.RandomPerspective(0.2, p=1.0),
+    "RandomHorizontalFlip": lambda: T.RandomHorizontalFlip(p=1.0),
+    "RandomVerticalFlip": lambda: T.RandomVerticalFlip(p=1.0),
+    "ScaleJitter": lambda: T.ScaleJitter((64, 64), scale_range=(0.6, 1.2)),
+    "RandomShortestSize": lambda: T.RandomShortestSize([40, 56]),
+    "RandomResize": lambda: T.RandomResize(40, 60),
+}
+AXIS_ALIGNED = {"Resize", "CenterCrop", "RandomCrop", "RandomResizedCrop", "Pad", "RandomZoomOut",
+                "RandomHorizontalFlip", "RandomVerticalFlip", "ScaleJitter", "RandomShortestSize", "RandomResize"}
+PAIRS = [pair for pair in itertools.product(GEOMETRIC, repeat=2) if pair[0] != pair[1] or pair[0] == "RandomRotation"]
+
+
+def _smooth_image(size: tuple[int, int] = SIZE, channels: int = 3) -> torch.Tensor:
+    """A smooth uint8 picture (gradients and a blob): resampling differences stay small on it."""
+    y, x = torch.meshgrid(torch.linspace(0, 1, size[0]), torch.linspace(0, 1, size[1]), indexing="ij")
+    blob = torch.exp(-((x - 0.4) ** 2 + (y - 0.5) ** 2) / 0.05)
+    planes = [40 + 150 * x, 40 + 150 * y, 40 + 150 * blob][:channels]
+    return torch.stack(planes).round().to(torch.uint8)
+
+
+def _sample(size: tuple[int, int] = SIZE) -> tuple[Image, BoundingBox, Mask]:
+    mask = torch.zeros(size, dtype=torch.uint8)
+    mask[14:30, 20:41] = 1
+    boxes = BoundingBox([[20.0, 14.0, 41.0, 30.0]], format="XYXY", spatial_size=size)
+    return Image(_smooth_image(size)), boxes, Mask(mask)
+
+
+def _both(transforms: list[Any], sample: Any, seed: int = 0) -> tuple[Any, Any]:
+    """(fused, unfused) outputs from the same seed; asserts the RNG ends in the same state."""
+    outputs, states = [], []
+    for fuse in (True, False):
+        torch.manual_seed(seed)
+        outputs.append(T.Compose(transforms, fuse_geometry=fuse)(sample))
+        states.append(torch.get_rng_state())
+    assert torch.equal(states[0], states[1]), "fusion changed the random draws"
+    return outputs[0], outputs[1]
+
+
+def _object_box(mask: torch.Tensor) -> torch.Tensor | None:
+    ys, xs = torch.nonzero(mask, as_tuple=True)
+    if len(ys) == 0:
+        return None
+    return torch.tensor([xs.min(), ys.min(), xs.max() + 1, ys.max() + 1], dtype=torch.float32)
+
+
+def _inside(transforms: list[Any], seed: int = 0) -> torch.Tensor:
+    """The output pixels both the fused and the unfused chain take wholly from the input (a white
+    image stays white there); elsewhere fused outputs may show what an intermediate crop cut."""
+    white = Image(torch.full((3, *SIZE), 255, dtype=torch.uint8))
+    fused, unfused = _both(transforms, white, seed)
+    return (fused == 255).all(0) & (unfused == 255).all(0)
+
+
+def _check_close(fused: tuple, unfused: tuple, inside: torch.Tensor, axis_aligned: bool) -> None:
+    (image, boxes, mask), (image_u, boxes_u, mask_u) = fused, unfused
+    assert image.shape == image_u.shape and boxes.spatial_size == boxes_u.spatial_size
+    assert (image.float() - image_u.float()).abs()[:, inside].mean() < 6
+    assert (mask != mask_u)[inside].float().mean() < 0.04
+    if axis_aligned:
+        assert_equal(boxes, boxes_u, atol=1e-3, rtol=0)
+        return
+    assert (boxes[0, :2] >= boxes_u[0, :2] - 0.5).all() and (boxes[0, 2:] <= boxes_u[0, 2:] + 0.5).all()
+    obj = _object_box(mask.as_subclass(torch.Tensor))
+    if obj is not None:  # the box holds the mapped object (a nearest-neighbour pixel of slack)
+        assert (boxes[0, :2] <= obj[:2] + 1).all() and (boxes[0, 2:] >= obj[2:] - 1).all()
+
+
+@pytest.mark.parametrize(("first", "second"), PAIRS, ids=["-".join(p) for p in PAIRS])
+def test_fused_pairs_are_close_to_unfused_with_the_same_draws(first: str, second: str) -> None:
+    transforms = [GEOMETRIC[first](), GEOMETRIC[second]()]
+    fused, unfused = _both(transforms, _sample())
+    _check_close(fused, unfused, _inside(transforms), {first, second} <= AXIS_ALIGNED)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_fused_chain_of_every_geometric_transform(seed: int) -> None:
+    names = ["RandomZoomOut", "RandomRotation", "RandomAffine", "RandomPerspective", "RandomHorizontalFlip",
+             "RandomResizedCrop"]
+    transforms = [GEOMETRIC[name]() for name in names]
+    fused, unfused = _both(transforms, _sample(), seed)
+    (image, boxes, _), (image_u, boxes_u, _) = fused, unfused
+    assert image.shape == image_u.shape
+    assert (image.float() - image_u.float()).abs()[:, _inside(transforms, seed)].mean() < 8
+    assert (boxes[0, :2] >= boxes_u[0, :2] - 0.5).all() and (boxes[0, 2:] <= boxes_u[0, 2:] + 0.5).all()
+
+
+@pytest.mark.parametrize("kind", ["pil", "tensor", "video"])
+def test_fused_images_of_every_kind(kind: str) -> None:
+    image = _smooth_image()
+    inpt = {"pil": F.to_image_pil(image), "tensor": image, "video": image.expand(2, -1, -1, -1)}[kind]
+    interpolation = "bicubic" if kind == "pil" else BILINEAR  # tensors' warps take nearest and bilinear
+    transforms = [T.RandomRotation(20, interpolation=interpolation), T.Resize(32, interpolation=BILINEAR)]
+    fused, unfused = _both(transforms, inpt)
+    assert type(fused) is type(unfused)
+    if kind == "pil":
+        fused, unfused = (torch.from_numpy(np.array(x)).permute(2, 0, 1) for x in (fused, unfused))
+    assert fused.shape == unfused.shape
+    inside = fused.shape[-1] // 4, 3 * fused.shape[-1] // 4  # away from the rotated corners
+    centre = (slice(None),) * (fused.ndim - 2) + (slice(*inside), slice(*inside))
+    assert (fused[centre].float() - unfused[centre].float()).abs().mean() < 3
+
+
+def test_non_geometric_transforms_end_runs_and_keep_their_place() -> None:
+    transforms = [T.RandomRotation(15, interpolation=BILINEAR), T.ColorJitter(0.3), T.ElasticTransform(alpha=5.0),
+                  T.Resize(32), T.CenterCrop(30), T.ToDtype(torch.float32, scale=True)]
+    fused, unfused = _both(transforms, _sample())
+    assert fused[0].dtype == torch.float32 and fused[0].shape == unfused[0].shape
+    assert (fused[0] - unfused[0]).abs().mean() < 0.03
+
+
+@pytest.mark.parametrize("transforms", [
+    [T.RandomHorizontalFlip(p=1.0), T.RandomCrop((30, 40), padding=3), T.Pad(2), T.CenterCrop(24)],
+    [T.RandomRotation((90, 90), expand=True), T.RandomVerticalFlip(p=1.0), T.RandomZoomOut(p=1.0)],
+    [T.RandomRotation(25, interpolation=BILINEAR)],
+    [T.RandomPerspective(p=0.0), T.RandomAffine(10, interpolation=BILINEAR)],  # one applied transform
+], ids=["flips-crops-pads", "quarter-turn", "one-transform", "one-applied"])
+def test_exact_and_single_runs_are_the_unfused_ops(transforms: list[Any]) -> None:
+    fused, unfused = _both(transforms, _sample())
+    assert_equal(fused, unfused)
+
+
+def test_boxes_are_clamped_once_at_the_end() -> None:
+    """A box cut by the crop and brought back by the zoom out keeps the part the crop cut."""
+    transforms = [T.CenterCrop(24), T.Pad(20), T.Resize(48, interpolation=BILINEAR)]
+    boxes = BoundingBox([[4.0, 10.0, 30.0, 30.0]], format="XYXY", spatial_size=SIZE)
+    (image, fused), (_, unfused) = _both(transforms, (Image(_smooth_image()), boxes))
+    assert (fused[0, :2] < unfused[0, :2] - 1).all() and torch.equal(fused[0, 2:], unfused[0, 2:])
+    column = int(fused[0, 0]) + 1  # the image shows the original there, not the crop's cut
+    assert image[:, int(fused[0, 1]) + 1, column].float().sum() > 0
+
+
+def test_fills_that_differ_split_the_run() -> None:
+    transforms = [T.RandomRotation(20, fill=255), T.RandomAffine(10, fill=0), T.Resize(32)]
+    fused, unfused = _both(transforms, _sample())
+    runs = [len(run) for _, run in visiontx.transforms._fusion.split_runs(transforms)]
+    assert runs == [1, 2]
+    assert (fused[0].float() - unfused[0].float()).abs().mean() < 6
+
+
+def test_zoom_out_fill_reaches_fused_images() -> None:
+    transforms = [T.RandomZoomOut(fill={Image: 200, "others": 0}, side_range=(2.0, 2.0), p=1.0), T.Resize(32)]
+    (image, _, mask), (image_u, _, mask_u) = _both(transforms, _sample())
+    assert image[:, 0, 0].tolist() == image_u[:, 0, 0].tolist() == [200, 200, 200]
+    assert mask[0, 0] == mask_u[0, 0] == 0
+
+
+# ------------------------------------------------------------------------------------ quality
+def _psnr(actual: torch.Tensor, reference: torch.Tensor, valid: torch.Tensor) -> float:
+    mse = ((actual.double() - reference) ** 2)[..., valid].mean().item()
+    return 10 * math.log10(255.0**2 / mse)
+
+
+def _photo(size: int) -> torch.Tensor:
+    path = next((pathlib.Path(visiontx.__file__).parent / "assets" / "coco_sample" / "images").glob("*.jpg"))
+    with PIL.Image.open(path) as img:
+        square = img.convert("RGB").resize((size, size), PIL.Image.Resampling.BICUBIC)
+    return torch.from_numpy(np.array(square)).permute(2, 0, 1).contiguous()
+
+
+def _checkerboard(size: int, period: int = 6) -> torch.Tensor:
+    y, x = torch.meshgrid(torch.arange(size), torch.arange(size), indexing="ij")
+    board = (((x // (period // 2)) + (y // (period // 2))) % 2 * 255).to(torch.uint8)
+    return board.expand(3, -1, -1).contiguous()
+
+
+def psnr_fused_unfused(transforms: list[Any], image: torch.Tensor, seed: int = 0) -> tuple[float, float]:
+    """PSNR (dB) of the fused and unfused outputs against a float64 sampling of ``image`` once through the
+    run's composed geometry, over the pixels both outputs take from the image."""
+    torch.manual_seed(seed)
+    probe = _draw(transforms, [image], tuple(image.shape[-2:]))[1]
+    reference = F.warp_image_tensor(image.double(), probe.geometry, BILINEAR)
+    fused, unfused = _both(transforms, image, seed)
+    white = torch.full_like(image, 255)
+    ones_fused, ones_unfused = _both(transforms, white, seed)
+    valid = (ones_fused[0] == 255) & (ones_unfused[0] == 255)
+    return _psnr(fused, reference, valid), _psnr(unfused, reference, valid)
+
+
+QUALITY_CHAIN = [
+    lambda: T.RandomRotation(30, interpolation=BILINEAR),
+    lambda: T.RandomAffine(0, translate=(0.1, 0.1), scale=(0.8, 1.2), shear=10, interpolation=BILINEAR),
+    lambda: T.RandomPerspective(0.3, p=1.0),
+    lambda: T.CenterCrop(160),
+]
+
+
+@pytest.mark.parametrize("picture", ["photo", "checkerboard"])
+def test_fused_output_is_closer_to_one_sampling_than_the_unfused_chain(picture: str) -> None:
+    image = _photo(256) if picture == "photo" else _checkerboard(256)
+    for seed in range(3):
+        fused, unfused = psnr_fused_unfused([make() for make in QUALITY_CHAIN], image, seed)
+        assert fused > unfused + 1.0, (picture, seed, fused, unfused)
+
+
+def test_antialiased_block_means_agree_with_and_without_opencv() -> None:
+    image = torch.randint(0, 256, (2, 3, 37, 41), dtype=torch.uint8, generator=torch.Generator().manual_seed(0))
+    geometry = F.geometry_of("resize", (37, 41), size=[12, 13])
+    with_cv2 = F.warp_image_tensor(image, geometry, BILINEAR, antialias=True)
+    with F._cv2.disabled():
+        without = F.warp_image_tensor(image, geometry, BILINEAR, antialias=True)
+    assert_equal(with_cv2, without, atol=1, rtol=0)

@@ -1,0 +1,181 @@
+"""Fused geometry: one resampling per run of geometric transforms (``Compose(..., fuse_geometry=True)``).
+
+A run is a stretch of consecutive transforms of the classes in :data:`FUSIBLE` whose fills agree. Per
+call, each transform of the run draws its parameters as it would unfused (same draws, same order, on
+a :class:`GeometryProbe` of the size the sample would have by then) and runs its own ``transform`` on
+the probe, whose kernels compose each op's ``Geometry`` instead of moving pixels. Every leaf then
+moves once through the composed geometry (``F.warp``). Runs whose ops are all exact (flips, integer
+crops and pads, quarter turns) and runs of one applied transform replay the drawn parameters unfused.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import PIL.Image
+import torch
+from torch.utils._pytree import tree_flatten, tree_unflatten
+
+from .. import functional as F
+from ..datapoints import Datapoint
+from ..functional import Geometry, InterpolationMode
+from ._geometry import (
+    CenterCrop,
+    Pad,
+    RandomAffine,
+    RandomCrop,
+    RandomHorizontalFlip,
+    RandomPerspective,
+    RandomResize,
+    RandomResizedCrop,
+    RandomRotation,
+    RandomShortestSize,
+    RandomVerticalFlip,
+    RandomZoomOut,
+    Resize,
+    ScaleJitter,
+)
+from ._transform import Transform, check_spatial_sizes_agree
+from ._utils import FillMixin
+
+__all__ = ["FUSIBLE", "GeometryProbe", "apply_run", "is_fusible", "split_runs"]
+
+# Transforms whose every call goes through described ops (their params need only the sample's size).
+FUSIBLE = (
+    Resize, RandomResize, RandomShortestSize, ScaleJitter, CenterCrop, RandomCrop, RandomResizedCrop,
+    Pad, RandomZoomOut, RandomRotation, RandomAffine, RandomPerspective, RandomHorizontalFlip, RandomVerticalFlip,
+)
+_DESCRIBED_OPS = (
+    F.resize, F.crop, F.center_crop, F.resized_crop, F.pad, F.affine, F.rotate, F.perspective,
+    F.horizontal_flip, F.vertical_flip,
+)
+_IDENTITY = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
+_EMPTY = torch.empty(0)
+# nearest < bilinear < bicubic; the other resize filters (box, hamming, lanczos) count as bicubic
+_RANKS = {InterpolationMode.NEAREST: 0, InterpolationMode.NEAREST_EXACT: 0, InterpolationMode.BILINEAR: 1}
+
+
+class GeometryProbe(Datapoint):
+    """Stands for the sample inside a fused run: the geometry composed so far, each op's geometry, and
+    the canvas as its spatial size. Its kernels (one per described op) compose instead of resampling."""
+
+    geometry: Geometry
+    steps: tuple[Geometry, ...]
+
+    @classmethod
+    def start(cls, spatial_size: Sequence[int]) -> GeometryProbe:
+        """A probe of the identity on an input of ``spatial_size``."""
+        return cls._wrap(_EMPTY, geometry=Geometry(_IDENTITY, tuple(spatial_size)), steps=())
+
+    def follow(self, op: Callable, **params: Any) -> GeometryProbe:
+        """The probe after ``op(**params)``; arguments that only concern pixels are ignored."""
+        step = F.geometry_of(op, self.geometry.canvas_size, **params)
+        return GeometryProbe._wrap(_EMPTY, geometry=self.geometry.then(step), steps=(*self.steps, step))
+
+
+def _follow(op: Callable, probe: GeometryProbe, *args: Any, **params: Any) -> GeometryProbe:
+    if args:
+        raise TypeError(f"a geometry probe takes {op.__name__}'s arguments by keyword, got {args!r}")
+    return probe.follow(op, **params)
+
+
+for _op in _DESCRIBED_OPS:
+    F.register_kernel(_op, GeometryProbe)(functools.partial(_follow, _op))
+F.register_kernel(F.get_spatial_size, GeometryProbe)(lambda probe: list(probe.geometry.canvas_size))
+
+
+def _fill_spec(transform: Any) -> Any:
+    return transform._fill if isinstance(transform, FillMixin) else None
+
+
+def is_fusible(transform: Any) -> bool:
+    """Whether ``transform`` can sit in a fused run (exact class, constant padding)."""
+    return type(transform) in FUSIBLE and getattr(transform, "padding_mode", "constant") == "constant"
+
+
+def split_runs(transforms: Sequence[Callable]) -> list[tuple[bool, list[Callable]]]:
+    """``transforms`` as ``(fusible, run)`` pairs: fusible runs end at any other transform and where a
+    transform's fill differs from the run's."""
+    runs: list[tuple[bool, list[Callable]]] = []
+    for transform in transforms:
+        fusible = is_fusible(transform)
+        if fusible and runs and runs[-1][0] and _fills_agree(runs[-1][1], transform):
+            runs[-1][1].append(transform)
+        else:
+            runs.append((fusible, [transform]))
+    return runs
+
+
+def _fills_agree(run: list[Callable], transform: Any) -> bool:
+    fills = [_fill_spec(t) for t in (*run, transform) if isinstance(t, FillMixin)]
+    return all(fill == fills[0] for fill in fills)
+
+
+def _is_exact(geometry: Geometry) -> bool:
+    """Whether ``geometry`` moves whole pixels: a flip or quarter turn and an integer shift."""
+    (a, b, c), (d, e, f), last = geometry.matrix
+    turn = (abs(a), abs(b), abs(d), abs(e)) in ((1.0, 0.0, 0.0, 1.0), (0.0, 1.0, 1.0, 0.0))
+    return turn and last == (0.0, 0.0, 1.0) and c.is_integer() and f.is_integer()
+
+
+Drawn = list[tuple[Transform, dict[str, Any]]]
+
+
+def _draw(run: list[Transform], flat_inputs: list[Any], size: tuple[int, int]) -> tuple[Drawn, GeometryProbe]:
+    """Each transform's coin flip and parameters, drawn as unfused, on the probe of the run so far."""
+    probe, drawn = GeometryProbe.start(size), []
+    for transform in run:
+        transform.check_inputs(flat_inputs)
+        if transform._skip():
+            continue
+        params = transform.make_params([probe])
+        probe = transform.transform(probe, params)
+        drawn.append((transform, params))
+    return drawn, probe
+
+
+def _replay(drawn: Drawn, flat_inputs: list[Any]) -> list[Any]:
+    """The drawn parameters applied unfused, transform by transform."""
+    for transform, params in drawn:
+        needs = transform._needs_transform_list(flat_inputs)
+        flat_inputs = [transform.transform(x, params) if need else x for x, need in zip(flat_inputs, needs)]
+    return flat_inputs
+
+
+def _interpolation(drawn: Drawn, leaf: Any) -> InterpolationMode:
+    """The highest-quality mode asked for in the run; tensors take bilinear for bicubic."""
+    ranks = [_RANKS.get(t.interpolation, 2) for t, _ in drawn if hasattr(t, "interpolation")]
+    rank = max(ranks, default=0)
+    if rank == 2 and not isinstance(leaf, PIL.Image.Image):
+        rank = 1
+    return (InterpolationMode.NEAREST, InterpolationMode.BILINEAR, InterpolationMode.BICUBIC)[rank]
+
+
+def _fused(leaf: Any, geometry: Geometry, run: list[Transform], drawn: Drawn) -> Any:
+    """``leaf`` moved once through the run's composed geometry."""
+    fill = next((t._fill_for(leaf) for t in run if isinstance(t, FillMixin)), None)
+    if fill is not None and not any(torch.as_tensor(fill, dtype=torch.float64).flatten().tolist()):
+        fill = None  # zeros: the warp's own border (grid_sample's zero padding), no blending pass
+    antialias = any(getattr(t, "antialias", False) for t, _ in drawn)
+    interpolation = _interpolation(drawn, leaf)
+    return run[-1].call_kernel(F.warp, leaf, geometry=geometry, interpolation=interpolation, fill=fill,
+                               antialias=antialias)
+
+
+def apply_run(run: list[Transform], sample: Any) -> Any:
+    """``sample`` through the fusible ``run``: one resampling, unless the run is exact or one transform."""
+    flat_inputs, spec = tree_flatten(sample)
+    needs = run[0]._needs_transform_list(flat_inputs)
+    selected = [x for x, need in zip(flat_inputs, needs) if need]
+    size = check_spatial_sizes_agree(selected) if selected else None
+    if size is None:  # nothing with a size: the transforms say what they say unfused
+        for transform in run:
+            sample = transform(sample)
+        return sample
+    drawn, probe = _draw(run, flat_inputs, size)
+    if len(drawn) <= 1 or all(map(_is_exact, probe.steps)):
+        return tree_unflatten(_replay(drawn, flat_inputs), spec)
+    outputs = [_fused(x, probe.geometry, run, drawn) if need else x for x, need in zip(flat_inputs, needs)]
+    return tree_unflatten(outputs, spec)
