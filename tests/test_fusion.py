@@ -247,3 +247,20 @@ def test_antialiased_block_means_agree_with_and_without_opencv() -> None:
     with F._cv2.disabled():
         without = F.warp_image_tensor(image, geometry, BILINEAR, antialias=True)
     assert_equal(with_cv2, without, atol=1, rtol=0)
+
+
+def test_fused_compose_takes_several_inputs_as_the_unfused_one() -> None:
+    class KeepLabel(torch.nn.Module):
+        def forward(self, image: Any, boxes: Any, label: Any) -> Any:
+            return image, boxes, label + 1
+
+    image = Image(torch.randint(0, 256, (3, 24, 32), dtype=torch.uint8))
+    boxes = BoundingBox([[2, 3, 12, 15]], format="XYXY", spatial_size=(24, 32))
+    transforms = [T.RandomHorizontalFlip(p=1.0), T.Resize((12, 16)), KeepLabel(), T.RandomRotation(20), T.Pad(2)]
+    outputs = []
+    for fuse in (False, True):
+        torch.manual_seed(0)
+        outputs.append(T.Compose(transforms, fuse_geometry=fuse)(image, boxes, torch.tensor(1)))
+    (image_u, boxes_u, label_u), (image_f, boxes_f, label_f) = outputs
+    assert label_u.item() == label_f.item() == 2
+    assert image_f.shape == image_u.shape and boxes_f.spatial_size == boxes_u.spatial_size

@@ -67,17 +67,21 @@ class Compose(_Container):
         >>> Compose([RandomRotation(30), RandomPerspective(p=1), Resize(256)], fuse_geometry=True)(image, boxes)
     """
 
-    def __init__(self, transforms: Sequence[Callable], fuse_geometry: bool = False) -> None:
+    def __init__(self, transforms: Sequence[Callable], *, fuse_geometry: bool = False) -> None:
         super().__init__(transforms)
         self.fuse_geometry = bool(fuse_geometry)
 
     def forward(self, *inputs: Any) -> Any:
         if not self.fuse_geometry:
             return self._run(self.transforms, inputs)
-        sample = inputs if len(inputs) > 1 else inputs[0]
+        unpack = len(inputs) > 1
         for fusible, run in split_runs(self.transforms):
-            sample = apply_run(run, sample) if fusible and len(run) > 1 else self._run(run, (sample,))
-        return sample
+            if fusible and len(run) > 1:
+                outputs = apply_run(run, inputs if unpack else inputs[0])
+            else:
+                outputs = self._run(run, inputs)
+            inputs = outputs if unpack else (outputs,)
+        return inputs if unpack else inputs[0]
 
 
 class RandomApply(_Container):
