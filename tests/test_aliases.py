@@ -62,7 +62,8 @@ NOT_OFFERED = {"ClampKeyPoints", "SanitizeKeyPoints", "SetClampingMode", "get_ke
 NOT_OFFERED_PARAMETERS = {"clamping_mode"}
 # visiontx's own keyword-only extensions of torchvision's signatures
 EXTENSION_PARAMETERS = {"fuse_geometry"}
-# Names whose parameter names still differ from 0.29's: register_kernel calls its class ``datapoint_cls``.
+# Names whose parameter names still differ from 0.29's: register_kernel calls its class ``datapoint_cls``
+# (0.15's name; 0.29's ``tv_tensor_cls`` is accepted as a keyword too).
 PRE_EXISTING_DIFFERENCES = {"register_kernel"}
 # Video and mask kernels: the image kernel under the names 0.29 gives them (first argument video / mask).
 VIDEO_KERNELS = [f"{op}_video" for op in IMAGE_OPS if not op.startswith("get_")]
@@ -486,3 +487,19 @@ def test_video_and_mask_kernels_are_the_image_kernel_under_their_own_argument_na
     else:
         torch.testing.assert_close(actual, expected)
     assert list(inspect.signature(kernel).parameters)[0] == kind
+
+
+def test_register_kernel_takes_the_class_under_either_name() -> None:
+    class Tagged(datapoints.Image):
+        pass
+
+    class Other(datapoints.Image):
+        pass
+
+    F.register_kernel(F.equalize, tv_tensor_cls=Tagged)(lambda inpt: "tagged")
+    F.register_kernel(F.equalize, datapoint_cls=Other)(lambda inpt: "other")
+    assert F.equalize(Tagged(torch.zeros(3, 4, 4, dtype=torch.uint8))) == "tagged"
+    assert F.equalize(Other(torch.zeros(3, 4, 4, dtype=torch.uint8))) == "other"
+    with pytest.raises(TypeError, match="both"):
+        F.register_kernel(F.equalize, datapoint_cls=Tagged, tv_tensor_cls=Tagged)
+

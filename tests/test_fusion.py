@@ -17,7 +17,7 @@ import visiontx
 import visiontx.functional as F
 import visiontx.transforms as T
 from visiontx.datapoints import BoundingBox, Image, Mask
-from visiontx.transforms._fusion import _draw
+from visiontx.transforms._fusion import _draw, split_runs
 
 from .common import DEFAULT_SIZE, Case, assert_equal
 
@@ -29,8 +29,15 @@ FUNCTIONAL_CASES = {
     F.warp: [
         dict(geometry=_ROTATION, interpolation="bilinear", fill=3),
         Case(dict(geometry=_SHRINK, interpolation="bilinear", antialias=True), atol=1),
-        dict(geometry=F.geometry_of("perspective", DEFAULT_SIZE, startpoints=None, endpoints=None,
-                                    coefficients=[1.1, 0.1, -2, 0.05, 0.9, 1, 0.001, 0.002])),
+        dict(
+            geometry=F.geometry_of(
+                "perspective",
+                DEFAULT_SIZE,
+                startpoints=None,
+                endpoints=None,
+                coefficients=[1.1, 0.1, -2, 0.05, 0.9, 1, 0.001, 0.002],
+            )
+        ),
     ],
 }
 
@@ -53,8 +60,19 @@ GEOMETRIC: dict[str, Callable[[], T.Transform]] = {
     "RandomShortestSize": lambda: T.RandomShortestSize([40, 56]),
     "RandomResize": lambda: T.RandomResize(40, 60),
 }
-AXIS_ALIGNED = {"Resize", "CenterCrop", "RandomCrop", "RandomResizedCrop", "Pad", "RandomZoomOut",
-                "RandomHorizontalFlip", "RandomVerticalFlip", "ScaleJitter", "RandomShortestSize", "RandomResize"}
+AXIS_ALIGNED = {
+    "Resize",
+    "CenterCrop",
+    "RandomCrop",
+    "RandomResizedCrop",
+    "Pad",
+    "RandomZoomOut",
+    "RandomHorizontalFlip",
+    "RandomVerticalFlip",
+    "ScaleJitter",
+    "RandomShortestSize",
+    "RandomResize",
+}
 PAIRS = [pair for pair in itertools.product(GEOMETRIC, repeat=2) if pair[0] != pair[1] or pair[0] == "RandomRotation"]
 
 
@@ -122,8 +140,14 @@ def test_fused_pairs_are_close_to_unfused_with_the_same_draws(first: str, second
 
 @pytest.mark.parametrize("seed", range(4))
 def test_fused_chain_of_every_geometric_transform(seed: int) -> None:
-    names = ["RandomZoomOut", "RandomRotation", "RandomAffine", "RandomPerspective", "RandomHorizontalFlip",
-             "RandomResizedCrop"]
+    names = [
+        "RandomZoomOut",
+        "RandomRotation",
+        "RandomAffine",
+        "RandomPerspective",
+        "RandomHorizontalFlip",
+        "RandomResizedCrop",
+    ]
     transforms = [GEOMETRIC[name]() for name in names]
     fused, unfused = _both(transforms, _sample(), seed)
     (image, boxes, _), (image_u, boxes_u, _) = fused, unfused
@@ -149,19 +173,29 @@ def test_fused_images_of_every_kind(kind: str) -> None:
 
 
 def test_non_geometric_transforms_end_runs_and_keep_their_place() -> None:
-    transforms = [T.RandomRotation(15, interpolation=BILINEAR), T.ColorJitter(0.3), T.ElasticTransform(alpha=5.0),
-                  T.Resize(32), T.CenterCrop(30), T.ToDtype(torch.float32, scale=True)]
+    transforms = [
+        T.RandomRotation(15, interpolation=BILINEAR),
+        T.ColorJitter(0.3),
+        T.ElasticTransform(alpha=5.0),
+        T.Resize(32),
+        T.CenterCrop(30),
+        T.ToDtype(torch.float32, scale=True),
+    ]
     fused, unfused = _both(transforms, _sample())
     assert fused[0].dtype == torch.float32 and fused[0].shape == unfused[0].shape
     assert (fused[0] - unfused[0]).abs().mean() < 0.03
 
 
-@pytest.mark.parametrize("transforms", [
-    [T.RandomHorizontalFlip(p=1.0), T.RandomCrop((30, 40), padding=3), T.Pad(2), T.CenterCrop(24)],
-    [T.RandomRotation((90, 90), expand=True), T.RandomVerticalFlip(p=1.0), T.RandomZoomOut(p=1.0)],
-    [T.RandomRotation(25, interpolation=BILINEAR)],
-    [T.RandomPerspective(p=0.0), T.RandomAffine(10, interpolation=BILINEAR)],  # one applied transform
-], ids=["flips-crops-pads", "quarter-turn", "one-transform", "one-applied"])
+@pytest.mark.parametrize(
+    "transforms",
+    [
+        [T.RandomHorizontalFlip(p=1.0), T.RandomCrop((30, 40), padding=3), T.Pad(2), T.CenterCrop(24)],
+        [T.RandomRotation((90, 90), expand=True), T.RandomVerticalFlip(p=1.0), T.RandomZoomOut(p=1.0)],
+        [T.RandomRotation(25, interpolation=BILINEAR)],
+        [T.RandomPerspective(p=0.0), T.RandomAffine(10, interpolation=BILINEAR)],  # one applied transform
+    ],
+    ids=["flips-crops-pads", "quarter-turn", "one-transform", "one-applied"],
+)
 def test_exact_and_single_runs_are_the_unfused_ops(transforms: list[Any]) -> None:
     fused, unfused = _both(transforms, _sample())
     assert_equal(fused, unfused)
@@ -264,3 +298,50 @@ def test_fused_compose_takes_several_inputs_as_the_unfused_one() -> None:
     (image_u, boxes_u, label_u), (image_f, boxes_f, label_f) = outputs
     assert label_u.item() == label_f.item() == 2
     assert image_f.shape == image_u.shape and boxes_f.spatial_size == boxes_u.spatial_size
+
+
+@pytest.mark.parametrize(
+    "transforms", [[T.RandomRotation(20), T.Resize(24)], [T.RandomHorizontalFlip(p=1.0), T.Pad(2)]]
+)
+def test_fused_runs_take_torchvision_tensors_as_the_unfused_ones(transforms: list[Any]) -> None:
+    tv_tensors = pytest.importorskip("torchvision.tv_tensors")
+    image, boxes, mask = _sample()
+    sample = {
+        "image": tv_tensors.Image(image.as_subclass(torch.Tensor)),
+        "boxes": tv_tensors.BoundingBoxes(boxes.as_subclass(torch.Tensor), format="XYXY", canvas_size=SIZE),
+        "mask": tv_tensors.Mask(mask.as_subclass(torch.Tensor)),
+    }
+    fused, unfused = _both(transforms, sample)
+    for key in sample:
+        assert type(fused[key]) is type(sample[key])
+        assert fused[key].shape == unfused[key].shape
+    assert fused["boxes"].canvas_size == unfused["boxes"].canvas_size
+    assert not torch.equal(fused["boxes"], sample["boxes"])
+
+
+def test_fused_runs_refuse_unknown_tensor_subclasses() -> None:
+    class Unknown(torch.Tensor):
+        pass
+
+    image, _, _ = _sample()
+    sample = {"image": image, "other": torch.zeros(3).as_subclass(Unknown)}
+    with pytest.raises(TypeError, match="Unknown"):
+        T.Compose([T.RandomRotation(20), T.Resize(24)], fuse_geometry=True)(sample)
+
+
+def test_center_crop_zero_padding_is_not_filled_with_the_run_fill() -> None:
+    image = Image(torch.full((3, *SIZE), 200, dtype=torch.uint8))
+    big = (SIZE[0] + 20, SIZE[1] + 20)
+    transforms = [T.RandomRotation(10, fill=128), T.CenterCrop(big)]
+    fused, unfused = _both(transforms, image)
+    assert fused.shape == unfused.shape
+    assert fused[:, 0, 0].tolist() == unfused[:, 0, 0].tolist() == [0, 0, 0]  # CenterCrop's zero padding
+    assert [len(run) for _, run in split_runs(transforms)] == [1, 1]
+    assert [len(run) for _, run in split_runs([T.RandomRotation(10), T.CenterCrop(big)])] == [2]
+
+
+def test_the_geometry_probe_is_not_listed_to_users() -> None:
+    with pytest.raises(
+        TypeError, match=r"supports inputs of type BoundingBox, Image, Mask, PIL.Image.Image, Tensor, Video, but"
+    ):
+        F.resize(object(), [2, 2])

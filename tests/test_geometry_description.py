@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import PIL.Image
 import pytest
 import torch
@@ -211,3 +212,20 @@ def test_a_new_op_moves_every_type_from_its_description() -> None:
     assert isinstance(pil, PIL.Image.Image)
     assert_equal(F.pil_to_tensor(pil), out["image"])
     assert F.geometry_of("transpose", (6, 9)).canvas_size == (9, 6)
+
+
+@pytest.mark.parametrize("size", [(10,), (10, 10, 3), (10, -1), (10.5, 4), "ab", 10, (True, 4)])
+def test_geometry_of_refuses_a_bad_spatial_size(size: Any) -> None:
+    with pytest.raises(ValueError, match="spatial_size"):
+        F.geometry_of("rotate", size, angle=30)
+
+
+def test_geometry_of_takes_sizes_of_any_int_type() -> None:
+    expected = F.geometry_of("rotate", (10, 12), angle=30)
+    assert F.geometry_of("rotate", torch.Size([10, 12]), angle=30) == expected
+    assert F.geometry_of("rotate", (np.int64(10), torch.tensor(12)), angle=30) == expected
+
+
+def test_warp_refuses_what_is_not_a_geometry() -> None:
+    with pytest.raises(TypeError, match="geometry"):
+        F.warp(torch.zeros(3, 4, 4), [[1, 0, 0], [0, 1, 0]])

@@ -16,6 +16,7 @@ import PIL.Image
 import torch
 
 from .. import _torchvision_interop as _interop
+from .._names import accepts_renamed
 from ..datapoints import BoundingBox, Datapoint, Image, Mask, Video
 
 _REGISTRY: dict[Callable, dict[type, Callable]] = {}
@@ -139,6 +140,7 @@ def _resolve_functional(functional: Callable | str) -> Callable:
     return functional
 
 
+@accepts_renamed("datapoint_cls", "tv_tensor_cls")
 def register_kernel(functional: Callable | str, datapoint_cls: type[Datapoint]) -> Callable[[Callable], Callable]:
     """Decorator registering a kernel of ``functional`` for a user-defined datapoint class.
 
@@ -191,7 +193,8 @@ def get_kernel(functional: Callable, input_type: type) -> Callable:
     """
     kernel = _find_kernel(functional, input_type)
     if kernel is None:
-        supported = ", ".join(sorted(_type_name(t) for t in _REGISTRY.get(functional, {})))
+        public = (t for t in _REGISTRY.get(functional, {}) if not t.__name__.startswith("_"))
+        supported = ", ".join(sorted(_type_name(t) for t in public))
         reason = _interop.unsupported_reason(input_type)
         raise TypeError(
             f"Functional F.{functional.__name__} supports inputs of type {supported}, but got {input_type} instead"

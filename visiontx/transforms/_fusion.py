@@ -2,7 +2,7 @@
 
 A run is a stretch of consecutive transforms of the classes in :data:`FUSIBLE` whose fills agree. Per
 call, each transform of the run draws its parameters as it would unfused (same draws, same order, on
-a :class:`GeometryProbe` of the size the sample would have by then) and runs its own ``transform`` on
+a :class:`_GeometryProbe` of the size the sample would have by then) and runs its own ``transform`` on
 the probe, whose kernels compose each op's ``Geometry`` instead of moving pixels. Every leaf then
 moves once through the composed geometry (``F.warp``). Runs whose ops are all exact (flips, integer
 crops and pads, quarter turns) and runs of one applied transform replay the drawn parameters unfused.
@@ -18,7 +18,9 @@ import PIL.Image
 import torch
 from torch.utils._pytree import tree_flatten, tree_unflatten
 
+from .. import _torchvision_interop as _interop
 from .. import functional as F
+from .._args import setup_fill_arg
 from ..datapoints import Datapoint
 from ..functional import Geometry, InterpolationMode
 from ._geometry import (
@@ -40,7 +42,7 @@ from ._geometry import (
 from ._transform import Transform, check_spatial_sizes_agree
 from ._utils import FillMixin
 
-__all__ = ["FUSIBLE", "GeometryProbe", "apply_run", "is_fusible", "split_runs"]
+__all__ = ["FUSIBLE", "apply_run", "is_fusible", "split_runs"]
 
 # Transforms whose every call goes through described ops (their params need only the sample's size).
 FUSIBLE = (
@@ -51,13 +53,14 @@ _DESCRIBED_OPS = (
     F.resize, F.crop, F.center_crop, F.resized_crop, F.pad, F.affine, F.rotate, F.perspective,
     F.horizontal_flip, F.vertical_flip,
 )
+_ZERO_FILL = setup_fill_arg(0)
 _IDENTITY = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
 _EMPTY = torch.empty(0)
 # nearest < bilinear < bicubic; the other resize filters (box, hamming, lanczos) count as bicubic
 _RANKS = {InterpolationMode.NEAREST: 0, InterpolationMode.NEAREST_EXACT: 0, InterpolationMode.BILINEAR: 1}
 
 
-class GeometryProbe(Datapoint):
+class _GeometryProbe(Datapoint):
     """Stands for the sample inside a fused run: the geometry composed so far, each op's geometry, and
     the canvas as its spatial size. Its kernels (one per described op) compose instead of resampling."""
 
@@ -65,29 +68,30 @@ class GeometryProbe(Datapoint):
     steps: tuple[Geometry, ...]
 
     @classmethod
-    def start(cls, spatial_size: Sequence[int]) -> GeometryProbe:
+    def start(cls, spatial_size: Sequence[int]) -> _GeometryProbe:
         """A probe of the identity on an input of ``spatial_size``."""
         return cls._wrap(_EMPTY, geometry=Geometry(_IDENTITY, tuple(spatial_size)), steps=())
 
-    def follow(self, op: Callable, **params: Any) -> GeometryProbe:
+    def follow(self, op: Callable, **params: Any) -> _GeometryProbe:
         """The probe after ``op(**params)``; arguments that only concern pixels are ignored."""
         step = F.geometry_of(op, self.geometry.canvas_size, **params)
-        return GeometryProbe._wrap(_EMPTY, geometry=self.geometry.then(step), steps=(*self.steps, step))
+        return _GeometryProbe._wrap(_EMPTY, geometry=self.geometry.then(step), steps=(*self.steps, step))
 
 
-def _follow(op: Callable, probe: GeometryProbe, *args: Any, **params: Any) -> GeometryProbe:
+def _follow(op: Callable, probe: _GeometryProbe, *args: Any, **params: Any) -> _GeometryProbe:
     if args:
         raise TypeError(f"a geometry probe takes {op.__name__}'s arguments by keyword, got {args!r}")
     return probe.follow(op, **params)
 
 
 for _op in _DESCRIBED_OPS:
-    F.register_kernel(_op, GeometryProbe)(functools.partial(_follow, _op))
-F.register_kernel(F.get_spatial_size, GeometryProbe)(lambda probe: list(probe.geometry.canvas_size))
+    F.register_kernel(_op, _GeometryProbe)(functools.partial(_follow, _op))
+F.register_kernel(F.get_spatial_size, _GeometryProbe)(lambda probe: list(probe.geometry.canvas_size))
 
 
 def _fill_spec(transform: Any) -> Any:
-    return transform._fill if isinstance(transform, FillMixin) else None
+    """The fill of ``transform``'s padding: its own, or zeros for ``CenterCrop`` (zero-padding a smaller input)."""
+    return transform._fill if isinstance(transform, FillMixin) else _ZERO_FILL
 
 
 def is_fusible(transform: Any) -> bool:
@@ -109,7 +113,7 @@ def split_runs(transforms: Sequence[Callable]) -> list[tuple[bool, list[Callable
 
 
 def _fills_agree(run: list[Callable], transform: Any) -> bool:
-    fills = [_fill_spec(t) for t in (*run, transform) if isinstance(t, FillMixin)]
+    fills = [_fill_spec(t) for t in (*run, transform) if isinstance(t, (FillMixin, CenterCrop))]
     return all(fill == fills[0] for fill in fills)
 
 
@@ -123,9 +127,9 @@ def _is_exact(geometry: Geometry) -> bool:
 Drawn = list[tuple[Transform, dict[str, Any]]]
 
 
-def _draw(run: list[Transform], flat_inputs: list[Any], size: tuple[int, int]) -> tuple[Drawn, GeometryProbe]:
+def _draw(run: list[Transform], flat_inputs: list[Any], size: tuple[int, int]) -> tuple[Drawn, _GeometryProbe]:
     """Each transform's coin flip and parameters, drawn as unfused, on the probe of the run so far."""
-    probe, drawn = GeometryProbe.start(size), []
+    probe, drawn = _GeometryProbe.start(size), []
     for transform in run:
         transform.check_inputs(flat_inputs)
         if transform._skip():
@@ -166,7 +170,8 @@ def _fused(leaf: Any, geometry: Geometry, run: list[Transform], drawn: Drawn) ->
 
 def apply_run(run: list[Transform], sample: Any) -> Any:
     """``sample`` through the fusible ``run``: one resampling, unless the run is exact or one transform."""
-    flat_inputs, spec = tree_flatten(sample)
+    originals, spec = tree_flatten(sample)
+    flat_inputs = _interop.native_leaves(originals)  # torchvision's tensors as datapoints, as Transform.forward
     needs = run[0]._needs_transform_list(flat_inputs)
     selected = [x for x, need in zip(flat_inputs, needs) if need]
     size = check_spatial_sizes_agree(selected) if selected else None
@@ -176,6 +181,7 @@ def apply_run(run: list[Transform], sample: Any) -> Any:
         return sample
     drawn, probe = _draw(run, flat_inputs, size)
     if len(drawn) <= 1 or all(map(_is_exact, probe.steps)):
-        return tree_unflatten(_replay(drawn, flat_inputs), spec)
-    outputs = [_fused(x, probe.geometry, run, drawn) if need else x for x, need in zip(flat_inputs, needs)]
-    return tree_unflatten(outputs, spec)
+        outputs = _replay(drawn, flat_inputs)
+    else:
+        outputs = [_fused(x, probe.geometry, run, drawn) if need else x for x, need in zip(flat_inputs, needs)]
+    return tree_unflatten(_interop.restore_leaves(outputs, originals, flat_inputs), spec)

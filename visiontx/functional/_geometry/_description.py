@@ -10,6 +10,7 @@ types (bounding boxes) then follow every op through the one path here, and
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -149,4 +150,10 @@ def geometry_of(op: Callable | str, spatial_size: Sequence[int], **params: Any) 
         >>> F.geometry_of("rotate", (480, 640), angle=30, expand=True).canvas_size
     """
     describe, sampling = _DESCRIPTIONS[_resolve(op)]
-    return describe(tuple(spatial_size), **{k: v for k, v in params.items() if k not in sampling})
+    try:
+        size = tuple(operator.index(s) for s in spatial_size)
+    except TypeError:
+        size = ()
+    if len(size) != 2 or min(size) < 0 or any(isinstance(s, bool) for s in spatial_size):
+        raise ValueError(f"spatial_size must be a pair of non-negative ints (H, W), got {spatial_size!r}")
+    return describe(size, **{k: v for k, v in params.items() if k not in sampling})

@@ -168,6 +168,8 @@ def warp(
         >>> g = F.geometry_of("rotate", (480, 640), angle=30).then(F.geometry_of("resize", (480, 640), size=240))
         >>> F.warp(image, g, interpolation="bilinear", antialias=True)
     """
+    if not isinstance(geometry, Geometry):
+        raise TypeError(f"geometry must be a Geometry (e.g. from F.geometry_of), got {type(geometry)}")
     kernel = get_kernel(warp, type(inpt))
     return kernel(inpt, geometry=geometry, interpolation=interpolation, fill=fill, antialias=antialias)
 
