@@ -284,3 +284,23 @@ def test_points_land_on_the_pixels_they_mark(name: str) -> None:
         inside = (xs > 6) & (xs < width - 7) & (ys > 6) & (ys < height - 7)  # the whole blob is on the canvas
         error = (_centroids(out_image.as_subclass(torch.Tensor)) - out_points.as_subclass(torch.Tensor))[inside]
         assert error.numel() == 0 or error.abs().max() < 0.15, (name, seed, error.abs().max())
+
+
+@pytest.mark.parametrize(
+    "transform",
+    [T.FiveCrop(10), T.TenCrop(10), T.AutoAugment(), T.RandAugment(), T.TrivialAugmentWide(), T.AugMix()],
+    ids=lambda t: type(t).__name__,
+)
+def test_transforms_without_a_key_point_rule_refuse_them(transform: T.Transform) -> None:
+    with pytest.raises(TypeError, match="KeyPoints"):
+        transform(make_image(SIZE), make_keypoints())
+
+
+def test_mixing_refuses_and_erasing_passes_key_points_with_a_warning() -> None:
+    labels = torch.tensor([0, 1])
+    with pytest.raises(TypeError, match="key points"):
+        T.MixUp(num_classes=2)(torch.rand(2, 3, *SIZE), make_keypoints(), labels)
+    points = make_keypoints()
+    with pytest.warns(UserWarning, match="KeyPoints"):
+        _, out = T.RandomErasing(1.0)(make_image(SIZE), points)
+    assert out is points
