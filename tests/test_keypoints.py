@@ -304,3 +304,14 @@ def test_mixing_refuses_and_erasing_passes_key_points_with_a_warning() -> None:
     with pytest.warns(UserWarning, match="KeyPoints"):
         _, out = T.RandomErasing(1.0)(make_image(SIZE), points)
     assert out is points
+
+
+def test_fused_runs_move_points_as_unfused_ones() -> None:
+    image, points = make_image((48, 64)), KeyPoints([[10.0, 20.0], [30.0, 5.0]], canvas_size=(48, 64))
+    steps = [T.RandomRotation(30), T.RandomPerspective(0.3, p=1.0), T.Resize(32), T.CenterCrop(30)]
+    outputs = []
+    for fuse in (False, True):
+        torch.manual_seed(0)
+        outputs.append(T.Compose(steps, fuse_geometry=fuse)(image, points)[1])
+    assert outputs[0].spatial_size == outputs[1].spatial_size == (30, 30)
+    torch.testing.assert_close(outputs[1], outputs[0], rtol=0, atol=1e-4)
