@@ -27,7 +27,7 @@ from torch.utils._pytree import tree_flatten
 
 import visiontx.functional as F
 from visiontx import datapoints
-from visiontx.datapoints import BoundingBox, BoundingBoxFormat, Datapoint, Image, Mask, Video
+from visiontx.datapoints import BoundingBox, BoundingBoxFormat, Datapoint, Image, KeyPoints, Mask, Video
 from visiontx.functional._registry import get_kernel, registered_types
 
 DEFAULT_SIZE = (17, 23)  # (H, W): non-square, odd
@@ -113,6 +113,23 @@ def make_bounding_box(
     return BoundingBox(boxes.to(dtype), format=format, spatial_size=spatial_size, device=device)
 
 
+def make_keypoints(
+    spatial_size: Sequence[int] = DEFAULT_SIZE,
+    *,
+    num_points: int = 5,
+    batch_dims: Sequence[int] = (),
+    dtype: torch.dtype = torch.float32,
+    device: str = "cpu",
+    seed: int = 0,
+) -> KeyPoints:
+    """Random key points on the pixels of ``spatial_size`` (integer-valued, so exact in any dtype)."""
+    generator = torch.Generator().manual_seed(seed)
+    shape = (*batch_dims, num_points)
+    xs = torch.randint(0, spatial_size[1], shape, generator=generator)
+    ys = torch.randint(0, spatial_size[0], shape, generator=generator)
+    return KeyPoints(torch.stack([xs, ys], -1).to(dtype), spatial_size=spatial_size, device=device)
+
+
 # Every input type a dispatcher may support, made for generic tests.
 INPUT_MAKERS: dict[type, Callable[..., Any]] = {
     torch.Tensor: make_image_tensor,
@@ -121,6 +138,7 @@ INPUT_MAKERS: dict[type, Callable[..., Any]] = {
     Video: make_video,
     Mask: make_mask,
     BoundingBox: make_bounding_box,
+    KeyPoints: make_keypoints,
 }
 
 
@@ -306,6 +324,7 @@ __all__ = [
     "make_image_pil",
     "make_image_tensor",
     "make_input",
+    "make_keypoints",
     "make_mask",
     "make_video",
     "supported_input_types",
@@ -355,4 +374,6 @@ def image_variants(case: Case, input_type: type) -> list[dict[str, Any]]:
         return [dict(channels=c) for c in case.channels if torch.uint8 in case.dtypes]
     if input_type is BoundingBox:
         return [dict(format=f) for f in BoundingBoxFormat]
+    if input_type is KeyPoints:
+        return [dict(dtype=torch.float32), dict(dtype=torch.int64, batch_dims=(3,))]
     return [dict(num_objects=2), dict(num_objects=None)]  # instance and semantic masks

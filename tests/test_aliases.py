@@ -54,9 +54,9 @@ SAME_TRANSFORMS = {
 SAME_TV_TENSORS = {
     "TVTensor": "Datapoint",
     "BoundingBoxes": "BoundingBox",
-    **{name: name for name in ("BoundingBoxFormat", "Image", "Video", "Mask", "set_return_type", "wrap")},
+    **{name: name for name in ("BoundingBoxFormat", "Image", "KeyPoints", "Video", "Mask", "set_return_type", "wrap")},
 }
-# torchvision 0.29 names visiontx does not offer yet: key points and clamping modes (their own issue)
+# torchvision 0.29 names visiontx does not offer yet: key points' clamp / sanitize and clamping modes
 NOT_OFFERED = {"ClampKeyPoints", "SanitizeKeyPoints", "SetClampingMode", "get_keypoints"}
 # 0.29 parameters left out of the aliases (but clamp_bounding_boxes): clamping modes are not a visiontx feature yet
 NOT_OFFERED_PARAMETERS = {"clamping_mode"}

@@ -342,6 +342,6 @@ def test_center_crop_zero_padding_is_not_filled_with_the_run_fill() -> None:
 
 def test_the_geometry_probe_is_not_listed_to_users() -> None:
     with pytest.raises(
-        TypeError, match=r"supports inputs of type BoundingBox, Image, Mask, PIL.Image.Image, Tensor, Video, but"
+        TypeError, match=r"supports inputs of type BoundingBox, Image, KeyPoints, Mask, PIL.Image.Image, Tensor, Video, but"
     ):
         F.resize(object(), [2, 2])

@@ -11,7 +11,7 @@ from typing import Any, Callable
 import PIL.Image
 import pytest
 import torch
-from visiontx.datapoints import BoundingBox
+from visiontx.datapoints import BoundingBox, KeyPoints
 from visiontx.functional._registry import get_kernel, registered_types
 
 from .common import (
@@ -65,7 +65,7 @@ def test_functional_case(functional: Callable, case: Any, input_type: type, vari
         return
     kernel = _raw_kernel(functional, input_type)
     kwargs = dict(case.kwargs)
-    if isinstance(inpt, BoundingBox):
+    if isinstance(inpt, (BoundingBox, KeyPoints)):
         params = inspect.signature(kernel).parameters
         if "format" in params:
             kwargs["format"] = inpt.format

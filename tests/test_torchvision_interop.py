@@ -159,11 +159,6 @@ def test_lambda_gets_torchvision_tensors_as_they_are(tv: ModuleType) -> None:
 
 def test_unsupported_torchvision_types_and_foreign_subclasses_are_refused(tv: ModuleType) -> None:
     image = make_image(SIZE)
-    points = tv.KeyPoints([[1.0, 2.0]], canvas_size=SIZE)
-    with pytest.raises(TypeError, match="KeyPoints are not supported by visiontx yet"):
-        T.RandomHorizontalFlip(p=1.0)(image, points)
-    with pytest.raises(TypeError, match="KeyPoints are not supported by visiontx yet"):
-        F.horizontal_flip(points)
     rotated = tv.BoundingBoxes([[5.0, 5.0, 4.0, 3.0, 30.0]], format="XYWHR", canvas_size=SIZE)
     for call in (lambda: T.RandomHorizontalFlip(p=1.0)(image, rotated), lambda: F.horizontal_flip(rotated)):
         with pytest.raises(ValueError, match="box format XYWHR is not supported"):

@@ -249,7 +249,7 @@ def test_mixing_label_getters(cls) -> None:
 def test_mixing_refuses_boxes_masks_pil_and_unbatched(cls) -> None:
     labels = torch.arange(4)
     for extra in (make_bounding_box((12, 16)), make_mask((12, 16)), make_image_pil((12, 16))):
-        with pytest.raises(TypeError, match="PIL images, bounding boxes or masks"):
+        with pytest.raises(TypeError, match="PIL images, bounding boxes, key points or masks"):
             cls(num_classes=4)(_batch(), labels, extra)
     with pytest.raises(ValueError, match="batch"):
         cls(num_classes=4)(_batch()[0], labels)

@@ -168,7 +168,7 @@ def test_five_ten_crop_transforms_match_torchvision(cls) -> None:
 @pytest.mark.parametrize("cls", [T.FiveCrop, T.TenCrop])
 @pytest.mark.parametrize("make", [make_mask, make_bounding_box])
 def test_five_ten_crop_refuse_masks_and_boxes(cls, make) -> None:
-    with pytest.raises(TypeError, match="BoundingBox or Mask"):
+    with pytest.raises(TypeError, match="BoundingBox, KeyPoints or Mask"):
         cls(5)(make_image(), make())
 
 

@@ -1,13 +1,13 @@
 """torchvision's own tensor types and enums in visiontx, without importing torchvision.
 
-torchvision's ``Image``, ``Video``, ``Mask`` and ``BoundingBoxes`` (``torchvision.tv_tensors``) go through
-visiontx's transforms and functionals as visiontx's datapoints: converted without copies on the way in
+torchvision's ``Image``, ``Video``, ``Mask``, ``BoundingBoxes`` and ``KeyPoints`` (``torchvision.tv_tensors``)
+go through visiontx's transforms and functionals as visiontx's datapoints: converted without copies on the way in
 (``as_subclass`` plus metadata) and back to the same torchvision class, with updated metadata, on the way
 out (``tv_tensors.wrap``, which keeps torchvision's other metadata, such as ``clamping_mode``). torchvision
 is never imported here: its module is looked up in ``sys.modules``, since none of its tensors can exist
 before it is imported.
 
-Not supported yet: torchvision's rotated box formats (``ValueError``) and ``KeyPoints`` (``TypeError``).
+Not supported yet: torchvision's rotated box formats (``ValueError``).
 Any other tensor subclass in a transform's sample that is neither a visiontx datapoint, a plain tensor
 nor one of torch's own classes (``nn.Parameter``, ...) is refused with a ``TypeError``, rather than
 passed through while the image moves.
@@ -24,16 +24,16 @@ from typing import Any, TypeVar
 
 import torch
 
-from .datapoints import BoundingBox, BoundingBoxFormat, Datapoint, Image, Mask, Video
+from .datapoints import BoundingBox, BoundingBoxFormat, Datapoint, Image, KeyPoints, Mask, Video
 from .datapoints._bounding_box import parse_spatial_size
 
 E = TypeVar("E", bound=enum.Enum)
 
 # torchvision class name -> the visiontx datapoint class standing for it
-_NATIVE_OF = {"BoundingBoxes": BoundingBox, "Image": Image, "Video": Video, "Mask": Mask}
+_NATIVE_OF = {"BoundingBoxes": BoundingBox, "Image": Image, "KeyPoints": KeyPoints, "Video": Video, "Mask": Mask}
 _TORCHVISION_NAME = {native: name for name, native in _NATIVE_OF.items()}
 # Leaf types known to need no conversion (filled as they are met): one C-level test per sample.
-_NATIVE_TYPES: set[type] = {torch.Tensor, Image, Video, Mask, BoundingBox, int, float, str, type(None)}
+_NATIVE_TYPES: set[type] = {torch.Tensor, Image, Video, Mask, BoundingBox, KeyPoints, int, float, str, type(None)}
 
 
 def _tv_tensors() -> ModuleType | None:
@@ -95,13 +95,12 @@ def unsupported_reason(cls: type) -> str:
         )
     if native_type(cls) is not None:
         return ""
-    if cls.__name__ == "KeyPoints":
-        return "torchvision's KeyPoints are not supported by visiontx yet"
-    return "of torchvision's tv_tensors, visiontx takes Image, Video, Mask and BoundingBoxes"
+    return "of torchvision's tv_tensors, visiontx takes Image, Video, Mask, BoundingBoxes and KeyPoints"
 
 
 def to_native(inpt: torch.Tensor) -> Datapoint:
-    """A torchvision ``Image`` / ``Video`` / ``Mask`` / ``BoundingBoxes`` as visiontx's datapoint (no copy).
+    """A torchvision ``Image`` / ``Video`` / ``Mask`` / ``BoundingBoxes`` / ``KeyPoints`` as visiontx's
+    datapoint (no copy).
 
     Raises ``TypeError`` for other tensor subclasses and ``ValueError`` for rotated box formats.
     """
@@ -109,6 +108,8 @@ def to_native(inpt: torch.Tensor) -> Datapoint:
     if native is None:
         raise TypeError(f"visiontx cannot transform {type(inpt)}: {unsupported_reason(type(inpt))}")
     tensor = inpt.as_subclass(torch.Tensor)
+    if native is KeyPoints:
+        return KeyPoints._wrap(tensor, spatial_size=parse_spatial_size(inpt.canvas_size, "canvas_size"))
     if native is not BoundingBox:
         return tensor.as_subclass(native)
     name = inpt.format.name if isinstance(inpt.format, enum.Enum) else str(inpt.format).upper()
@@ -132,6 +133,8 @@ def to_torchvision(output: Any, like: torch.Tensor) -> Any:
     metadata: dict[str, Any] = {}
     if name == "BoundingBoxes":
         metadata = dict(format=tv.BoundingBoxFormat[output.format.name], canvas_size=output.spatial_size)
+    elif name == "KeyPoints":
+        metadata = dict(canvas_size=output.spatial_size)
     if native_type(type(like)) is type(output):
         return tv.wrap(tensor, like=like, **metadata)
     return getattr(tv, name)(tensor, **metadata)

@@ -2,8 +2,9 @@
 
 ``TVTensor`` is :class:`~visiontx.datapoints.Datapoint` and ``BoundingBoxes`` is
 :class:`~visiontx.datapoints.BoundingBox`, which takes ``canvas_size`` for ``spatial_size`` (keyword and
-attribute). ``set_return_type`` also takes ``"TVTensor"``. ``KeyPoints`` and the rotated box formats
-(``is_rotated_bounding_format``) are not offered yet: they come with their own issue.
+attribute). ``KeyPoints`` is :class:`~visiontx.datapoints.KeyPoints` (``canvas_size`` too).
+``set_return_type`` also takes ``"TVTensor"``. The rotated box formats (``is_rotated_bounding_format``)
+are not offered yet: they come with their own issue.
 
 Example:
     >>> from visiontx import tv_tensors
@@ -15,7 +16,17 @@ Example:
 from __future__ import annotations
 
 from .datapoints import BoundingBox as BoundingBoxes
-from .datapoints import BoundingBoxFormat, Image, Mask, Video, set_return_type, wrap
+from .datapoints import BoundingBoxFormat, Image, KeyPoints, Mask, Video, set_return_type, wrap
 from .datapoints import Datapoint as TVTensor
 
-__all__ = ["BoundingBoxFormat", "BoundingBoxes", "Image", "Mask", "TVTensor", "Video", "set_return_type", "wrap"]
+__all__ = [
+    "BoundingBoxFormat",
+    "BoundingBoxes",
+    "Image",
+    "KeyPoints",
+    "Mask",
+    "TVTensor",
+    "Video",
+    "set_return_type",
+    "wrap",
+]

@@ -107,10 +107,10 @@ class BoundingBox(Datapoint):
         return {"format": self.format, "spatial_size": self.spatial_size}
 
 
-def _one_size(spatial_size: Any, canvas_size: Any, *, required: bool) -> Any:
+def _one_size(spatial_size: Any, canvas_size: Any, *, required: bool, owner: str = "BoundingBox") -> Any:
     """The size given as ``spatial_size`` or as ``canvas_size`` (one name, not both)."""
     if spatial_size is not None and canvas_size is not None:
         raise TypeError("spatial_size and canvas_size are one argument: give one of them")
     if required and spatial_size is None and canvas_size is None:
-        raise TypeError("BoundingBox() missing its spatial_size (or canvas_size) argument")
+        raise TypeError(f"{owner}() missing its spatial_size (or canvas_size) argument")
     return canvas_size if spatial_size is None else spatial_size

@@ -17,12 +17,12 @@ import torch
 
 from .. import _torchvision_interop as _interop
 from .._names import accepts_renamed
-from ..datapoints import BoundingBox, Datapoint, Image, Mask, Video
+from ..datapoints import BoundingBox, Datapoint, Image, KeyPoints, Mask, Video
 
 _REGISTRY: dict[Callable, dict[type, Callable]] = {}
 # (functional, input type) -> the kernel _find_kernel found (or None); emptied on every registration.
 _LOOKUP_CACHE: dict[tuple[Callable, type], Callable | None] = {}
-_BUILTIN_TYPES = (torch.Tensor, PIL.Image.Image, Datapoint, Image, Video, Mask, BoundingBox)
+_BUILTIN_TYPES = (torch.Tensor, PIL.Image.Image, Datapoint, Image, Video, Mask, BoundingBox, KeyPoints)
 
 
 def _wrap_datapoint_kernel(kernel: Callable, datapoint_cls: type[Datapoint]) -> Callable:
@@ -118,6 +118,23 @@ def register_geometry_kernel(functional: Callable) -> Callable[[Callable], Calla
 
     def decorator(kernel: Callable) -> Callable:
         _register(functional, BoundingBox, _wrap_geometry_kernel(kernel))
+        return kernel
+
+    return decorator
+
+
+def register_keypoints_kernel(functional: Callable) -> Callable[[Callable], Callable]:
+    """Internal decorator: register the key-points kernel of a geometric op. It is called as
+    ``kernel(points, *args, spatial_size=..., **kwargs)`` and returns ``(points, new spatial_size)``."""
+
+    def decorator(kernel: Callable) -> Callable:
+        @functools.wraps(kernel)
+        def adapter(inpt: KeyPoints, *args: Any, **kwargs: Any) -> KeyPoints:
+            plain = inpt.as_subclass(torch.Tensor)
+            points, spatial_size = kernel(plain, *args, spatial_size=inpt.spatial_size, **kwargs)
+            return KeyPoints.wrap_like(inpt, points, spatial_size=spatial_size)
+
+        _register(functional, KeyPoints, adapter)
         return kernel
 
     return decorator

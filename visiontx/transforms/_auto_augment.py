@@ -18,7 +18,7 @@ import torch
 from .. import functional as F
 from .._args import FillSpec, is_number
 from .._torchvision_interop import from_torchvision_enum
-from ..datapoints import BoundingBox, Image, Mask, Video
+from ..datapoints import BoundingBox, Image, KeyPoints, Mask, Video
 from ..functional import InterpolationMode
 from ..functional._dtype import max_value
 from . import _random
@@ -162,7 +162,7 @@ class _AutoAugmentBase(FillMixin, Transform):
 
     def check_inputs(self, flat_inputs: list[Any]) -> None:
         for inpt in flat_inputs:
-            if isinstance(inpt, (BoundingBox, Mask)):
+            if isinstance(inpt, (BoundingBox, KeyPoints, Mask)):
                 raise TypeError(
                     f"{type(self).__name__}() transforms a single image or video; "
                     f"{type(inpt).__name__} inputs are not supported"

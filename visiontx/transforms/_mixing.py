@@ -12,7 +12,7 @@ from torch.utils._pytree import tree_flatten, tree_unflatten
 
 from .._args import is_number
 from .._torchvision_interop import native_leaves, restore_leaves
-from ..datapoints import BoundingBox, Image, Mask, Video
+from ..datapoints import BoundingBox, Image, KeyPoints, Mask, Video
 from . import _random
 from ._labels import LabelsGetter, parse_labels_getter
 from ._transform import Transform
@@ -41,8 +41,8 @@ class _BaseMixing(Transform):
         sample = inputs if len(inputs) > 1 else inputs[0]
         originals, spec = tree_flatten(sample)
         flat_inputs = native_leaves(originals)  # torchvision's tensors as datapoints
-        if has_any(flat_inputs, PIL.Image.Image, BoundingBox, Mask):
-            raise TypeError(f"{type(self).__name__}() does not support PIL images, bounding boxes or masks")
+        if has_any(flat_inputs, PIL.Image.Image, BoundingBox, KeyPoints, Mask):
+            raise TypeError(f"{type(self).__name__}() does not support PIL images, bounding boxes, key points or masks")
         labels = self._check_labels(self._labels_getter(sample))
         if not any(inpt is labels for inpt in flat_inputs):
             raise ValueError("labels_getter must return a tensor of the sample itself")

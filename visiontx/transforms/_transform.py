@@ -12,7 +12,7 @@ from torch.utils._pytree import tree_flatten, tree_unflatten
 
 from .. import _torchvision_interop as _interop
 from .._args import check_probability
-from ..datapoints import BoundingBox, Datapoint, Image, Mask, Video
+from ..datapoints import BoundingBox, Datapoint, Image, KeyPoints, Mask, Video
 from ..functional import get_spatial_size
 from ..functional._registry import _find_kernel, get_kernel
 from . import _random
@@ -47,8 +47,8 @@ class Transform(nn.Module):
     transform, calls :meth:`make_params` once and :meth:`transform` on each picked leaf, and
     rebuilds the caller's structure. Leaves that are not tensors or PIL images come back as the same
     objects. A plain tensor is the image only when the sample holds no ``Image``, ``Video`` or PIL
-    image, and then only the first one. torchvision's ``Image``, ``Video``, ``Mask`` and
-    ``BoundingBoxes`` are transformed as visiontx's and come back as torchvision's; any other tensor
+    image, and then only the first one. torchvision's ``Image``, ``Video``, ``Mask``,
+    ``BoundingBoxes`` and ``KeyPoints`` are transformed as visiontx's and come back as torchvision's; any other tensor
     subclass (but torch's own, such as ``nn.Parameter``) is a ``TypeError``.
 
     The constructor takes no arguments; subclasses add their own.
@@ -169,7 +169,7 @@ def _spatial_size_of(inpt: Any) -> tuple[int, ...] | None:
     if isinstance(inpt, (Image, Video, Mask)) or _is_pure_tensor(inpt):
         shape = inpt.shape
         return tuple(shape[-2:]) if len(shape) >= 2 else None
-    if isinstance(inpt, BoundingBox):
+    if isinstance(inpt, (BoundingBox, KeyPoints)):
         return tuple(inpt.spatial_size)
     if isinstance(inpt, PIL.Image.Image):
         return (inpt.height, inpt.width)
@@ -179,7 +179,7 @@ def _spatial_size_of(inpt: Any) -> tuple[int, ...] | None:
 
 
 def check_spatial_sizes_agree(flat_inputs: list[Any]) -> tuple[int, int] | None:
-    """The common ``(H, W)`` of the images, videos, masks and boxes in a sample (None if none).
+    """The common ``(H, W)`` of the images, videos, masks, boxes and key points in a sample (None if none).
 
     Raises ``ValueError`` when they disagree.
     """
@@ -188,6 +188,6 @@ def check_spatial_sizes_agree(flat_inputs: list[Any]) -> tuple[int, int] | None:
     sizes = {size for size in map(_spatial_size_of, flat_inputs) if size is not None}
     if len(sizes) > 1:
         raise ValueError(
-            f"all images, videos, masks and boxes of a sample must have the same H x W, got {sorted(sizes)}"
+            f"all images, videos, masks, boxes and key points of a sample must have the same H x W, got {sorted(sizes)}"
         )
     return next(iter(sizes), None)

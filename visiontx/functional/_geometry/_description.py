@@ -4,7 +4,7 @@ A :class:`Geometry` holds the 3 x 3 matrix mapping input pixel coordinates to ou
 coordinates: pixel ``(i, j)`` covers ``[j, j + 1] x [i, i + 1]``), the output canvas ``(H, W)`` and how
 point-like outputs are clamped to it. Each geometric op describes itself once, as a function
 ``describe(spatial_size, **params) -> Geometry`` registered with :func:`register_geometry`; point-like
-types (bounding boxes) then follow every op through the one path here, and
+types (key points, bounding boxes) then follow every op through the one path here, and
 :func:`geometry_of` gives the description to anyone composing, batching, replaying or inverting ops.
 """
 
@@ -20,8 +20,8 @@ import torch
 from ..._names import accepts_canvas_size
 from ...datapoints import BoundingBoxFormat
 from .._meta import clamp_bounding_box_tensor
-from .._registry import register_geometry_kernel
-from ._matrix import compose, invert, transform_boxes
+from .._registry import register_geometry_kernel, register_keypoints_kernel
+from ._matrix import compose, invert, transform_boxes, transform_points
 
 __all__ = ["Geometry", "geometry_of"]
 
@@ -92,11 +92,20 @@ def register_geometry(
     functional: Callable, describe: Describe, *, sampling: Sequence[str] = (), boxes: bool = True
 ) -> None:
     """Describe the geometric op ``functional`` by ``describe(spatial_size, **params)`` and register the
-    generic kernel that moves bounding boxes with it (unless ``boxes`` is False: the op registers its
-    own). ``sampling`` names the op's arguments that only concern pixels (interpolation, fill,
-    antialias): they are dropped before ``describe``."""
+    generic kernels that move key points and bounding boxes with it (boxes unless ``boxes`` is False:
+    the op registers its own). ``sampling`` names the op's arguments that only concern pixels
+    (interpolation, fill, antialias): they are dropped before ``describe``."""
     dropped = tuple(sampling)
     _DESCRIPTIONS[functional] = (describe, dropped)
+
+    def follow_points(
+        points: torch.Tensor, spatial_size: Sequence[int], **params: Any
+    ) -> tuple[torch.Tensor, tuple[int, int]]:
+        geometry = describe(tuple(spatial_size), **{k: v for k, v in params.items() if k not in dropped})
+        return transform_keypoints(points, geometry), geometry.canvas_size
+
+    follow_points.__name__ = follow_points.__qualname__ = f"{functional.__name__}_keypoints_by_geometry"
+    register_keypoints_kernel(functional)(follow_points)
     if not boxes:
         return
 
@@ -125,6 +134,17 @@ def transform_bounding_box(
     if geometry.clamp == "boxes":
         return clamp_bounding_box_tensor(boxes, format, geometry.canvas_size)
     return boxes
+
+
+def transform_keypoints(points: torch.Tensor, geometry: Geometry) -> torch.Tensor:
+    """Key points ``[..., 2]`` (pixel indices: a point marks the centre of pixel ``(x, y)``) through
+    ``geometry``: the centre ``(x + 0.5, y + 0.5)`` is mapped and 0.5 taken off again, so points follow
+    the pixels they mark; not clamped (points may leave the canvas); same dtype (ints rounded)."""
+    if geometry.points_error is not None:
+        raise ValueError(geometry.points_error)
+    if geometry.matrix == _IDENTITY:
+        return points
+    return transform_points(points, geometry.matrix, offset=0.5)
 
 
 def _resolve(op: Callable | str) -> Callable:

@@ -142,3 +142,22 @@ def transform_boxes(
         out[..., 1::2] = out[..., 1::2].clamp(0, clamp_to[0])
     out = _from_xyxy(out, format) if format != BoundingBoxFormat.XYXY else out
     return out if dtype.is_floating_point else out.round_().to(dtype)
+
+
+def transform_points(
+    points: torch.Tensor, matrix: torch.Tensor | list[list[float]], *, offset: float = 0.0
+) -> torch.Tensor:
+    """Map points ``[..., 2]`` ``(x, y)`` through ``matrix`` (3 x 3 or 2 x 3; projective when its last
+    row is not ``[0, 0, 1]``), as ``matrix(p + offset) - offset``. Float points keep their precision
+    (half precision computes in float32); integer points are computed in float32 and rounded back."""
+    dtype = points.dtype
+    work_dtype = dtype if dtype in (torch.float32, torch.float64) else torch.float32
+    (a, b, c), (d, e, f), (g, h, i) = _rows(matrix)
+    x, y = (points.to(work_dtype) + offset).unbind(-1)
+    mx = x * a + y * b + c
+    my = x * d + y * e + f
+    if (g, h, i) != (0.0, 0.0, 1.0):  # projective
+        w = x * g + y * h + i
+        mx, my = mx / w, my / w
+    out = torch.stack([mx, my], dim=-1).sub_(offset)
+    return out.to(dtype) if dtype.is_floating_point else out.round_().to(dtype)

@@ -21,7 +21,7 @@ from ..._args import (
     parse_crop_size,
     parse_padding,
 )
-from ...datapoints import BoundingBox, BoundingBoxFormat, Image, Mask
+from ...datapoints import BoundingBox, BoundingBoxFormat, Image, KeyPoints, Mask
 from ...functional import InterpolationMode
 from .. import _random
 from .._transform import Transform
@@ -189,8 +189,8 @@ class FiveCrop(Transform):
         self.size = parse_crop_size(size, "size", positive=True)
 
     def check_inputs(self, flat_inputs: list[Any]) -> None:
-        if has_any(flat_inputs, BoundingBox, Mask):
-            raise TypeError(f"{type(self).__name__}() does not support BoundingBox or Mask inputs")
+        if has_any(flat_inputs, BoundingBox, KeyPoints, Mask):
+            raise TypeError(f"{type(self).__name__}() does not support BoundingBox, KeyPoints or Mask inputs")
 
     def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
         return self.call_kernel(F.five_crop, inpt, size=self.size)

@@ -12,7 +12,7 @@ import torch
 
 from ... import functional as F
 from ..._args import check_range, fill_tensor, parse_fill, per_channel_error
-from ...datapoints import BoundingBox, Mask
+from ...datapoints import BoundingBox, KeyPoints, Mask
 from .. import _random
 from .._transform import RandomApplyTransform
 from .._utils import query_chw
@@ -98,7 +98,7 @@ class RandomErasing(RandomApplyTransform):
     def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
         if params["v"] is None:
             return inpt
-        if isinstance(inpt, (BoundingBox, Mask)):
+        if isinstance(inpt, (BoundingBox, KeyPoints, Mask)):
             warnings.warn(
                 f"{type(self).__name__}() is currently passing through inputs of type {type(inpt).__name__} "
                 "unchanged (it erases images and videos only); this may change",
