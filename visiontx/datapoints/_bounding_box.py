@@ -44,7 +44,23 @@ def parse_spatial_size(value: Any, name: str = "spatial_size") -> tuple[int, int
     raise ValueError(f"{name} must be a pair of positive ints (H, W), got {value!r}")
 
 
-class BoundingBox(Datapoint):
+class OnCanvas(Datapoint):
+    """Base of the datapoints that live on an image: ``spatial_size`` ``(H, W)``, also readable and
+    settable as ``canvas_size`` (torchvision 0.16-0.29's name)."""
+
+    spatial_size: tuple[int, int]
+
+    @property
+    def canvas_size(self) -> tuple[int, int]:
+        """``spatial_size`` under torchvision 0.16-0.29's name."""
+        return self.spatial_size
+
+    @canvas_size.setter
+    def canvas_size(self, value: Sequence[int]) -> None:
+        self.spatial_size = parse_spatial_size(value, "canvas_size")
+
+
+class BoundingBox(OnCanvas):
     """Boxes ``[N, 4]`` (any leading dims) with ``format`` and ``spatial_size`` ``(H, W)``.
 
     A 1-D input of 4 numbers becomes ``[1, 4]``. ``canvas_size`` (torchvision 0.16-0.29's name) is
@@ -93,15 +109,6 @@ class BoundingBox(Datapoint):
             format=BoundingBoxFormat.parse(format),
             spatial_size=other.spatial_size if size is None else parse_spatial_size(size),
         )
-
-    @property
-    def canvas_size(self) -> tuple[int, int]:
-        """``spatial_size`` under torchvision 0.16-0.29's name."""
-        return self.spatial_size
-
-    @canvas_size.setter
-    def canvas_size(self, value: Sequence[int]) -> None:
-        self.spatial_size = parse_spatial_size(value, "canvas_size")
 
     def _metadata(self) -> dict[str, Any]:
         return {"format": self.format, "spatial_size": self.spatial_size}

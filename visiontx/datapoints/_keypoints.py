@@ -7,11 +7,10 @@ from typing import Any
 
 import torch
 
-from ._bounding_box import _one_size, parse_spatial_size
-from ._datapoint import Datapoint
+from ._bounding_box import OnCanvas, _one_size, parse_spatial_size
 
 
-class KeyPoints(Datapoint):
+class KeyPoints(OnCanvas):
     """Points ``[..., 2]`` as ``(x, y)`` (any leading shape: points, polygons, skeletons) with
     ``spatial_size`` ``(H, W)``.
 
@@ -58,15 +57,6 @@ class KeyPoints(Datapoint):
         if metadata:
             raise TypeError(f"wrap_like() got unknown metadata {sorted(metadata)} for KeyPoints")
         return cls._wrap(tensor, spatial_size=other.spatial_size if size is None else parse_spatial_size(size))
-
-    @property
-    def canvas_size(self) -> tuple[int, int]:
-        """``spatial_size`` under torchvision's name."""
-        return self.spatial_size
-
-    @canvas_size.setter
-    def canvas_size(self, value: Sequence[int]) -> None:
-        self.spatial_size = parse_spatial_size(value, "canvas_size")
 
     def _metadata(self) -> dict[str, Any]:
         return {"spatial_size": self.spatial_size}

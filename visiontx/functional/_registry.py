@@ -51,16 +51,15 @@ def _rewrap(inpt: Datapoint, output: Any) -> Any:
     return output
 
 
-def _wrap_geometry_kernel(kernel: Callable) -> Callable:
-    """Adapter for geometric box kernels: they take the box's ``format`` and ``spatial_size`` as keywords
-    and return ``(boxes, new spatial_size)``."""
+def _wrap_geometry_kernel(kernel: Callable, datapoint_cls: type[Datapoint]) -> Callable:
+    """Adapter for the geometric kernels of point-like types (boxes, key points): they take the datapoint's
+    metadata (``spatial_size``, and a box's ``format``) as keywords and return ``(tensor, new spatial_size)``."""
 
     @functools.wraps(kernel)
-    def adapter(inpt: BoundingBox, *args: Any, **kwargs: Any) -> BoundingBox:
-        boxes, spatial_size = kernel(
-            inpt.as_subclass(torch.Tensor), *args, format=inpt.format, spatial_size=inpt.spatial_size, **kwargs
-        )
-        return BoundingBox.wrap_like(inpt, boxes, spatial_size=spatial_size)
+    def adapter(inpt: Datapoint, *args: Any, **kwargs: Any) -> Datapoint:
+        metadata = datapoint_cls._metadata(inpt)
+        output, spatial_size = kernel(inpt.as_subclass(torch.Tensor), *args, **metadata, **kwargs)
+        return datapoint_cls.wrap_like(inpt, output, spatial_size=spatial_size)
 
     return adapter
 
@@ -111,33 +110,19 @@ def register_mask_kernel(
     _register(functional, Mask, _adapt(nearest, Mask, wrap=True))
 
 
-def register_geometry_kernel(functional: Callable) -> Callable[[Callable], Callable]:
-    """Internal decorator: register the bounding-box kernel of a geometric op. It is called as
-    ``kernel(boxes, *args, format=..., spatial_size=..., **kwargs)`` with the box's metadata and returns
-    ``(boxes, new spatial_size)``."""
+def register_geometry_kernel(
+    functional: Callable, datapoint_cls: type[Datapoint] = BoundingBox
+) -> Callable[[Callable], Callable]:
+    """Internal decorator: register the kernel of a geometric op for a point-like type (``BoundingBox``,
+    ``KeyPoints``). It is called as ``kernel(tensor, *args, **metadata, **kwargs)`` with the datapoint's
+    metadata (``spatial_size``; boxes also ``format``) and returns ``(tensor, new spatial_size)``."""
 
     def decorator(kernel: Callable) -> Callable:
-        _register(functional, BoundingBox, _wrap_geometry_kernel(kernel))
+        _register(functional, datapoint_cls, _wrap_geometry_kernel(kernel, datapoint_cls))
         return kernel
 
     return decorator
 
-
-def register_keypoints_kernel(functional: Callable) -> Callable[[Callable], Callable]:
-    """Internal decorator: register the key-points kernel of a geometric op. It is called as
-    ``kernel(points, *args, spatial_size=..., **kwargs)`` and returns ``(points, new spatial_size)``."""
-
-    def decorator(kernel: Callable) -> Callable:
-        @functools.wraps(kernel)
-        def adapter(inpt: KeyPoints, *args: Any, **kwargs: Any) -> KeyPoints:
-            plain = inpt.as_subclass(torch.Tensor)
-            points, spatial_size = kernel(plain, *args, spatial_size=inpt.spatial_size, **kwargs)
-            return KeyPoints.wrap_like(inpt, points, spatial_size=spatial_size)
-
-        _register(functional, KeyPoints, adapter)
-        return kernel
-
-    return decorator
 
 
 def _functional_named(name: str) -> Callable:

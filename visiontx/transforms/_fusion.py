@@ -16,9 +16,7 @@ from typing import Any
 
 import PIL.Image
 import torch
-from torch.utils._pytree import tree_flatten, tree_unflatten
 
-from .. import _torchvision_interop as _interop
 from .. import functional as F
 from .._args import setup_fill_arg
 from ..datapoints import Datapoint
@@ -39,7 +37,7 @@ from ._geometry import (
     Resize,
     ScaleJitter,
 )
-from ._transform import Transform, check_spatial_sizes_agree
+from ._transform import Transform, check_spatial_sizes_agree, flatten_sample
 from ._utils import FillMixin
 
 __all__ = ["FUSIBLE", "apply_run", "is_fusible", "split_runs"]
@@ -170,8 +168,7 @@ def _fused(leaf: Any, geometry: Geometry, run: list[Transform], drawn: Drawn) ->
 
 def apply_run(run: list[Transform], sample: Any) -> Any:
     """``sample`` through the fusible ``run``: one resampling, unless the run is exact or one transform."""
-    originals, spec = tree_flatten(sample)
-    flat_inputs = _interop.native_leaves(originals)  # torchvision's tensors as datapoints, as Transform.forward
+    flat_inputs, rebuild = flatten_sample(sample)
     needs = run[0]._needs_transform_list(flat_inputs)
     selected = [x for x, need in zip(flat_inputs, needs) if need]
     size = check_spatial_sizes_agree(selected) if selected else None
@@ -184,4 +181,4 @@ def apply_run(run: list[Transform], sample: Any) -> Any:
         outputs = _replay(drawn, flat_inputs)
     else:
         outputs = [_fused(x, probe.geometry, run, drawn) if need else x for x, need in zip(flat_inputs, needs)]
-    return tree_unflatten(_interop.restore_leaves(outputs, originals, flat_inputs), spec)
+    return rebuild(outputs)

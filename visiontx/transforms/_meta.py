@@ -5,14 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 import torch
-from torch.utils._pytree import tree_flatten, tree_unflatten
 
 from .. import functional as F
 from .._args import is_number
-from .._torchvision_interop import native_leaves, restore_leaves
 from ..datapoints import BoundingBox, BoundingBoxFormat, Datapoint, Mask
 from ._labels import LabelsGetter, parse_labels_getter
-from ._transform import Transform
+from ._transform import Transform, flatten_sample
 from ._utils import get_bounding_boxes
 
 __all__ = ["ClampBoundingBox", "ConvertBoundingBoxFormat", "SanitizeBoundingBox"]
@@ -86,8 +84,7 @@ class SanitizeBoundingBox(Transform):
     def forward(self, *inputs: Any) -> Any:
         sample = inputs if len(inputs) > 1 else inputs[0]
         labels = _as_label_tensors(self._labels_getter(sample))
-        originals, spec = tree_flatten(sample)
-        flat_inputs = native_leaves(originals)  # torchvision's tensors as datapoints
+        flat_inputs, rebuild = flatten_sample(sample)
         boxes = get_bounding_boxes(flat_inputs)
         if boxes.ndim > 2:
             raise ValueError(f"{type(self).__name__}() needs boxes of shape N x 4, got {tuple(boxes.shape)}")
@@ -98,8 +95,7 @@ class SanitizeBoundingBox(Transform):
         if kept.shape[0] == boxes.shape[0]:  # nothing to remove: the sample as it is
             return sample
         params = dict(keep=valid.nonzero().squeeze(1), boxes=boxes, kept=kept, labels=labels, count=boxes.shape[0])
-        outputs = [self.transform(inpt, params) for inpt in flat_inputs]
-        return tree_unflatten(restore_leaves(outputs, originals, flat_inputs), spec)
+        return rebuild([self.transform(inpt, params) for inpt in flat_inputs])
 
     def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
         if inpt is params["boxes"]:

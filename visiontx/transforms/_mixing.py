@@ -8,14 +8,12 @@ from typing import Any
 import PIL.Image
 import torch
 from torch.nn.functional import one_hot
-from torch.utils._pytree import tree_flatten, tree_unflatten
 
 from .._args import is_number
-from .._torchvision_interop import native_leaves, restore_leaves
 from ..datapoints import BoundingBox, Image, KeyPoints, Mask, Video
 from . import _random
 from ._labels import LabelsGetter, parse_labels_getter
-from ._transform import Transform
+from ._transform import Transform, flatten_sample
 from ._utils import has_any, is_pure_tensor, query_size
 
 __all__ = ["CutMix", "MixUp"]
@@ -39,8 +37,7 @@ class _BaseMixing(Transform):
 
     def forward(self, *inputs: Any) -> Any:
         sample = inputs if len(inputs) > 1 else inputs[0]
-        originals, spec = tree_flatten(sample)
-        flat_inputs = native_leaves(originals)  # torchvision's tensors as datapoints
+        flat_inputs, rebuild = flatten_sample(sample)
         if has_any(flat_inputs, PIL.Image.Image, BoundingBox, KeyPoints, Mask):
             raise TypeError(f"{type(self).__name__}() does not support PIL images, bounding boxes, key points or masks")
         labels = self._check_labels(self._labels_getter(sample))
@@ -49,10 +46,9 @@ class _BaseMixing(Transform):
         needs = self._needs_transform_list([None if inpt is labels else inpt for inpt in flat_inputs])
         selected = [inpt for inpt, need in zip(flat_inputs, needs) if need]
         params = dict(labels=labels, batch_size=labels.shape[0], **self.make_params(selected))
-        outputs = [
-            self.transform(inpt, params) if need or inpt is labels else inpt for inpt, need in zip(flat_inputs, needs)
-        ]
-        return tree_unflatten(restore_leaves(outputs, originals, flat_inputs), spec)
+        return rebuild(
+            [self.transform(inpt, params) if need or inpt is labels else inpt for inpt, need in zip(flat_inputs, needs)]
+        )
 
     def _check_labels(self, labels: Any) -> torch.Tensor:
         if not isinstance(labels, torch.Tensor):

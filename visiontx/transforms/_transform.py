@@ -40,6 +40,20 @@ def _is_pure_tensor(obj: Any) -> bool:
     return isinstance(obj, torch.Tensor) and not isinstance(obj, Datapoint)
 
 
+def flatten_sample(sample: Any, convert: bool = True) -> tuple[list[Any], Callable[[list[Any]], Any]]:
+    """The leaves of ``sample`` (torchvision's tensors as visiontx datapoints, unless ``convert`` is False)
+    and the function rebuilding the caller's structure, with torchvision's classes, from output leaves."""
+    originals, spec = tree_flatten(sample)
+    flat = _interop.native_leaves(originals) if convert else originals
+
+    def rebuild(outputs: list[Any]) -> Any:
+        if flat is not originals:
+            outputs = _interop.restore_leaves(outputs, originals, flat)
+        return tree_unflatten(outputs, spec)
+
+    return flat, rebuild
+
+
 class Transform(nn.Module):
     """Base class of every transform.
 
@@ -106,9 +120,7 @@ class Transform(nn.Module):
         leaf = _LEAF_PATH.get(type(sample))
         if leaf or (leaf is None and _takes_leaf_path(type(sample))):
             return self._forward_leaf(sample)
-        originals, spec = tree_flatten(sample)
-        # torchvision's tensors as visiontx datapoints (the same list when there are none)
-        flat_inputs = _interop.native_leaves(originals) if self._converts_torchvision else originals
+        flat_inputs, rebuild = flatten_sample(sample, convert=self._converts_torchvision)
         self.check_inputs(flat_inputs)
         if self._skip():
             return sample
@@ -117,10 +129,7 @@ class Transform(nn.Module):
         if len(selected) > 1:
             check_spatial_sizes_agree(selected)
         params = self.make_params(selected)
-        flat_outputs = [self.transform(inpt, params) if need else inpt for inpt, need in zip(flat_inputs, needs)]
-        if flat_inputs is not originals:  # torchvision's tensors again
-            flat_outputs = _interop.restore_leaves(flat_outputs, originals, flat_inputs)
-        return tree_unflatten(flat_outputs, spec)
+        return rebuild([self.transform(inpt, params) if need else inpt for inpt, need in zip(flat_inputs, needs)])
 
     def _forward_leaf(self, inpt: Any) -> Any:
         """:meth:`forward` for a lone image (its own flat sample): no pytree round trip, no size check."""

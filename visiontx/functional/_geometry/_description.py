@@ -18,9 +18,9 @@ from typing import Any, Literal
 import torch
 
 from ..._names import accepts_canvas_size
-from ...datapoints import BoundingBoxFormat
+from ...datapoints import BoundingBoxFormat, KeyPoints
 from .._meta import clamp_bounding_box_tensor
-from .._registry import register_geometry_kernel, register_keypoints_kernel
+from .._registry import register_geometry_kernel
 from ._matrix import compose, invert, transform_boxes, transform_points
 
 __all__ = ["Geometry", "geometry_of"]
@@ -98,22 +98,25 @@ def register_geometry(
     dropped = tuple(sampling)
     _DESCRIPTIONS[functional] = (describe, dropped)
 
+    def geometry(spatial_size: Sequence[int], params: dict[str, Any]) -> Geometry:
+        return describe(tuple(spatial_size), **{k: v for k, v in params.items() if k not in dropped})
+
     def follow_points(
         points: torch.Tensor, spatial_size: Sequence[int], **params: Any
     ) -> tuple[torch.Tensor, tuple[int, int]]:
-        geometry = describe(tuple(spatial_size), **{k: v for k, v in params.items() if k not in dropped})
-        return transform_keypoints(points, geometry), geometry.canvas_size
+        moved = geometry(spatial_size, params)
+        return transform_keypoints(points, moved), moved.canvas_size
 
     follow_points.__name__ = follow_points.__qualname__ = f"{functional.__name__}_keypoints_by_geometry"
-    register_keypoints_kernel(functional)(follow_points)
+    register_geometry_kernel(functional, KeyPoints)(follow_points)
     if not boxes:
         return
 
     def follow(
         bounding_box: torch.Tensor, format: BoundingBoxFormat | str, spatial_size: Sequence[int], **params: Any
     ) -> tuple[torch.Tensor, tuple[int, int]]:
-        geometry = describe(tuple(spatial_size), **{k: v for k, v in params.items() if k not in dropped})
-        return transform_bounding_box(bounding_box, format, geometry), geometry.canvas_size
+        moved = geometry(spatial_size, params)
+        return transform_bounding_box(bounding_box, format, moved), moved.canvas_size
 
     follow.__name__ = follow.__qualname__ = f"{functional.__name__}_bounding_box_by_geometry"
     register_geometry_kernel(functional)(follow)

@@ -228,7 +228,7 @@ def register_warp_kernels(functional: Callable, describe: Describe) -> None:
         mask: torch.Tensor, interpolation: Interpolation = _NEAREST, fill: FillArg = None, **params: Any
     ) -> Any:
         check_spatial(mask, name)
-        return warp_image_tensor(mask, describe(tuple(mask.shape[-2:]), **params), InterpolationMode.NEAREST, fill)
+        return warp_mask(mask, describe(tuple(mask.shape[-2:]), **params), fill=fill)
 
     @register_kernels(functional, PIL.Image.Image)
     def pil_kernel(

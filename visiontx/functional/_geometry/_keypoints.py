@@ -12,7 +12,8 @@ from typing import Any
 
 import torch
 
-from .._registry import register_keypoints_kernel
+from ...datapoints import KeyPoints
+from .._registry import register_geometry_kernel
 from ._affine import affine, rotate
 from ._crop import center_crop, crop, resized_crop
 from ._description import Geometry, geometry_of, transform_keypoints
@@ -20,7 +21,7 @@ from ._flip import horizontal_flip, vertical_flip
 from ._generic import warp
 from ._pad import pad
 from ._resize import resize
-from ._warp import _check_displacement, _identity_grid, elastic, perspective
+from ._warp import _check_displacement, elastic, follow_inverse_displacement, perspective
 
 __all__ = [
     "affine_keypoints",
@@ -198,21 +199,18 @@ def elastic_keypoints(keypoints: torch.Tensor, canvas_size: Sequence[int], displ
     dtype = keypoints.dtype if keypoints.is_floating_point() else torch.float32
     index = keypoints.to(torch.long)
     xs, ys = index[..., 0].clamp(0, width - 1), index[..., 1].clamp(0, height - 1)
-    inverse = _identity_grid((height, width), dtype, keypoints.device)
-    inverse = inverse.sub_(displacement[0].to(dtype=dtype, device=keypoints.device))
-    half_size = torch.tensor([width / 2, height / 2], dtype=dtype, device=keypoints.device)
-    points = inverse[ys, xs].add_(1.0).mul_(half_size).sub_(0.5)
+    points = follow_inverse_displacement(xs, ys, displacement, dtype)
     return points if keypoints.is_floating_point() else points.round_().to(keypoints.dtype)
 
 
-@register_keypoints_kernel(elastic)
+@register_geometry_kernel(elastic, KeyPoints)
 def _elastic_keypoints_kernel(
     keypoints: torch.Tensor, displacement: torch.Tensor, spatial_size: Sequence[int], **sampling: Any
 ) -> tuple[torch.Tensor, Size]:
     return elastic_keypoints(keypoints, spatial_size, displacement), (int(spatial_size[0]), int(spatial_size[1]))
 
 
-@register_keypoints_kernel(warp)
+@register_geometry_kernel(warp, KeyPoints)
 def _warp_keypoints_kernel(
     keypoints: torch.Tensor, geometry: Geometry, spatial_size: Sequence[int], **sampling: Any
 ) -> tuple[torch.Tensor, Size]:

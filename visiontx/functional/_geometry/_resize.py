@@ -16,7 +16,7 @@ import torch
 from torch.nn.functional import interpolate
 
 from ..._args import SizeArg, check_positive_int, parse_size
-from ..._names import accepts_canvas_size, mask_kernel, video_kernel
+from ..._names import accepts_canvas_size, video_kernel
 from ...datapoints import BoundingBoxFormat, Image, Video
 from .. import _cv2
 from .._checks import check_spatial

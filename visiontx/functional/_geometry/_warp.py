@@ -15,7 +15,7 @@ import numpy as np
 import PIL.Image
 import torch
 
-from ..._names import accepts_canvas_size, mask_kernel, video_kernel
+from ..._names import accepts_canvas_size, video_kernel
 from ...datapoints import BoundingBoxFormat, Image, Video
 from .. import _cv2
 from .._checks import check_spatial
@@ -324,6 +324,18 @@ def elastic_mask(mask: torch.Tensor, displacement: torch.Tensor, fill: FillArg =
 register_mask_kernel(elastic, elastic_mask)
 
 
+def follow_inverse_displacement(
+    xs: torch.Tensor, ys: torch.Tensor, displacement: torch.Tensor, dtype: torch.dtype
+) -> torch.Tensor:
+    """Where the pixels ``(xs, ys)`` (in-range indices) go under an elastic warp, as torchvision moves
+    points: by minus the ``1 x H x W x 2`` displacement there. Returns ``[..., 2]`` pixel coordinates."""
+    height, width = displacement.shape[1:3]
+    inverse = _identity_grid((height, width), dtype, xs.device)
+    inverse = inverse.sub_(displacement[0].to(dtype=dtype, device=xs.device))
+    half_size = torch.tensor([width / 2, height / 2], dtype=dtype, device=xs.device)
+    return inverse[ys, xs].add_(1.0).mul_(half_size).sub_(0.5)
+
+
 @accepts_canvas_size
 def elastic_bounding_box(
     bounding_box: torch.Tensor,
@@ -343,10 +355,7 @@ def elastic_bounding_box(
     x1, y1, x2, y2 = xyxy.ceil().long().unbind(-1)
     xs = torch.stack([x1, x2, x2, x1], dim=-1).clamp_(0, width - 1)
     ys = torch.stack([y1, y1, y2, y2], dim=-1).clamp_(0, height - 1)
-    inverse = _identity_grid(spatial_size, dtype, bounding_box.device)
-    inverse = inverse.sub_(displacement[0].to(dtype=dtype, device=bounding_box.device))
-    half_size = torch.tensor([width / 2, height / 2], dtype=dtype, device=bounding_box.device)
-    points = inverse[ys, xs].add_(1.0).mul_(half_size).sub_(0.5)
+    points = follow_inverse_displacement(xs, ys, displacement, dtype)
     out = torch.cat([points.amin(-2), points.amax(-2)], dim=-1)
     out[..., 0::2] = out[..., 0::2].clamp(0, width)
     out[..., 1::2] = out[..., 1::2].clamp(0, height)

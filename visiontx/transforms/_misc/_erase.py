@@ -11,7 +11,7 @@ import PIL.Image
 import torch
 
 from ... import functional as F
-from ..._args import check_range, fill_tensor, parse_fill, per_channel_error
+from ..._args import check_range, parse_fill, per_channel_error
 from ...datapoints import BoundingBox, KeyPoints, Mask
 from .. import _random
 from .._transform import RandomApplyTransform
@@ -68,7 +68,6 @@ class RandomErasing(RandomApplyTransform):
         self._fixed = None if self._value is None else torch.tensor(self._value)[:, None, None]  # as torchvision's
         self.inplace = inplace
         self._log_ratio = torch.log(torch.tensor(self.ratio)).tolist()  # float32 logs, as torchvision
-        self._fills: dict[torch.dtype, torch.Tensor] = {}  # the fixed value converted to each image dtype
 
     def make_params(self, flat_inputs: list[Any]) -> dict[str, Any]:
         channels, height, width = query_chw(flat_inputs)
@@ -86,15 +85,6 @@ class RandomErasing(RandomApplyTransform):
                 return dict(i=i, j=j, h=h, w=w, v=v)
         return dict(i=0, j=0, h=height, w=width, v=None)
 
-    def _value_for(self, v: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
-        """The erasing value in ``dtype``: the fixed value converted once per dtype, or the noise cast as
-        torchvision's assignment casts it."""
-        if v is not self._fixed:
-            return v.to(dtype)
-        if dtype not in self._fills:
-            self._fills[dtype] = fill_tensor(v, dtype)
-        return self._fills[dtype]
-
     def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
         if params["v"] is None:
             return inpt
@@ -106,5 +96,7 @@ class RandomErasing(RandomApplyTransform):
                 stacklevel=2,
             )
             return inpt
-        v = self._value_for(params["v"], torch.uint8 if isinstance(inpt, PIL.Image.Image) else inpt.dtype)
+        v = params["v"]
+        if v is not self._fixed:  # the noise, cast as torchvision's assignment casts it (F.erase rounds fixed values)
+            v = v.to(torch.uint8 if isinstance(inpt, PIL.Image.Image) else inpt.dtype)
         return self.call_kernel(F.erase, inpt, **dict(params, v=v), inplace=self.inplace)
