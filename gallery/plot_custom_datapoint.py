@@ -3,7 +3,9 @@
 Subclass ``Datapoint``, keep your metadata in ``_metadata`` (so ``clone``, ``to``, ``deepcopy`` and
 pickling keep it), and teach the functionals your type with ``register_kernel``. A transform calls
 the kernel of each input's type, so built-in transforms now move keypoints with the image; ops with no
-kernel for ``Keypoints`` (color ops, for example) pass them through. Run:
+kernel for ``Keypoints`` (color ops, for example) pass them through. (visiontx has built-in key points,
+``visiontx.datapoints.KeyPoints``, that every geometric op moves; this script shows the mechanism a type of
+your own would use.) Run:
 
     python gallery/plot_custom_datapoint.py [OUT_DIR] [--fast]
 """
