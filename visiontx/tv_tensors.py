@@ -3,8 +3,8 @@
 ``TVTensor`` is :class:`~visiontx.datapoints.Datapoint` and ``BoundingBoxes`` is
 :class:`~visiontx.datapoints.BoundingBox`, which takes ``canvas_size`` for ``spatial_size`` (keyword and
 attribute). ``KeyPoints`` is :class:`~visiontx.datapoints.KeyPoints` (``canvas_size`` too).
-``set_return_type`` also takes ``"TVTensor"``. The rotated box formats (``is_rotated_bounding_format``)
-are not offered yet: they come with their own issue.
+``set_return_type`` also takes ``"TVTensor"``. ``is_rotated_bounding_format`` tells the rotated box
+formats (``XYWHR``, ``CXCYWHR``, ``XYXYXYXY``) from the axis-aligned ones.
 
 Example:
     >>> from visiontx import tv_tensors
@@ -18,6 +18,7 @@ from __future__ import annotations
 from .datapoints import BoundingBox as BoundingBoxes
 from .datapoints import BoundingBoxFormat, Image, KeyPoints, Mask, Video, set_return_type, wrap
 from .datapoints import Datapoint as TVTensor
+from .datapoints._bounding_box import is_rotated_bounding_format
 
 __all__ = [
     "BoundingBoxFormat",
@@ -27,6 +28,7 @@ __all__ = [
     "Mask",
     "TVTensor",
     "Video",
+    "is_rotated_bounding_format",
     "set_return_type",
     "wrap",
 ]

@@ -11,8 +11,10 @@ import torch
 from .._names import accepts_canvas_size, accepts_renamed
 from .._torchvision_interop import accepts_torchvision
 from ..datapoints import BoundingBox, BoundingBoxFormat, Datapoint, Image, Mask, Video
-from ..datapoints._bounding_box import parse_spatial_size
+from ..datapoints._bounding_box import check_rotated_dtype, parse_clamping_mode, parse_spatial_size
 from ._registry import get_kernel, register_kernels
+from ._rotated import convert_rotated, corners_to_rotated, corners_to_xyxy, rotated_to_corners, xyxy_to_corners
+from ._rotated_clamp import clamp_rotated_corners
 
 __all__ = [
     "clamp_bounding_box",
@@ -171,11 +173,28 @@ def _from_xyxy(boxes: torch.Tensor, format: BoundingBoxFormat) -> torch.Tensor:
 def convert_format_bounding_box_tensor(
     bounding_box: torch.Tensor, old_format: BoundingBoxFormat | str, new_format: BoundingBoxFormat | str
 ) -> torch.Tensor:
-    """Convert boxes ``[..., 4]`` between formats; returns a new tensor of the same dtype."""
+    """Convert boxes ``[..., K]`` between formats; returns a new tensor of the same dtype.
+
+    Within the axis-aligned and within the rotated formats as torchvision; rotated to axis-aligned gives
+    the enclosing box, axis-aligned to rotated the same box with angle 0 (torchvision refuses both).
+    Rotated boxes are float only (``ValueError`` for integer ones)."""
     old_format = BoundingBoxFormat.parse(old_format, "old_format")
     new_format = BoundingBoxFormat.parse(new_format, "new_format")
+    if bounding_box.shape[-1:] != (old_format.num_coordinates,):
+        raise ValueError(
+            f"boxes in format {old_format.value} must have shape [..., {old_format.num_coordinates}], "
+            f"got {tuple(bounding_box.shape)}"
+        )
+    check_rotated_dtype(bounding_box, old_format)
+    check_rotated_dtype(bounding_box, new_format)
     if old_format == new_format:
         return bounding_box.clone()
+    if old_format.is_rotated and new_format.is_rotated:
+        return convert_rotated(bounding_box, old_format, new_format)
+    if old_format.is_rotated:
+        return _from_xyxy(corners_to_xyxy(rotated_to_corners(bounding_box, old_format)), new_format)
+    if new_format.is_rotated:
+        return corners_to_rotated(xyxy_to_corners(_to_xyxy(bounding_box, old_format)), new_format)
     if old_format == BoundingBoxFormat.XYXY:
         return _from_xyxy(bounding_box, new_format)
     return _from_xyxy(_to_xyxy(bounding_box, old_format), new_format)
@@ -187,12 +206,14 @@ def convert_format_bounding_box(
     old_format: BoundingBoxFormat | str | None = None,
     new_format: BoundingBoxFormat | str | None = None,
 ) -> torch.Tensor:
-    """Convert boxes ``[..., 4]`` to ``new_format``; returns new boxes of the same dtype.
+    """Convert boxes ``[..., K]`` to ``new_format``; returns new boxes of the same dtype.
 
     Args:
         inpt: a ``BoundingBox`` (it comes back with the new format in its metadata) or a plain tensor.
         old_format: the format of a plain tensor: a ``BoundingBoxFormat`` or its name (``"XYXY"``,
-            ``"XYWH"``, ``"CXCYWH"``); must be None for a ``BoundingBox``, which knows its own.
+            ``"XYWH"``, ``"CXCYWH"``, ``"XYWHR"``, ``"CXCYWHR"``, ``"XYXYXYXY"``); must be None for a
+            ``BoundingBox``, which knows its own. Rotated to axis-aligned gives the enclosing box,
+            axis-aligned to rotated angle 0 (beyond torchvision, which refuses both).
         new_format: the format to convert to, required (same forms).
 
     Example:
@@ -213,11 +234,21 @@ def convert_format_bounding_box(
 
 
 def clamp_bounding_box_tensor(
-    bounding_box: torch.Tensor, format: BoundingBoxFormat | str, spatial_size: Sequence[int]
+    bounding_box: torch.Tensor,
+    format: BoundingBoxFormat | str,
+    spatial_size: Sequence[int],
+    clamping_mode: str | None = "soft",
 ) -> torch.Tensor:
-    """Clamp boxes ``[..., 4]`` to the image ``spatial_size`` ``(H, W)``; returns a new tensor."""
+    """Clamp boxes ``[..., K]`` to the image ``spatial_size`` ``(H, W)`` in ``clamping_mode`` (``"soft"``,
+    ``"hard"``: the same for axis-aligned boxes; None: a copy, unclamped); returns a new tensor."""
     format = BoundingBoxFormat.parse(format)
     height, width = parse_spatial_size(spatial_size)
+    if parse_clamping_mode(clamping_mode) is None:
+        return bounding_box.clone()
+    if format.is_rotated:
+        check_rotated_dtype(bounding_box, format)
+        corners = clamp_rotated_corners(rotated_to_corners(bounding_box, format), (height, width), clamping_mode)
+        return corners_to_rotated(corners, format)
     if format == BoundingBoxFormat.CXCYWH and not bounding_box.is_floating_point():
         # odd sizes put integer centres' corners between pixels: an integer round trip through XYXY
         # would move the centre by -1, so clamp in float and truncate back (as torchvision)
@@ -234,32 +265,44 @@ def _clamp_xyxy_(xyxy: torch.Tensor, height: int, width: int) -> torch.Tensor:
     return xyxy
 
 
+_CLAMP_CHOICES = ("soft", "hard", "auto", None)
+
+
 @accepts_torchvision
 @accepts_canvas_size
 def clamp_bounding_box(
     inpt: torch.Tensor,
     format: BoundingBoxFormat | str | None = None,
     spatial_size: Sequence[int] | None = None,
+    clamping_mode: str | None = "auto",
 ) -> torch.Tensor:
-    """Clamp boxes ``[..., 4]`` to their image ``[0, W] x [0, H]``; returns new boxes.
+    """Clamp boxes ``[..., K]`` to their image ``[0, W] x [0, H]``; returns new boxes.
 
     Args:
         inpt: a ``BoundingBox`` (it uses its own metadata) or a plain tensor.
         format: the format of a plain tensor (``BoundingBoxFormat`` or its name); None for a ``BoundingBox``.
         spatial_size: ``(H, W)`` of a plain tensor's image; None for a ``BoundingBox``.
+        clamping_mode: ``"auto"`` (default) takes a ``BoundingBox``'s own ``clamping_mode`` (``"soft"`` for
+            a plain tensor); ``"soft"`` and ``"hard"`` clamp (the same for axis-aligned boxes; rotated
+            boxes keep the box enclosing their part inside the image, or shrink to a box inside it, as
+            torchvision 0.29); None returns a copy unclamped.
 
     Example:
         >>> F.clamp_bounding_box(boxes)
     """
+    if clamping_mode not in _CLAMP_CHOICES:
+        raise ValueError(f"clamping_mode must be one of {list(_CLAMP_CHOICES)}, got {clamping_mode!r}")
     if isinstance(inpt, BoundingBox):
         if format is not None or spatial_size is not None:
             raise ValueError("format and spatial_size must be None for a BoundingBox: it carries its own")
-        output = clamp_bounding_box_tensor(inpt.as_subclass(torch.Tensor), inpt.format, inpt.spatial_size)
+        mode = inpt.clamping_mode if clamping_mode == "auto" else clamping_mode
+        output = clamp_bounding_box_tensor(inpt.as_subclass(torch.Tensor), inpt.format, inpt.spatial_size, mode)
         return BoundingBox.wrap_like(inpt, output)
     if isinstance(inpt, torch.Tensor) and not isinstance(inpt, Datapoint):
         if format is None or spatial_size is None:
             raise ValueError("format and spatial_size must be given for a plain tensor")
-        return clamp_bounding_box_tensor(inpt, format, spatial_size)
+        mode = "soft" if clamping_mode == "auto" else clamping_mode
+        return clamp_bounding_box_tensor(inpt, format, spatial_size, mode)
     raise TypeError(f"clamp_bounding_box() supports BoundingBox and torch.Tensor, got {type(inpt).__name__}")
 
 
@@ -272,7 +315,10 @@ def _valid_boxes(
 ) -> torch.Tensor:
     """Which boxes are at least ``min_size`` wide and high, ``min_area`` large, and inside the image."""
     if bounding_boxes.ndim != 2:
-        raise ValueError(f"bounding_boxes must be N x 4, got shape {tuple(bounding_boxes.shape)}")
+        k = format.num_coordinates
+        raise ValueError(f"bounding_boxes must be N x {k}, got shape {tuple(bounding_boxes.shape)}")
+    if format.is_rotated:
+        return _valid_rotated_boxes(bounding_boxes, format, spatial_size, min_size, min_area)
     # XYXY boxes are only read: no conversion copy
     xyxy = bounding_boxes if format == BoundingBoxFormat.XYXY else _to_xyxy(bounding_boxes, format)
     top_left, bottom_right = xyxy[..., :2], xyxy[..., 2:]
@@ -282,6 +328,24 @@ def _valid_boxes(
     width_height = xyxy.new_tensor((spatial_size[1], spatial_size[0]))
     valid = (top_left >= 0).all(dim=-1) & (bottom_right <= width_height).all(dim=-1)
     return valid & (sizes >= min_size).all(dim=-1) & (sizes.prod(dim=-1) >= min_area)
+
+
+def _valid_rotated_boxes(
+    bounding_boxes: torch.Tensor,
+    format: BoundingBoxFormat,
+    spatial_size: Sequence[int],
+    min_size: float,
+    min_area: float,
+) -> torch.Tensor:
+    """Rotated boxes: every corner inside the image, both sides (``|p2 - p1|``, ``|p3 - p2|``) at least
+    ``min_size`` and their product at least ``min_area``."""
+    check_rotated_dtype(bounding_boxes, format)
+    corners = rotated_to_corners(bounding_boxes, format)
+    xs, ys = corners[:, 0::2], corners[:, 1::2]
+    width = torch.hypot(xs[:, 1] - xs[:, 0], ys[:, 1] - ys[:, 0])
+    height = torch.hypot(xs[:, 2] - xs[:, 1], ys[:, 2] - ys[:, 1])
+    inside = (corners >= 0).all(-1) & (xs <= spatial_size[1]).all(-1) & (ys <= spatial_size[0]).all(-1)
+    return inside & (width >= min_size) & (height >= min_size) & (width * height >= min_area)
 
 
 @accepts_torchvision
@@ -297,10 +361,11 @@ def sanitize_bounding_boxes(
     filter what goes with the boxes (labels, masks). ``T.SanitizeBoundingBox`` does this for a sample.
 
     A box is removed when its width or height is below ``min_size``, its area below ``min_area``, a
-    coordinate is not finite, or it leaves the image (torchvision 0.16-0.29's functional).
+    coordinate is not finite, or it leaves the image (torchvision 0.16-0.29's functional); a rotated
+    box when one of its corners leaves the image or its sides or area are too small.
 
     Args:
-        bounding_boxes: a ``BoundingBox`` ``N x 4`` (it uses its own metadata) or a plain tensor.
+        bounding_boxes: a ``BoundingBox`` ``N x K`` (it uses its own metadata) or a plain tensor.
         format: the format of a plain tensor (``BoundingBoxFormat`` or its name); None for a ``BoundingBox``.
         canvas_size: ``(H, W)`` of a plain tensor's image (also accepted as ``spatial_size``); None for a
             ``BoundingBox``.

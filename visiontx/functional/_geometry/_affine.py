@@ -291,11 +291,12 @@ def affine_bounding_box(
     scale: float,
     shear: float | Sequence[float],
     center: Sequence[float] | None = None,
+    clamping_mode: str | None = "soft",
 ) -> torch.Tensor:
     """Boxes ``[..., 4]`` through an affine warp: the enclosing box of the mapped corners, clamped
     to ``spatial_size`` ``(H, W)`` (as torchvision)."""
     geometry = affine_geometry(spatial_size, angle, translate, scale, shear, center)
-    return transform_bounding_box(bounding_box, format, geometry)
+    return transform_bounding_box(bounding_box, format, geometry, clamping_mode)
 
 
 # ---------------------------------------------------------------------------------------- rotate
@@ -387,8 +388,9 @@ def rotate_bounding_box(
     angle: float,
     expand: bool = False,
     center: Sequence[float] | None = None,
+    clamping_mode: str | None = "soft",
 ) -> tuple[torch.Tensor, tuple[int, int]]:
     """Boxes ``[..., 4]`` through a rotation: the enclosing box of the rotated corners, clamped to
     the output image. Returns ``(boxes, new_spatial_size)``."""
     geometry = rotate_geometry(spatial_size, angle, expand, center)
-    return transform_bounding_box(bounding_box, format, geometry), geometry.canvas_size
+    return transform_bounding_box(bounding_box, format, geometry, clamping_mode), geometry.canvas_size

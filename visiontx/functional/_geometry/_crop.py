@@ -135,12 +135,18 @@ register_geometry(crop, crop_geometry)
 
 
 def crop_bounding_box(
-    bounding_box: torch.Tensor, format: BoundingBoxFormat | str, top: int, left: int, height: int, width: int
+    bounding_box: torch.Tensor,
+    format: BoundingBoxFormat | str,
+    top: int,
+    left: int,
+    height: int,
+    width: int,
+    clamping_mode: str | None = "soft",
 ) -> tuple[torch.Tensor, tuple[int, int]]:
     """Shift boxes ``[..., 4]`` into the crop and clamp them to it; returns ``(boxes, (height, width))``.
     Boxes need a non-empty crop (their spatial size must be positive)."""
     geometry = crop_geometry((), top, left, height, width)
-    return transform_bounding_box(bounding_box, format, geometry), geometry.canvas_size
+    return transform_bounding_box(bounding_box, format, geometry, clamping_mode), geometry.canvas_size
 
 
 # ----------------------------------------------------------------------------------- center_crop
@@ -198,11 +204,15 @@ register_geometry(center_crop, center_crop_geometry)
 
 @accepts_canvas_size
 def center_crop_bounding_box(
-    bounding_box: torch.Tensor, format: BoundingBoxFormat | str, spatial_size: Sequence[int], output_size: CropSize
+    bounding_box: torch.Tensor,
+    format: BoundingBoxFormat | str,
+    spatial_size: Sequence[int],
+    output_size: CropSize,
+    clamping_mode: str | None = "soft",
 ) -> tuple[torch.Tensor, tuple[int, int]]:
-    """Boxes ``[..., 4]`` after a centre crop of an image of ``spatial_size``."""
+    """Boxes ``[..., K]`` after a centre crop of an image of ``spatial_size``."""
     geometry = center_crop_geometry(spatial_size, output_size)
-    return transform_bounding_box(bounding_box, format, geometry), geometry.canvas_size
+    return transform_bounding_box(bounding_box, format, geometry, clamping_mode), geometry.canvas_size
 
 
 # ---------------------------------------------------------------------------------- resized_crop
@@ -298,10 +308,12 @@ def resized_crop_bounding_box(
     height: int,
     width: int,
     size: SizeArg,
+    clamping_mode: str | None = "soft",
 ) -> tuple[torch.Tensor, tuple[int, int]]:
-    """Boxes ``[..., 4]`` after a crop (clamped to it) and a resize to ``size``."""
-    boxes, spatial_size = crop_bounding_box(bounding_box, format, top, left, height, width)
-    return resize_bounding_box(boxes, spatial_size, size, format=format)
+    """Boxes ``[..., K]`` after a crop (clamped to it) and a resize to ``size`` (rotated boxes clamped
+    again after it, as torchvision)."""
+    boxes, spatial_size = crop_bounding_box(bounding_box, format, top, left, height, width, clamping_mode)
+    return resize_bounding_box(boxes, spatial_size, size, format=format, clamping_mode=clamping_mode)
 
 
 @register_geometry_kernel(resized_crop)
@@ -316,8 +328,9 @@ def _resized_crop_bounding_box_kernel(
     size: SizeArg,
     interpolation: Interpolation = InterpolationMode.BILINEAR,
     antialias: bool | None = True,
+    clamping_mode: str | None = "soft",
 ) -> tuple[torch.Tensor, tuple[int, int]]:
-    return resized_crop_bounding_box(bounding_box, format, top, left, height, width, size)
+    return resized_crop_bounding_box(bounding_box, format, top, left, height, width, size, clamping_mode)
 
 
 # ------------------------------------------------------------------------------ five / ten crop

@@ -19,8 +19,17 @@ import torch
 
 from ..._names import accepts_canvas_size
 from ...datapoints import BoundingBoxFormat, KeyPoints
+from ...datapoints._bounding_box import check_rotated_dtype, parse_clamping_mode
 from .._meta import clamp_bounding_box_tensor
 from .._registry import register_geometry_kernel
+from .._rotated import (
+    corners_to_rotated,
+    enclosing_rectangle,
+    reverse_orientation,
+    rotated_to_corners,
+    torchvision_rectangle,
+)
+from .._rotated_clamp import clamp_rotated_corners
 from ._matrix import compose, invert, transform_boxes, transform_points
 
 __all__ = ["Geometry", "geometry_of"]
@@ -113,30 +122,83 @@ def register_geometry(
         return
 
     def follow(
-        bounding_box: torch.Tensor, format: BoundingBoxFormat | str, spatial_size: Sequence[int], **params: Any
+        bounding_box: torch.Tensor,
+        format: BoundingBoxFormat | str,
+        spatial_size: Sequence[int],
+        clamping_mode: str | None = "soft",
+        **params: Any,
     ) -> tuple[torch.Tensor, tuple[int, int]]:
         moved = geometry(spatial_size, params)
-        return transform_bounding_box(bounding_box, format, moved), moved.canvas_size
+        return transform_bounding_box(bounding_box, format, moved, clamping_mode), moved.canvas_size
 
     follow.__name__ = follow.__qualname__ = f"{functional.__name__}_bounding_box_by_geometry"
     register_geometry_kernel(functional)(follow)
 
 
 def transform_bounding_box(
-    bounding_box: torch.Tensor, format: BoundingBoxFormat | str, geometry: Geometry
+    bounding_box: torch.Tensor,
+    format: BoundingBoxFormat | str,
+    geometry: Geometry,
+    clamping_mode: str | None = "soft",
 ) -> torch.Tensor:
-    """Boxes ``[..., 4]`` in ``format`` through ``geometry``: the enclosing box of the mapped corners,
-    clamped to the canvas as the geometry says; same format and dtype."""
+    """Boxes ``[..., K]`` in ``format`` through ``geometry``; same format and dtype.
+
+    Axis-aligned boxes become the enclosing box of their mapped corners, clamped to the canvas as the
+    geometry says; rotated boxes stay rotated (see :func:`transform_rotated_boxes`). ``clamping_mode``
+    None never clamps; ``"soft"`` and ``"hard"`` are the box's modes (the same for axis-aligned boxes)."""
+    format = BoundingBoxFormat.parse(format)
+    clamping_mode = parse_clamping_mode(clamping_mode)
     if geometry.points_error is not None:
         raise ValueError(geometry.points_error)
     if geometry.clamp is None and geometry.matrix == _IDENTITY:
         return bounding_box
-    if geometry.clamp == "corners":
+    if format.is_rotated:
+        return transform_rotated_boxes(bounding_box, format, geometry, clamping_mode)
+    clamp = geometry.clamp if clamping_mode is not None else None
+    if clamp == "corners":
         return transform_boxes(bounding_box, format, geometry.matrix, clamp_to=geometry.canvas_size)
     boxes = transform_boxes(bounding_box, format, geometry.matrix)
-    if geometry.clamp == "boxes":
+    if clamp == "boxes":
         return clamp_bounding_box_tensor(boxes, format, geometry.canvas_size)
     return boxes
+
+
+def transform_rotated_boxes(
+    bounding_box: torch.Tensor, format: BoundingBoxFormat, geometry: Geometry, clamping_mode: str | None
+) -> torch.Tensor:
+    """Rotated boxes ``[..., 5 | 8]`` through ``geometry``: their four corners are mapped; a mirroring
+    map re-lists them (as torchvision's flips); a map that does not keep right angles (shear, unequal
+    scales) gives the smallest rotated box around the mapped parallelogram (it covers the pixels), a
+    perspective the rectangle torchvision 0.29 makes of the mapped corners. Then the box is clamped in
+    ``clamping_mode`` unless the geometry is a flip (torchvision clamps rotated boxes after every op but
+    flips, resizes included)."""
+    check_rotated_dtype(bounding_box, format)
+    (a, b, _), (d, e, _), _ = geometry.matrix
+    corners = rotated_to_corners(bounding_box, format).unflatten(-1, (4, 2))
+    mapped = transform_points(corners, geometry.matrix).flatten(-2)
+    if geometry.is_projective:
+        mapped = torchvision_rectangle(mapped)
+    else:
+        if a * e - b * d < 0:
+            mapped = reverse_orientation(mapped)
+        if not _keeps_right_angles(a, b, d, e):
+            mapped = enclosing_rectangle(mapped)
+    if clamping_mode is not None and (geometry.clamp is not None or not _is_flip(geometry.matrix)):
+        mapped = clamp_rotated_corners(mapped, geometry.canvas_size, clamping_mode)
+    return corners_to_rotated(mapped, format)
+
+
+def _keeps_right_angles(a: float, b: float, d: float, e: float) -> bool:
+    """Whether ``[[a, b], [d, e]]`` is a rotation (or mirror) times a uniform scale."""
+    tolerance = 1e-9 * max(abs(a), abs(b), abs(d), abs(e))
+    rotation = abs(a - e) <= tolerance and abs(b + d) <= tolerance
+    mirror = abs(a + e) <= tolerance and abs(b - d) <= tolerance
+    return rotation or mirror
+
+
+def _is_flip(matrix: Matrix) -> bool:
+    (a, b, _), (d, e, _), last = matrix
+    return b == 0 and d == 0 and abs(a) == 1 and abs(e) == 1 and last == (0.0, 0.0, 1.0)
 
 
 def transform_keypoints(points: torch.Tensor, geometry: Geometry) -> torch.Tensor:

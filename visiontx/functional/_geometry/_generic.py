@@ -192,10 +192,11 @@ def warp_mask(
 
 
 def warp_bounding_box(
-    bounding_box: torch.Tensor, format: BoundingBoxFormat | str, geometry: Geometry
+    bounding_box: torch.Tensor, format: BoundingBoxFormat | str, geometry: Geometry, clamping_mode: str | None = "soft"
 ) -> tuple[torch.Tensor, tuple[int, int]]:
-    """Boxes ``[..., 4]`` through ``geometry`` (corners mapped once, clamped as it says) and the new canvas."""
-    return transform_bounding_box(bounding_box, format, geometry), geometry.canvas_size
+    """Boxes ``[..., K]`` through ``geometry`` (corners mapped once, clamped as it says, in
+    ``clamping_mode``) and the new canvas; rotated boxes stay rotated."""
+    return transform_bounding_box(bounding_box, format, geometry, clamping_mode), geometry.canvas_size
 
 
 @register_geometry_kernel(warp)
@@ -204,9 +205,10 @@ def _warp_bounding_box_kernel(
     format: BoundingBoxFormat | str,
     spatial_size: Sequence[int],
     geometry: Geometry,
+    clamping_mode: str | None = "soft",
     **sampling: Any,
 ) -> tuple[torch.Tensor, tuple[int, int]]:
-    return warp_bounding_box(bounding_box, format, geometry)
+    return warp_bounding_box(bounding_box, format, geometry, clamping_mode)
 
 
 def register_warp_kernels(functional: Callable, describe: Describe) -> None:

@@ -167,8 +167,9 @@ def pad_bounding_box(
     spatial_size: Sequence[int],
     padding: PaddingArg,
     padding_mode: str = "constant",
+    clamping_mode: str | None = "soft",
 ) -> tuple[torch.Tensor, tuple[int, int]]:
     """Shift boxes ``[..., 4]`` by the left / top padding (clamped to the padded image, as
     torchvision). Only ``constant`` padding keeps boxes meaningful; other modes raise ``ValueError``."""
     geometry = pad_geometry(spatial_size, padding, padding_mode)
-    return transform_bounding_box(bounding_box, format, geometry), geometry.canvas_size
+    return transform_bounding_box(bounding_box, format, geometry, clamping_mode), geometry.canvas_size

@@ -224,10 +224,11 @@ def resize_bounding_box(
     size: SizeArg,
     max_size: int | None = None,
     format: BoundingBoxFormat | str = BoundingBoxFormat.XYXY,
+    clamping_mode: str | None = "soft",
 ) -> tuple[torch.Tensor, tuple[int, int]]:
     """Scale boxes ``[..., 4]`` in ``format`` from an image of ``spatial_size`` to the resized image.
 
     Returns ``(boxes, new_spatial_size)``; boxes are not clamped (as torchvision).
     """
     geometry = resize_geometry(spatial_size, size, max_size)
-    return transform_bounding_box(bounding_box, format, geometry), geometry.canvas_size
+    return transform_bounding_box(bounding_box, format, geometry, clamping_mode), geometry.canvas_size

@@ -20,7 +20,7 @@ from ...datapoints import BoundingBoxFormat, Image, Video
 from .. import _cv2
 from .._checks import check_spatial
 from .._interpolation import InterpolationMode
-from .._meta import _from_xyxy, _to_xyxy
+from .._meta import _from_xyxy, _to_xyxy, clamp_bounding_box_tensor, convert_format_bounding_box_tensor
 from .._registry import get_kernel, register_geometry_kernel, register_kernels, register_mask_kernel
 from ._description import Geometry, register_geometry, transform_bounding_box
 from ._grid import FillArg, filled, has_no_pixels, image_fill, parse_mode, pil_fill, sample, work_dtype
@@ -224,11 +224,12 @@ def perspective_bounding_box(
     startpoints: Points | None,
     endpoints: Points | None,
     coefficients: Sequence[float] | None = None,
+    clamping_mode: str | None = "soft",
 ) -> torch.Tensor:
-    """Boxes ``[..., 4]`` through a perspective warp: the enclosing box of the mapped corners,
-    clamped to ``spatial_size`` ``(H, W)``."""
+    """Boxes ``[..., K]`` through a perspective warp: the enclosing box of the mapped corners (rotated
+    boxes: torchvision's rectangle of them), clamped to ``spatial_size`` ``(H, W)``."""
     geometry = perspective_geometry(spatial_size, startpoints, endpoints, coefficients)
-    return transform_bounding_box(bounding_box, format, geometry)
+    return transform_bounding_box(bounding_box, format, geometry, clamping_mode)
 
 
 # --------------------------------------------------------------------------------------- elastic
@@ -342,14 +343,19 @@ def elastic_bounding_box(
     format: BoundingBoxFormat | str,
     spatial_size: Sequence[int],
     displacement: torch.Tensor,
+    clamping_mode: str | None = "soft",
 ) -> torch.Tensor:
-    """Boxes ``[..., 4]`` through an elastic warp, as torchvision: each corner (rounded up to a
-    pixel) moves by minus the displacement there; the enclosing box is clamped to the image."""
+    """Boxes ``[..., K]`` through an elastic warp, as torchvision: each corner (rounded up to a
+    pixel) moves by minus the displacement there; the enclosing box is clamped to the image. A rotated
+    box moves its centre so and keeps its size and angle. ``clamping_mode`` None leaves them unclamped."""
     displacement = _check_displacement(displacement, spatial_size)
-    height, width = spatial_size
-    if height == 0 or width == 0:  # no displacement to follow: only clamp to the (empty) image
-        return transform_boxes(bounding_box, format, _coefficient_matrix(_IDENTITY), clamp_to=spatial_size)
     format = BoundingBoxFormat.parse(format)
+    if format.is_rotated:
+        return _elastic_rotated(bounding_box, format, spatial_size, displacement, clamping_mode)
+    height, width = spatial_size
+    clamp_to = spatial_size if clamping_mode is not None else None
+    if height == 0 or width == 0:  # no displacement to follow: only clamp to the (empty) image
+        return transform_boxes(bounding_box, format, _coefficient_matrix(_IDENTITY), clamp_to=clamp_to)
     dtype = bounding_box.dtype if bounding_box.is_floating_point() else torch.float32
     xyxy = _to_xyxy(bounding_box.to(dtype), format)
     x1, y1, x2, y2 = xyxy.ceil().long().unbind(-1)
@@ -357,10 +363,29 @@ def elastic_bounding_box(
     ys = torch.stack([y1, y1, y2, y2], dim=-1).clamp_(0, height - 1)
     points = follow_inverse_displacement(xs, ys, displacement, dtype)
     out = torch.cat([points.amin(-2), points.amax(-2)], dim=-1)
-    out[..., 0::2] = out[..., 0::2].clamp(0, width)
-    out[..., 1::2] = out[..., 1::2].clamp(0, height)
+    if clamp_to is not None:
+        out[..., 0::2] = out[..., 0::2].clamp(0, width)
+        out[..., 1::2] = out[..., 1::2].clamp(0, height)
     out = _from_xyxy(out, format) if format != BoundingBoxFormat.XYXY else out
     return out if bounding_box.is_floating_point() else out.round_().to(bounding_box.dtype)
+
+
+def _elastic_rotated(
+    bounding_box: torch.Tensor,
+    format: BoundingBoxFormat,
+    spatial_size: Sequence[int],
+    displacement: torch.Tensor,
+    clamping_mode: str | None,
+) -> torch.Tensor:
+    """Rotated boxes through an elastic warp: the centre follows the displacement, size and angle stay."""
+    height, width = spatial_size
+    centred = convert_format_bounding_box_tensor(bounding_box, format, BoundingBoxFormat.CXCYWHR)
+    if height > 0 and width > 0:
+        index = centred[..., :2].ceil().long()
+        xs, ys = index[..., 0].clamp(0, width - 1), index[..., 1].clamp(0, height - 1)
+        centred[..., :2] = follow_inverse_displacement(xs, ys, displacement, centred.dtype)
+    clamped = clamp_bounding_box_tensor(centred, BoundingBoxFormat.CXCYWHR, spatial_size, clamping_mode)
+    return convert_format_bounding_box_tensor(clamped, BoundingBoxFormat.CXCYWHR, format)
 
 
 @register_geometry_kernel(elastic)
@@ -369,8 +394,10 @@ def _elastic_bounding_box_kernel(
     displacement: torch.Tensor,
     format: BoundingBoxFormat | str,
     spatial_size: Sequence[int],
+    clamping_mode: str | None = "soft",
     interpolation: InterpolationMode | str | int = InterpolationMode.BILINEAR,
     fill: FillArg = None,
 ) -> tuple[torch.Tensor, tuple[int, int]]:
     """elastic has no matrix: its boxes follow the displacement itself, on the same canvas."""
-    return elastic_bounding_box(bounding_box, format, spatial_size, displacement), (spatial_size[0], spatial_size[1])
+    moved = elastic_bounding_box(bounding_box, format, spatial_size, displacement, clamping_mode)
+    return moved, (spatial_size[0], spatial_size[1])
