@@ -55,11 +55,12 @@ SAME_TV_TENSORS = {
     "TVTensor": "Datapoint",
     "BoundingBoxes": "BoundingBox",
     **{name: name for name in ("BoundingBoxFormat", "Image", "KeyPoints", "Video", "Mask", "set_return_type", "wrap")},
+    "is_rotated_bounding_format": "is_rotated_bounding_format",
 }
-# torchvision 0.29 names visiontx does not offer yet: key points' clamp / sanitize and clamping modes
-NOT_OFFERED = {"ClampKeyPoints", "SanitizeKeyPoints", "SetClampingMode", "get_keypoints"}
-# 0.29 parameters left out of the aliases (but clamp_bounding_boxes): clamping modes are not a visiontx feature yet
-NOT_OFFERED_PARAMETERS = {"clamping_mode"}
+# torchvision 0.29 names visiontx does not offer yet: key points' clamp / sanitize
+NOT_OFFERED = {"ClampKeyPoints", "SanitizeKeyPoints", "get_keypoints"}
+# 0.29 parameters left out of the aliases
+NOT_OFFERED_PARAMETERS: set[str] = set()
 # visiontx's own keyword-only extensions of torchvision's signatures
 EXTENSION_PARAMETERS = {"fuse_geometry"}
 # Names whose parameter names still differ from 0.29's: register_kernel calls its class ``datapoint_cls``
@@ -203,8 +204,9 @@ def test_bounding_box_takes_canvas_size_as_keyword_and_attribute() -> None:
         BoundingBox([[1, 2, 5, 6]], format="XYXY")
     with pytest.raises(TypeError, match="canvas_size"):
         BoundingBox.wrap_like(boxes, torch.zeros(1, 4), spatial_size=(3, 4), canvas_size=(3, 4))
-    with pytest.raises(TypeError, match="clamping_mode"):
-        BoundingBox.wrap_like(boxes, torch.zeros(1, 4), clamping_mode="soft")
+    assert BoundingBox.wrap_like(boxes, torch.zeros(1, 4), clamping_mode="hard").clamping_mode == "hard"
+    with pytest.raises(ValueError, match="clamping_mode"):
+        BoundingBox.wrap_like(boxes, torch.zeros(1, 4), clamping_mode="firm")
     with pytest.raises(ValueError, match="canvas_size"):
         boxes.canvas_size = (0, 3)
 

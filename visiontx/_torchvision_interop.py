@@ -3,11 +3,10 @@
 torchvision's ``Image``, ``Video``, ``Mask``, ``BoundingBoxes`` and ``KeyPoints`` (``torchvision.tv_tensors``)
 go through visiontx's transforms and functionals as visiontx's datapoints: converted without copies on the way in
 (``as_subclass`` plus metadata) and back to the same torchvision class, with updated metadata, on the way
-out (``tv_tensors.wrap``, which keeps torchvision's other metadata, such as ``clamping_mode``). torchvision
+out (``tv_tensors.wrap``; boxes carry their format, rotated ones too, and ``clamping_mode``). torchvision
 is never imported here: its module is looked up in ``sys.modules``, since none of its tensors can exist
 before it is imported.
 
-Not supported yet: torchvision's rotated box formats (``ValueError``).
 Any other tensor subclass in a transform's sample that is neither a visiontx datapoint, a plain tensor
 nor one of torch's own classes (``nn.Parameter``, ...) is refused with a ``TypeError``, rather than
 passed through while the image moves.
@@ -102,7 +101,7 @@ def to_native(inpt: torch.Tensor) -> Datapoint:
     """A torchvision ``Image`` / ``Video`` / ``Mask`` / ``BoundingBoxes`` / ``KeyPoints`` as visiontx's
     datapoint (no copy).
 
-    Raises ``TypeError`` for other tensor subclasses and ``ValueError`` for rotated box formats.
+    Raises ``TypeError`` for other tensor subclasses.
     """
     native = native_type(type(inpt))
     if native is None:
@@ -117,7 +116,8 @@ def to_native(inpt: torch.Tensor) -> Datapoint:
         formats = ", ".join(BoundingBoxFormat.__members__)
         raise ValueError(f"torchvision's box format {name} is not supported by visiontx yet (it takes {formats})")
     spatial_size = parse_spatial_size(inpt.canvas_size, "canvas_size")
-    return BoundingBox._wrap(tensor, format=BoundingBoxFormat[name], spatial_size=spatial_size)
+    mode = getattr(inpt, "clamping_mode", "soft")  # torchvision before 0.23 has none
+    return BoundingBox._wrap(tensor, format=BoundingBoxFormat[name], spatial_size=spatial_size, clamping_mode=mode)
 
 
 def to_torchvision(output: Any, like: torch.Tensor) -> Any:
@@ -133,6 +133,8 @@ def to_torchvision(output: Any, like: torch.Tensor) -> Any:
     metadata: dict[str, Any] = {}
     if name == "BoundingBoxes":
         metadata = dict(format=tv.BoundingBoxFormat[output.format.name], canvas_size=output.spatial_size)
+        if hasattr(tv, "is_rotated_bounding_format"):  # torchvision 0.23+ knows clamping modes
+            metadata["clamping_mode"] = output.clamping_mode
     elif name == "KeyPoints":
         metadata = dict(canvas_size=output.spatial_size)
     if native_type(type(like)) is type(output):

@@ -18,7 +18,7 @@ from __future__ import annotations
 from .datapoints import BoundingBox as BoundingBoxes
 from .datapoints import BoundingBoxFormat, Image, KeyPoints, Mask, Video, set_return_type, wrap
 from .datapoints import Datapoint as TVTensor
-from .datapoints._bounding_box import is_rotated_bounding_format
+from .datapoints import is_rotated_bounding_format
 
 __all__ = [
     "BoundingBoxFormat",

@@ -74,17 +74,34 @@ def _check_image(image: torch.Tensor) -> torch.Tensor:
     return image.expand(3, -1, -1) if image.shape[0] == 1 else image
 
 
-def _xyxy_boxes(boxes: torch.Tensor) -> torch.Tensor:
+def _drawable_boxes(boxes: torch.Tensor) -> torch.Tensor:
+    """``N x 4`` XYXY boxes, or ``N x 8`` corners of rotated boxes (a ``BoundingBox`` is converted)."""
     if not isinstance(boxes, torch.Tensor):
-        raise TypeError(f"boxes must be a tensor N x 4, got {type(boxes).__name__}")
-    if isinstance(boxes, BoundingBox) and boxes.format != BoundingBoxFormat.XYXY:
-        boxes = convert_format_bounding_box(boxes, new_format=BoundingBoxFormat.XYXY)
+        raise TypeError(f"boxes must be a tensor N x 4 or N x 8, got {type(boxes).__name__}")
+    if isinstance(boxes, BoundingBox):
+        target = BoundingBoxFormat.XYXYXYXY if boxes.format.is_rotated else BoundingBoxFormat.XYXY
+        boxes = convert_format_bounding_box(boxes, new_format=target) if boxes.format != target else boxes
     boxes = boxes.as_subclass(torch.Tensor)
-    if boxes.ndim != 2 or boxes.shape[1] != 4:
-        raise ValueError(f"boxes must have shape N x 4, got {tuple(boxes.shape)}")
-    if (boxes[:, 0] > boxes[:, 2]).any() or (boxes[:, 1] > boxes[:, 3]).any():
+    if boxes.ndim != 2 or boxes.shape[1] not in (4, 8):
+        raise ValueError(f"boxes must have shape N x 4 (XYXY) or N x 8 (XYXYXYXY), got {tuple(boxes.shape)}")
+    if boxes.shape[1] == 4 and ((boxes[:, 0] > boxes[:, 2]).any() or (boxes[:, 1] > boxes[:, 3]).any()):
         raise ValueError("boxes must be (xmin, ymin, xmax, ymax) with xmin <= xmax and ymin <= ymax")
     return boxes
+
+
+def _draw_polygon(
+    draw: PIL.ImageDraw.ImageDraw, corners: list[int], width: int, outline: tuple, fill: tuple | None
+) -> None:
+    """A rotated box: filled polygon, first edge dashed (its orientation, as torchvision), others solid."""
+    points = list(zip(corners[0::2], corners[1::2]))
+    draw.polygon(points, fill=fill, outline=None, width=0)
+    (x1, y1), (x2, y2) = points[0], points[1]
+    length = max(((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5, 1e-9)
+    for start in range(0, int(length), 10):  # 5 px on, 5 px off
+        a, b = start / length, min(start + 5, length) / length
+        draw.line([(x1 + a * (x2 - x1), y1 + a * (y2 - y1)), (x1 + b * (x2 - x1), y1 + b * (y2 - y1))], outline, width)
+    for i in range(1, 4):
+        draw.line([points[i], points[(i + 1) % 4]], fill=outline, width=width)
 
 
 def _label_colors(
@@ -133,7 +150,8 @@ def draw_bounding_boxes(
 
     Args:
         image: ``C x H x W`` (C = 1 or 3), uint8 or float in [0, 1].
-        boxes: ``N x 4`` absolute XYXY coordinates (a ``BoundingBox`` of any format is converted).
+        boxes: ``N x 4`` absolute XYXY coordinates, or ``N x 8`` corners of rotated boxes (drawn as
+            polygons, the first edge dashed); a ``BoundingBox`` of any format is converted.
         labels: one string per box.
         colors: a color name, ``(r, g, b)`` or a list with one per box; default: a fixed palette.
         fill: fill the boxes with their color at alpha 100 / 255.
@@ -145,7 +163,7 @@ def draw_bounding_boxes(
         fill_labels: draw each label on a filled background, for legibility.
     """
     rgb = _check_image(image)
-    boxes = _xyxy_boxes(boxes)
+    boxes = _drawable_boxes(boxes)
     num_boxes = boxes.shape[0]
     labels = [None] * num_boxes if labels is None else list(labels)
     if len(labels) != num_boxes:
@@ -161,7 +179,10 @@ def draw_bounding_boxes(
     for box, color, label, text_color, background in zip(
         boxes.to(torch.int64).tolist(), box_colors, labels, text_colors, backgrounds
     ):
-        draw.rectangle(box, width=width, outline=color, fill=(*color, 100) if fill else None)
+        if len(box) == 8:
+            _draw_polygon(draw, box, width, color, (*color, 100) if fill else None)
+        else:
+            draw.rectangle(box, width=width, outline=color, fill=(*color, 100) if fill else None)
         if label is None:
             continue
         origin = (box[0] + margin, box[1] + margin)

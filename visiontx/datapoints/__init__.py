@@ -1,6 +1,6 @@
 """Tensor subclasses that carry the metadata transforms need."""
 
-from ._bounding_box import BoundingBox, BoundingBoxFormat
+from ._bounding_box import BoundingBox, BoundingBoxFormat, is_rotated_bounding_format
 from ._datapoint import Datapoint, set_return_type, wrap
 from ._image import Image, Mask, Video
 from ._keypoints import KeyPoints
@@ -13,6 +13,7 @@ __all__ = [
     "KeyPoints",
     "Mask",
     "Video",
+    "is_rotated_bounding_format",
     "set_return_type",
     "wrap",
 ]

@@ -2,9 +2,8 @@
 
 Most are the same objects (``resize_image is resize_image_tensor``). Where 0.29 names a parameter
 differently (``bounding_boxes`` / ``canvas_size`` for ``bounding_box`` / ``spatial_size``, ``video`` for
-``image``), the alias is :func:`~visiontx._names.renamed` over the one implementation. Not offered:
-key points, rotated boxes and 0.29's ``clamping_mode`` arguments (their own issue), but for
-``clamp_bounding_boxes``, where 0.29 needs it for plain tensors.
+``image``), the alias is :func:`~visiontx._names.renamed` over the one implementation. The box
+kernels take 0.29's ``clamping_mode`` and rotated formats as the canonical ones do.
 """
 
 from __future__ import annotations
@@ -199,17 +198,15 @@ def clamp_bounding_boxes(
     Args:
         inpt, format: as for ``clamp_bounding_box``.
         canvas_size: ``(H, W)`` of a plain tensor's image; None for a ``BoundingBox``.
-        clamping_mode: ``"soft"``, ``"hard"`` and ``"auto"`` clamp (all the same for axis-aligned boxes,
-            as in torchvision), None returns a copy unclamped.
+        clamping_mode: ``"auto"`` (a ``BoundingBox``'s own mode, ``"soft"`` for a plain tensor), ``"soft"``
+            or ``"hard"`` (the same for axis-aligned boxes, as in torchvision), None returns a copy unclamped.
 
     Example:
         >>> F.clamp_bounding_boxes(boxes, format="XYXY", canvas_size=(480, 640), clamping_mode="hard")
     """
     if clamping_mode not in _CLAMPING_MODES:
         raise ValueError(f"clamping_mode must be one of {_CLAMPING_MODES}, got {clamping_mode!r}")
-    if clamping_mode is None:
-        return inpt.clone()
-    return clamp_bounding_box(inpt, format, canvas_size)
+    return clamp_bounding_box(inpt, format, canvas_size, clamping_mode)
 
 
 @accepts_torchvision

@@ -9,11 +9,12 @@ import torch
 from .. import functional as F
 from .._args import is_number
 from ..datapoints import BoundingBox, BoundingBoxFormat, Datapoint, Mask
+from ..datapoints._bounding_box import parse_clamping_mode
 from ._labels import LabelsGetter, parse_labels_getter
 from ._transform import Transform, flatten_sample
 from ._utils import get_bounding_boxes
 
-__all__ = ["ClampBoundingBox", "ConvertBoundingBoxFormat", "SanitizeBoundingBox"]
+__all__ = ["ClampBoundingBox", "ConvertBoundingBoxFormat", "SanitizeBoundingBox", "SetClampingMode"]
 
 
 class ConvertBoundingBoxFormat(Transform):
@@ -21,7 +22,7 @@ class ConvertBoundingBoxFormat(Transform):
 
     Args:
         format: the new :class:`~visiontx.datapoints.BoundingBoxFormat` or its name (``"XYXY"``,
-            ``"XYWH"``, ``"CXCYWH"``).
+            ``"XYWH"``, ``"CXCYWH"``, or a rotated one; see ``F.convert_format_bounding_box``).
 
     Example:
         >>> T.ConvertBoundingBoxFormat("XYXY")(image, boxes)
@@ -40,13 +41,39 @@ class ConvertBoundingBoxFormat(Transform):
 class ClampBoundingBox(Transform):
     """Clamp every ``BoundingBox`` of the sample to its image (its ``spatial_size``).
 
-    Takes no arguments.
+    Args:
+        clamping_mode: ``"auto"`` (default) uses each box's own ``clamping_mode``; ``"soft"``, ``"hard"``
+            or None (no clamping) override it (see ``F.clamp_bounding_box``).
     """
 
     _transformed_types = (BoundingBox,)
 
+    def __init__(self, clamping_mode: str | None = "auto") -> None:
+        super().__init__()
+        if clamping_mode != "auto":
+            parse_clamping_mode(clamping_mode)
+        self.clamping_mode = clamping_mode
+
     def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
-        return F.clamp_bounding_box(inpt)
+        return F.clamp_bounding_box(inpt, clamping_mode=self.clamping_mode)
+
+
+class SetClampingMode(Transform):
+    """Set the ``clamping_mode`` of every ``BoundingBox`` of the sample for the transforms that follow
+    (torchvision 0.29's): ``"soft"``, ``"hard"`` or None (never clamp). The boxes are not changed.
+
+    Example:
+        >>> T.Compose([T.SetClampingMode("hard"), T.RandomRotation(30)])(image, boxes)
+    """
+
+    _transformed_types = (BoundingBox,)
+
+    def __init__(self, clamping_mode: str | None) -> None:
+        super().__init__()
+        self.clamping_mode = parse_clamping_mode(clamping_mode)
+
+    def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
+        return BoundingBox.wrap_like(inpt, inpt.as_subclass(torch.Tensor).clone(), clamping_mode=self.clamping_mode)
 
 
 class SanitizeBoundingBox(Transform):

@@ -69,13 +69,10 @@ register_geometry(horizontal_flip, horizontal_flip_geometry)
 
 @accepts_canvas_size
 def horizontal_flip_bounding_box(
-    bounding_box: torch.Tensor,
-    format: BoundingBoxFormat | str,
-    spatial_size: Sequence[int],
-    clamping_mode: str | None = "soft",
+    bounding_box: torch.Tensor, format: BoundingBoxFormat | str, spatial_size: Sequence[int]
 ) -> torch.Tensor:
     """Mirror boxes ``[..., 4]`` left-right inside an image of ``spatial_size`` ``(H, W)``."""
-    return transform_bounding_box(bounding_box, format, horizontal_flip_geometry(spatial_size), clamping_mode)
+    return transform_bounding_box(bounding_box, format, horizontal_flip_geometry(spatial_size))
 
 
 def vertical_flip(inpt: Any) -> Any:
@@ -117,10 +114,7 @@ register_geometry(vertical_flip, vertical_flip_geometry)
 
 @accepts_canvas_size
 def vertical_flip_bounding_box(
-    bounding_box: torch.Tensor,
-    format: BoundingBoxFormat | str,
-    spatial_size: Sequence[int],
-    clamping_mode: str | None = "soft",
+    bounding_box: torch.Tensor, format: BoundingBoxFormat | str, spatial_size: Sequence[int]
 ) -> torch.Tensor:
     """Mirror boxes ``[..., 4]`` top-bottom inside an image of ``spatial_size`` ``(H, W)``."""
-    return transform_bounding_box(bounding_box, format, vertical_flip_geometry(spatial_size), clamping_mode)
+    return transform_bounding_box(bounding_box, format, vertical_flip_geometry(spatial_size))
