@@ -29,7 +29,7 @@ def boxes_and_sanitizing(path: pathlib.Path) -> None:
     )
     labels = torch.tensor([1, 2, 3])
     in_cxcywh = T.ConvertBoundingBoxFormat("CXCYWH")(boxes)
-    clamped = T.ClampBoundingBox()(boxes)
+    clamped = T.ClampBoundingBox()(T.SetClampingMode("hard")(boxes))  # axis-aligned: as "soft"
     sanitized = T.SanitizeBoundingBox(min_size=3)({"image": image, "boxes": clamped, "labels": labels})
     assert in_cxcywh.format == datapoints.BoundingBoxFormat.CXCYWH and len(sanitized["labels"]) == 2
     plot(

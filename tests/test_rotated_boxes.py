@@ -19,6 +19,7 @@ from .common import make_image
 ROTATED = ["XYWHR", "CXCYWHR", "XYXYXYXY"]
 SIZES = [(30, 40), (41, 27)]
 TOLERANCE = 1e-3
+COVERED = ["SetClampingMode"]  # for tests/test_coverage.py: tested here
 
 
 def _tv() -> tuple[Any, Any]:
