@@ -15,8 +15,16 @@ from .._torchvision_interop import accepts_torchvision
 from ..datapoints import Datapoint, KeyPoints
 from ..datapoints._bounding_box import parse_spatial_size
 from ..datapoints._keypoints import on_canvas
+from ._meta import get_spatial_size
+from ._registry import register_kernels
 
-__all__ = ["clamp_keypoints", "sanitize_keypoints"]
+__all__ = ["clamp_keypoints", "get_size_keypoints", "sanitize_keypoints"]
+
+
+@register_kernels(get_spatial_size, KeyPoints, wrap=False)
+def get_size_keypoints(keypoints: KeyPoints) -> list[int]:
+    """The ``spatial_size`` of ``KeyPoints`` (torchvision 0.29's name)."""
+    return list(keypoints.spatial_size)
 
 
 def _split(inpt: torch.Tensor, canvas_size: Sequence[int] | None, op: str) -> tuple[torch.Tensor, tuple[int, int]]:
