@@ -49,7 +49,7 @@ class SanitizeKeyPoints(Transform):
         >>> SanitizeKeyPoints(labels_getter="default")(image, {"keypoints": points, "labels": labels})
     """
 
-    def __init__(self, labels_getter: str | LabelsGetter | None = None, remove: bool = True) -> None:
+    def __init__(self, labels_getter: str | LabelsGetter | None = None, *, remove: bool = True) -> None:
         super().__init__()
         if not isinstance(remove, bool):
             raise TypeError(f"remove must be a bool, got {type(remove).__name__}")
