@@ -91,11 +91,15 @@ def test_annotations_without_key_points_give_invisible_rows(tmp_path: pathlib.Pa
         {"id": 1, "image_id": 1, "category_id": 2, "bbox": [0, 0, 5, 5]},
         {"id": 2, "image_id": 1, "category_id": 1, "bbox": [0, 0, 5, 5], "keypoints": [3, 4, 2, 7, 8, 1]},
     ]
-    dataset = wrap_dataset_for_transforms_v2(CocoDetection(ROOT, _write(tmp_path, annotations, categories)), {"keypoints"})
+    dataset = wrap_dataset_for_transforms_v2(
+        CocoDetection(ROOT, _write(tmp_path, annotations, categories)), {"keypoints"}
+    )
     points = dataset[0][1]["keypoints"]
     assert points.tolist() == [[[0.0, 0.0], [0.0, 0.0]], [[3.0, 4.0], [7.0, 8.0]]]
     assert points.visibility.tolist() == [[False, False], [True, True]]
-    only_dogs = wrap_dataset_for_transforms_v2(CocoDetection(ROOT, _write(tmp_path, annotations[:1], categories)), {"keypoints"})
+    only_dogs = wrap_dataset_for_transforms_v2(
+        CocoDetection(ROOT, _write(tmp_path, annotations[:1], categories)), {"keypoints"}
+    )
     assert only_dogs[0][1]["keypoints"].shape == (1, 2, 2)  # K from the categories
 
 

@@ -108,7 +108,9 @@ OPS = {
     "affine": lambda p: F.affine(p, 0.0, [10, -3], 1.0, [0.0, 0.0]),
     "rotate": lambda p: F.rotate(p, 45.0),
     "rotate_expand": lambda p: F.rotate(p, 45.0, expand=True),
-    "perspective": lambda p: F.perspective(p, [[0, 0], [39, 0], [39, 29], [0, 29]], [[5, 5], [30, 2], [39, 29], [0, 20]]),
+    "perspective": lambda p: F.perspective(
+        p, [[0, 0], [39, 0], [39, 29], [0, 29]], [[5, 5], [30, 2], [39, 29], [0, 20]]
+    ),
     "elastic": lambda p: F.elastic(p, torch.full((1, *SIZE, 2), 0.3)),
     "warp": lambda p: F.warp(p, F.geometry_of("affine", SIZE, angle=10, translate=[-8, 4], scale=1.3, shear=[0, 0])),
 }
@@ -149,7 +151,9 @@ def test_visibility_on_the_device_of_the_points_after_to() -> None:
 
 
 PIPELINES = {
-    "fused": lambda: T.Compose([T.RandomRotation(40), T.RandomResizedCrop((20, 24), scale=(0.3, 0.6))], fuse_geometry=True),
+    "fused": lambda: T.Compose(
+        [T.RandomRotation(40), T.RandomResizedCrop((20, 24), scale=(0.3, 0.6))], fuse_geometry=True
+    ),
     "unfused": lambda: T.Compose([T.RandomRotation(40), T.RandomResizedCrop((20, 24), scale=(0.3, 0.6))]),
     "random_apply": lambda: T.RandomApply([T.RandomAffine(0, translate=(0.5, 0.5))], p=1.0),
     "random_choice": lambda: T.RandomChoice([T.RandomCrop((12, 12)), T.RandomZoomOut(p=1.0)]),
@@ -162,8 +166,11 @@ PIPELINES = {
 
 @pytest.mark.parametrize("name", sorted(PIPELINES))
 def test_transforms_and_containers_keep_visibility(name: str) -> None:
-    points = KeyPoints(torch.rand(6, 17, 2) * torch.tensor([40.0, 30.0]), canvas_size=SIZE,
-                       visibility=torch.rand(6, 17, generator=torch.Generator().manual_seed(0)) < 0.8)
+    points = KeyPoints(
+        torch.rand(6, 17, 2) * torch.tensor([40.0, 30.0]),
+        canvas_size=SIZE,
+        visibility=torch.rand(6, 17, generator=torch.Generator().manual_seed(0)) < 0.8,
+    )
     for seed in range(4):
         torch.manual_seed(seed)
         boxes = BoundingBox([[2, 2, 30, 25]], format="XYXY", canvas_size=SIZE)
@@ -175,7 +182,9 @@ def test_transforms_and_containers_keep_visibility(name: str) -> None:
 
 
 def test_fused_runs_hide_the_same_points_as_unfused_ones() -> None:
-    points = KeyPoints(torch.rand(40, 2) * torch.tensor([40.0, 30.0]), canvas_size=SIZE, visibility=torch.ones(40).bool())
+    points = KeyPoints(
+        torch.rand(40, 2) * torch.tensor([40.0, 30.0]), canvas_size=SIZE, visibility=torch.ones(40).bool()
+    )
     steps = [T.RandomRotation(40), T.RandomPerspective(0.4, p=1.0), T.CenterCrop(20)]
     outputs = []
     for fuse in (False, True):
@@ -261,7 +270,9 @@ def test_sanitize_without_visibility_matches_torchvision(name: str) -> None:
     theirs, _ = F.sanitize_keypoints(tvt.KeyPoints(data, canvas_size=SIZE))
     assert type(theirs) is tvt.KeyPoints and torch.equal(_plain(theirs), expected)
     labels = torch.arange(data.shape[0])
-    sample = T.SanitizeKeyPoints(labels_getter="default")({"keypoints": KeyPoints(data, canvas_size=SIZE), "labels": labels})
+    sample = T.SanitizeKeyPoints(labels_getter="default")(
+        {"keypoints": KeyPoints(data, canvas_size=SIZE), "labels": labels}
+    )
     tv_sample = pytest.importorskip("torchvision.transforms.v2").SanitizeKeyPoints(labels_getter="default")(
         {"keypoints": tvt.KeyPoints(data, canvas_size=SIZE), "labels": labels}
     )
@@ -277,7 +288,10 @@ def test_sanitize_points_with_visibility_removes_hidden_ones_with_their_labels()
         image, {"points": points, "labels": labels, "scores": scores}
     )
     assert out_image is image
-    assert target["points"].tolist() == [[1.0, 2.0], [0.0, 0.0]] and target["points"].visibility.tolist() == [True, True]
+    assert target["points"].tolist() == [[1.0, 2.0], [0.0, 0.0]] and target["points"].visibility.tolist() == [
+        True,
+        True,
+    ]
     assert target["labels"].tolist() == [10, 14] and target["scores"].tolist() == [0.0, 2.0]
 
 

@@ -95,9 +95,7 @@ def check_visibility(visibility: Any, points: torch.Tensor) -> torch.Tensor | No
         raise ValueError(f"visibility must be a bool tensor, got dtype {visibility.dtype}")
     shape = tuple(points.shape[:-1])
     if tuple(visibility.shape) != shape:
-        raise ValueError(
-            f"visibility must have the key points' leading shape {shape}, got {tuple(visibility.shape)}"
-        )
+        raise ValueError(f"visibility must have the key points' leading shape {shape}, got {tuple(visibility.shape)}")
     visibility = visibility.as_subclass(torch.Tensor)
     return visibility if visibility.device == points.device else visibility.to(points.device)
 

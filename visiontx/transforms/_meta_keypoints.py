@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import torch
-
 from .. import functional as F
 from ..datapoints import KeyPoints
 from ._labels import LabelsGetter, parse_labels_getter
