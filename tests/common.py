@@ -310,14 +310,14 @@ def check_transform(transform: Callable, inpt: Any, *, seed: int = 0) -> Any:
 
 
 def check_visibility_kept(inpt: KeyPoints, out: KeyPoints) -> None:
-    """Key points' visibility after an op: tracked iff it was, of the points' leading shape and device,
-    no hidden point shown again, and (after an op that moved them) visible points on the canvas."""
-    if inpt.visibility is None:
-        assert out.visibility is None
+    """Key points' visibility after an op: still tracked if it was (only ``SanitizeKeyPoints(remove=False)``
+    starts tracking it), of the points' leading shape and device, no hidden point shown again, and (after an
+    op that moved them) visible points on the canvas."""
+    if inpt.visibility is None and out.visibility is None:
         return
     assert out.visibility is not None and out.visibility.dtype == torch.bool
     assert out.visibility.shape == out.shape[:-1] and out.visibility.device == out.device
-    if out.shape == inpt.shape:
+    if inpt.visibility is not None and out.shape == inpt.shape:
         assert not (out.visibility & ~inpt.visibility).any(), "an invisible point became visible"
     if out is not inpt:
         xs, ys = out.as_subclass(torch.Tensor).unbind(-1)
