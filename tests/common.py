@@ -124,13 +124,17 @@ def make_keypoints(
     dtype: torch.dtype = torch.float32,
     device: str = "cpu",
     seed: int = 0,
+    tracked: bool = False,
 ) -> KeyPoints:
-    """Random key points on the pixels of ``spatial_size`` (integer-valued, so exact in any dtype)."""
+    """Random key points on the pixels of ``spatial_size`` (integer-valued, so exact in any dtype); with
+    ``tracked``, a visibility with some points invisible."""
     generator = torch.Generator().manual_seed(seed)
     shape = (*batch_dims, num_points)
     xs = torch.randint(0, spatial_size[1], shape, generator=generator)
     ys = torch.randint(0, spatial_size[0], shape, generator=generator)
-    return KeyPoints(torch.stack([xs, ys], -1).to(dtype), spatial_size=spatial_size, device=device)
+    visibility = torch.rand(shape, generator=generator) < 0.7 if tracked else None
+    points = torch.stack([xs, ys], -1).to(dtype)
+    return KeyPoints(points, spatial_size=spatial_size, device=device, visibility=visibility)
 
 
 # Every input type a dispatcher may support, made for generic tests.
@@ -254,6 +258,8 @@ def check_functional(functional: Callable, inpt: Any, *args: Any, **kwargs: Any)
             if isinstance(inpt, BoundingBox):
                 assert out.format == inpt.format
                 assert isinstance(out.spatial_size, tuple) and len(out.spatial_size) == 2
+            if isinstance(inpt, KeyPoints):
+                check_visibility_kept(inpt, out)
         elif isinstance(inpt, PIL.Image.Image):
             assert isinstance(out, PIL.Image.Image)
         else:
@@ -301,7 +307,26 @@ def check_transform(transform: Callable, inpt: Any, *, seed: int = 0) -> Any:
             assert all(o is i for o, i in zip(out_leaves, in_leaves)), f"leaf {key!r} was not passed through untouched"
     assert type(output["input"]) is type(inpt) or not isinstance(inpt, Datapoint) or isinstance(output["input"], (list, tuple))
     assert_equal(output["input"], output_restored["input"])
+    if isinstance(inpt, KeyPoints) and isinstance(output["input"], KeyPoints):
+        check_visibility_kept(inpt, output["input"])
     return output["input"]
+
+
+def check_visibility_kept(inpt: KeyPoints, out: KeyPoints) -> None:
+    """Key points' visibility after an op: still tracked if it was (only ``SanitizeKeyPoints(remove=False)``
+    starts tracking it), of the points' leading shape and device, no hidden point shown again, and (after an
+    op that moved them) visible points on the canvas."""
+    if inpt.visibility is None and out.visibility is None:
+        return
+    assert out.visibility is not None and out.visibility.dtype == torch.bool
+    assert out.visibility.shape == out.shape[:-1] and out.visibility.device == out.device
+    if inpt.visibility is not None and out.shape == inpt.shape:
+        assert not (out.visibility & ~inpt.visibility).any(), "an invisible point became visible"
+    if out is not inpt:
+        xs, ys = out.as_subclass(torch.Tensor).unbind(-1)
+        height, width = out.spatial_size
+        on_canvas = (xs >= 0) & (xs < width) & (ys >= 0) & (ys < height)
+        assert not (out.visibility & ~on_canvas).any(), "a point off the canvas is still visible"
 
 
 def make_input(input_type: type, **kwargs: Any) -> Any:
@@ -320,6 +345,7 @@ __all__ = [
     "check_functional",
     "check_kernel",
     "check_transform",
+    "check_visibility_kept",
     "datapoints",
     "get_kernel",
     "make_bounding_box",
@@ -378,5 +404,5 @@ def image_variants(case: Case, input_type: type) -> list[dict[str, Any]]:
     if input_type is BoundingBox:
         return [dict(format=f) for f in AXIS_ALIGNED]
     if input_type is KeyPoints:
-        return [dict(dtype=torch.float32), dict(dtype=torch.int64, batch_dims=(3,))]
+        return [dict(dtype=torch.float32), dict(dtype=torch.int64, batch_dims=(3,)), dict(tracked=True)]
     return [dict(num_objects=2), dict(num_objects=None)]  # instance and semantic masks

@@ -110,8 +110,9 @@ def test_several_polygons_merge(tmp_path: pathlib.Path) -> None:
 
 def test_all_keys_and_native_values(coco: CocoDetection) -> None:
     target = wrap_dataset_for_transforms_v2(coco, target_keys="all")[0][1]
-    natives = {"id", "segmentation", "area", "iscrowd", "bbox", "category_id"}
-    assert set(target) == natives | {"image_id", "boxes", "masks", "labels"}
+    natives = {"id", "segmentation", "area", "iscrowd", "bbox", "category_id", "num_keypoints"}
+    assert set(target) == natives | {"image_id", "boxes", "masks", "labels", "keypoints"}
+    assert target["num_keypoints"] == [None, None, None] and target["keypoints"].shape == (3, 0, 2)
     assert target["id"] == [1, 2, 3] and target["iscrowd"] == [0, 1, 0]
     assert target["bbox"][1] == [6.0, 4.0, 13.0, 7.0] and target["image_id"] == 1
 

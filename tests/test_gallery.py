@@ -31,6 +31,7 @@ EXPECTED_FIGURES = {
         "getting_started_functional.png",
     ],
     "plot_detection_end_to_end.py": ["detection_end_to_end.png"],
+    "plot_keypoints.py": ["keypoints.png"],
     "plot_custom_transform.py": ["custom_transform.png"],
     "plot_custom_datapoint.py": ["custom_datapoint.png"],
     "plot_cutmix_mixup.py": ["cutmix_mixup.png"],

@@ -87,6 +87,8 @@ def _transform_params() -> list[Any]:
 def test_transform_case(cls: type, case: Any, input_type: type) -> None:
     transform = cls(**case.kwargs)
     check_transform(transform, INPUT_MAKERS[input_type]())
+    if input_type is KeyPoints:  # again with a tracked visibility
+        check_transform(transform, INPUT_MAKERS[input_type](tracked=True))
 
 
 _SPATIAL_CALLS = {

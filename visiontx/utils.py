@@ -1,4 +1,4 @@
-"""Drawing boxes and masks, making grids, saving images (the ``torchvision.utils`` helpers).
+"""Drawing boxes, masks and key points, making grids, saving images (the ``torchvision.utils`` helpers).
 
 Images are tensors ``C x H x W``, uint8 (0..255) or float (0..1); inputs are never modified.
 
@@ -22,10 +22,10 @@ import PIL.ImageDraw
 import PIL.ImageFont
 import torch
 
-from .datapoints import BoundingBox, BoundingBoxFormat
+from .datapoints import BoundingBox, BoundingBoxFormat, KeyPoints
 from .functional import convert_format_bounding_box, pil_to_tensor, to_dtype_image_tensor, to_image_pil
 
-__all__ = ["draw_bounding_boxes", "draw_segmentation_masks", "make_grid", "save_image"]
+__all__ = ["draw_bounding_boxes", "draw_keypoints", "draw_segmentation_masks", "make_grid", "save_image"]
 
 Color = Union[str, Sequence[int]]
 Colors = Union[Color, Sequence[Color], None]
@@ -228,6 +228,76 @@ def draw_segmentation_masks(
     if not rgb.is_floating_point():
         blended = blended.round_().clamp_(0, 255).to(torch.uint8)
     return torch.where(count > 0, blended, rgb)
+
+
+@torch.no_grad()
+def draw_keypoints(
+    image: torch.Tensor,
+    keypoints: torch.Tensor,
+    connectivity: Sequence[tuple[int, int]] | None = None,
+    colors: Color | None = None,
+    radius: int = 2,
+    width: int = 3,
+    visibility: torch.Tensor | None = None,
+) -> torch.Tensor:
+    """Draw key points (and the edges between them) on a copy of ``image``, as torchvision 0.29's
+    ``draw_keypoints``; returns a 3-channel image of its dtype.
+
+    Invisible points are not drawn, nor the edges touching them (per instance).
+
+    Args:
+        image: ``C x H x W`` (C = 1 or 3), uint8 or float in [0, 1].
+        keypoints: ``[N, K, 2]`` ``(x, y)`` of the ``K`` points of ``N`` instances (truncated to ints);
+            ``KeyPoints`` give their ``visibility`` when they track one and ``visibility`` is None.
+        connectivity: pairs ``(i, j)`` of point indices joined by a line (a skeleton).
+        colors: the color of every point and line: a name (``"red"``, ``"#FF00FF"``) or ``(r, g, b)``;
+            default white. (torchvision draws its lines white whatever ``colors`` says.)
+        radius: radius of the points, in pixels.
+        width: width of the lines.
+        visibility: bool-like ``[N, K]`` (or ``[N, K, 1]``), True where a point is drawn; None: the
+            key points' own visibility, else every point.
+
+    Example:
+        >>> viz = draw_keypoints(image, points, connectivity=[(0, 1), (1, 2)], colors="red")
+    """
+    rgb = _check_image(image)
+    points, visibility = _check_keypoints(keypoints, visibility)
+    color = None if colors is None else _rgb(colors, "colors")
+    canvas = _to_pil(rgb)
+    draw = PIL.ImageDraw.Draw(canvas)
+    edges = [(int(i), int(j)) for i, j in (connectivity or ())]
+    num_points = points.shape[1]
+    if any(not (0 <= k < num_points) for edge in edges for k in edge):
+        raise ValueError(f"connectivity must hold pairs of point indices in [0, {num_points}), got {edges}")
+    for instance, shown in zip(points.to(torch.int64).tolist(), visibility.tolist()):
+        for (x, y), visible in zip(instance, shown):
+            if visible:
+                draw.ellipse([x - radius, y - radius, x + radius, y + radius], fill=color, outline=None, width=0)
+        for i, j in edges:
+            if shown[i] and shown[j]:
+                draw.line((tuple(instance[i]), tuple(instance[j])), width=width, fill=color)
+    out = pil_to_tensor(canvas).to(image.device)
+    return to_dtype_image_tensor(out, image.dtype, scale=True) if image.is_floating_point() else out
+
+
+def _check_keypoints(keypoints: torch.Tensor, visibility: torch.Tensor | None) -> tuple[torch.Tensor, torch.Tensor]:
+    if not isinstance(keypoints, torch.Tensor):
+        raise TypeError(f"keypoints must be a tensor [N, K, 2], got {type(keypoints).__name__}")
+    if keypoints.ndim != 3 or keypoints.shape[-1] != 2:
+        raise ValueError(f"keypoints must have shape [N, K, 2], got {tuple(keypoints.shape)}")
+    if visibility is None and isinstance(keypoints, KeyPoints):
+        visibility = keypoints.visibility
+    points = keypoints.as_subclass(torch.Tensor).cpu()
+    if visibility is None:
+        return points, torch.ones(points.shape[:-1], dtype=torch.bool)
+    if not isinstance(visibility, torch.Tensor):
+        raise TypeError(f"visibility must be a tensor [N, K] or None, got {type(visibility).__name__}")
+    visibility = visibility.squeeze(-1) if visibility.ndim == 3 else visibility
+    if visibility.shape != points.shape[:-1]:
+        raise ValueError(
+            f"visibility must have shape [N, K] {tuple(points.shape[:-1])} as keypoints, got {tuple(visibility.shape)}"
+        )
+    return points, visibility.as_subclass(torch.Tensor).cpu().bool()
 
 
 def _check_masks(masks: torch.Tensor, spatial_size: torch.Size) -> torch.Tensor:

@@ -68,6 +68,15 @@ def _check_segmentation(segmentation: Any, where: str) -> None:
         raise ValueError(f"{where}: segmentation must be a list of polygons or an RLE dict")
 
 
+def _check_keypoints(keypoints: Any, where: str) -> None:
+    triples = isinstance(keypoints, (list, tuple)) and len(keypoints) % 3 == 0
+    if not triples or not all(_is_finite_number(v) for v in keypoints):
+        raise ValueError(f"{where}: keypoints must be a flat list of finite numbers [x1, y1, v1, x2, y2, v2, ...]")
+    flags = set(keypoints[2::3]) - {0, 1, 2}
+    if flags:
+        raise ValueError(f"{where}: keypoint visibility flags v must be 0, 1 or 2, got {sorted(flags)}")
+
+
 def _check_unique_ids(items: list, kind: str, ann_file: str) -> set:
     ids: set = set()
     for item in items:
@@ -85,6 +94,8 @@ def _check_annotation(ann: Any, index: int, image_ids: set, ann_file: str) -> No
     _check_bbox(ann["bbox"], where)
     if "segmentation" in ann:
         _check_segmentation(ann["segmentation"], where)
+    if "keypoints" in ann:
+        _check_keypoints(ann["keypoints"], where)
 
 
 def check_coco(data: Any, ann_file: str) -> None:

@@ -35,6 +35,8 @@ from ._geometry import __all__ as _geometry_all
 from ._interpolation import InterpolationMode
 from ._meta import *  # noqa: F401,F403
 from ._meta import __all__ as _meta_all
+from ._meta_keypoints import *  # noqa: F401,F403
+from ._meta_keypoints import __all__ as _meta_keypoints_all
 from ._misc import *  # noqa: F401,F403
 from ._misc import __all__ as _misc_all
 from ._registry import register_kernel
@@ -50,6 +52,7 @@ __all__ = sorted(
         *_dtype_all,
         *_geometry_all,
         *_meta_all,
+        *_meta_keypoints_all,
         *_misc_all,
         *_type_conversion_all,
     ]

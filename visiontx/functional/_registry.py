@@ -18,6 +18,7 @@ import torch
 from .. import _torchvision_interop as _interop
 from .._names import accepts_renamed
 from ..datapoints import BoundingBox, Datapoint, Image, KeyPoints, Mask, Video
+from ..datapoints._keypoints import on_canvas
 
 _REGISTRY: dict[Callable, dict[type, Callable]] = {}
 # (functional, input type) -> the kernel _find_kernel found (or None); emptied on every registration.
@@ -53,13 +54,20 @@ def _rewrap(inpt: Datapoint, output: Any) -> Any:
 
 def _wrap_geometry_kernel(kernel: Callable, datapoint_cls: type[Datapoint]) -> Callable:
     """Adapter for the geometric kernels of point-like types (boxes, key points): they take the datapoint's
-    metadata (``spatial_size``, and a box's ``format``) as keywords and return ``(tensor, new spatial_size)``."""
+    metadata (``spatial_size``, and a box's ``format``) as keywords and return ``(tensor, new spatial_size)``.
+
+    Key points' ``visibility`` stays here: when tracked, the points the kernel put off the new canvas
+    become invisible (once for every op, elastic and fused warps included)."""
 
     @functools.wraps(kernel)
     def adapter(inpt: Datapoint, *args: Any, **kwargs: Any) -> Datapoint:
         metadata = datapoint_cls._metadata(inpt)
+        visibility = metadata.pop("visibility", None)  # key points' own: kernels never see it
         output, spatial_size = kernel(inpt.as_subclass(torch.Tensor), *args, **metadata, **kwargs)
-        return datapoint_cls.wrap_like(inpt, output, spatial_size=spatial_size)
+        if visibility is None:
+            return datapoint_cls.wrap_like(inpt, output, spatial_size=spatial_size)
+        visibility = visibility & on_canvas(output, spatial_size)  # points moved off the canvas: invisible
+        return datapoint_cls.wrap_like(inpt, output, spatial_size=spatial_size, visibility=visibility)
 
     return adapter
 

@@ -1,8 +1,7 @@
 """torchvision 0.16-0.29's names in ``transforms.v2``: the same classes under their new names, the helpers
 ``transforms.v2`` exports, ``functional``, and the deprecated ``ToTensor``.
 
-Not offered: ``ClampKeyPoints``, ``SanitizeKeyPoints``, ``get_keypoints`` (key points) and
-``SetClampingMode`` (clamping modes): they come with their own issue.
+Not offered: ``SetClampingMode`` (clamping modes): it comes with its own issue.
 """
 
 from __future__ import annotations
@@ -19,7 +18,7 @@ from ._meta import ClampBoundingBox as ClampBoundingBoxes
 from ._meta import SanitizeBoundingBox as SanitizeBoundingBoxes
 from ._transform import Transform
 from ._type_conversion import ToImageTensor as ToImage
-from ._utils import check_type, get_bounding_boxes, has_all, has_any, query_chw, query_size
+from ._utils import check_type, get_bounding_boxes, get_keypoints, has_all, has_any, query_chw, query_size
 
 __all__ = [
     "ClampBoundingBoxes",
@@ -29,6 +28,7 @@ __all__ = [
     "check_type",
     "functional",
     "get_bounding_boxes",
+    "get_keypoints",
     "has_all",
     "has_any",
     "query_chw",

@@ -8,7 +8,7 @@ from typing import Any
 import PIL.Image
 
 from .._args import FillArg, FillSpec, get_fill, setup_fill_arg
-from ..datapoints import BoundingBox, Image, Video
+from ..datapoints import BoundingBox, Image, KeyPoints, Video
 from ..functional import get_dimensions
 from ._transform import _is_pure_tensor, check_spatial_sizes_agree
 
@@ -16,6 +16,7 @@ __all__ = [
     "FillMixin",
     "check_type",
     "get_bounding_boxes",
+    "get_keypoints",
     "has_all",
     "has_any",
     "is_pure_tensor",
@@ -88,6 +89,14 @@ def get_bounding_boxes(flat_inputs: list[Any]) -> BoundingBox:
         if isinstance(inpt, BoundingBox):
             return inpt
     raise ValueError("the sample must contain a BoundingBox")
+
+
+def get_keypoints(flat_inputs: list[Any]) -> KeyPoints:
+    """The sample's (first) ``KeyPoints``; ``ValueError`` if there is none."""
+    for inpt in flat_inputs:
+        if isinstance(inpt, KeyPoints):
+            return inpt
+    raise ValueError("the sample must contain KeyPoints")
 
 
 class FillMixin:
