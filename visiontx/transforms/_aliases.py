@@ -1,7 +1,5 @@
 """torchvision 0.16-0.29's names in ``transforms.v2``: the same classes under their new names, the helpers
 ``transforms.v2`` exports, ``functional``, and the deprecated ``ToTensor``.
-
-Not offered: ``SetClampingMode`` (clamping modes): it comes with its own issue.
 """
 
 from __future__ import annotations
