@@ -41,6 +41,7 @@ from ._misc import __all__ as _misc_all
 from ._mixing import *  # noqa: F401,F403
 from ._mixing import __all__ as _mixing_all
 from ._transform import RandomApplyTransform, Transform
+from . import _inverse, _record  # noqa: F401,E402  (Transform.record / replay / inverse)
 from ._type_conversion import *  # noqa: F401,F403
 from ._type_conversion import __all__ as _type_conversion_all
 
