@@ -121,7 +121,8 @@ def decode(value: Any) -> Any:
 
 
 def _encode_tensor(tensor: torch.Tensor) -> dict[str, Any]:
-    flat = tensor.detach().as_subclass(torch.Tensor).to("cpu").contiguous().reshape(-1)
+    source = tensor.detach().as_subclass(torch.Tensor).reshape(-1)
+    flat = torch.empty(source.shape, dtype=source.dtype).copy_(source)  # stride 1, on the CPU
     data = flat.view(torch.uint8).numpy().tobytes() if flat.numel() else b""
     dtype = str(tensor.dtype).removeprefix("torch.")
     return dict(dtype=dtype, shape=list(tensor.shape), device=str(tensor.device), data=base64.b64encode(data).decode())
