@@ -17,7 +17,7 @@ from typing import Any
 from .. import functional as F
 from ..functional import Geometry, InterpolationMode
 from . import _tape
-from ._auto_augment import AugMix
+from ._auto_augment import _GEOMETRY_SPACE, AugMix, _AutoAugmentBase
 from ._container import _Container
 from ._fusion import _GeometryProbe
 from ._geometry import ElasticTransform, FiveCrop, TenCrop
@@ -100,7 +100,10 @@ def _geometry_of_step(step: Callable, node: dict[str, Any], where: str) -> Geome
     probe = _GeometryProbe.start(node["size"])
     if not step._needs_transform_list([probe])[0]:
         return None
-    moved = step.transform(probe, _tape.decode(node["params"]))
+    params = _tape.decode(node["params"])
+    if isinstance(step, _AutoAugmentBase):  # its colour ops call functionals directly: only its warps run
+        params = dict(params, ops=[(name, magnitude) for name, magnitude in params["ops"] if name in _GEOMETRY_SPACE])
+    moved = step.transform(probe, params)
     return moved.geometry if isinstance(moved, _GeometryProbe) and moved.steps else None
 
 

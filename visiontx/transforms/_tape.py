@@ -21,6 +21,7 @@ from typing import Any
 
 import torch
 
+from ..datapoints._bounding_box import OnCanvas
 from ..functional import get_spatial_size
 from ..functional._registry import _find_kernel
 
@@ -83,6 +84,8 @@ class Tape:
 def canvas_size(selected: list[Any]) -> list[int] | None:
     """The ``[H, W]`` of the first leaf that has one (None if none): a step's input canvas."""
     for inpt in selected:
+        if isinstance(inpt, OnCanvas):  # boxes, key points
+            return [int(s) for s in inpt.spatial_size]
         if _find_kernel(get_spatial_size, type(inpt)) is None:
             continue
         if isinstance(inpt, torch.Tensor) and type(inpt) is torch.Tensor and inpt.ndim < 2:
