@@ -74,7 +74,7 @@ def _assert_contains(outer: torch.Tensor, inner: torch.Tensor, tol: float = 1e-6
 @pytest.mark.parametrize("seed", [0, 1, 2])
 @pytest.mark.parametrize("transform", AXIS_ALIGNED + WARPS, ids=_ids(AXIS_ALIGNED + WARPS))
 def test_key_points_come_back_exactly(transform: Any, seed: int) -> None:
-    (_, _, _, points), record, output = _forward(transform, seed)
+    _, record, output = _forward(transform, seed)
     back = transform.inverse(output[3], record)
     assert isinstance(back, KeyPoints) and tuple(back.spatial_size) == (H, W)
     torch.testing.assert_close(back.as_subclass(torch.Tensor), POINTS, rtol=0, atol=1e-3)
@@ -199,7 +199,7 @@ def test_colour_ops_stay_in_the_inverted_image() -> None:
 def test_a_record_without_geometry_gives_the_outputs_back() -> None:
     transform = T.Compose([T.RandomHorizontalFlip(p=0.0), T.ColorJitter(0.5), T.Normalize([0.5], [0.5])])
     image = Image(_sample()[0].float() / 255)
-    output, record = transform.record(image)
+    _, record = transform.record(image)
     points = KeyPoints(POINTS, spatial_size=(H, W))
     assert transform.inverse(points, record) is points
 
@@ -220,7 +220,7 @@ def test_a_record_without_geometry_gives_the_outputs_back() -> None:
 def test_transforms_without_an_inverse_are_named(transform: Any, sample: str, match: str) -> None:
     image = _sample()[0]
     inputs = (Image(image[None].expand(4, -1, -1, -1).clone()), torch.arange(4)) if sample == "batch" else (image,)
-    output, record = transform.record(*inputs)
+    _, record = transform.record(*inputs)
     with pytest.raises(ValueError, match=match):
         transform.inverse(KeyPoints(POINTS, spatial_size=(H, W)), record)
 

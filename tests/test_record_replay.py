@@ -22,10 +22,10 @@ from .test_generic import collect
 
 # transforms whose tests live apart from the case tables
 EXTRA_CASES = [
-    (T.MixUp, dict(num_classes=4)),
-    (T.CutMix, dict(num_classes=4)),
-    (T.RandomIoUCrop, dict(sampler_options=[0.0, 0.3])),
-    (T.Lambda, dict(lambd=lambda x: x)),
+    (T.MixUp, {"num_classes": 4}),
+    (T.CutMix, {"num_classes": 4}),
+    (T.RandomIoUCrop, {"sampler_options": [0.0, 0.3]}),
+    (T.Lambda, {"lambd": lambda x: x}),
 ]
 
 

@@ -87,7 +87,7 @@ def _geometry_of_step(step: Callable, node: dict[str, Any], where: str) -> Geome
     """The geometry of one applied step on its recorded input size (None: the identity)."""
     name = node["transform"]
     if not isinstance(step, Transform):
-        raise ValueError(f"cannot invert {where} ({name}): it is not a visiontx Transform")
+        raise ValueError(f"cannot invert {where} ({name}): it is not a visiontx Transform")  # noqa: TRY004
     reason = next((why for cls, why in NOT_INVERTIBLE.items() if isinstance(step, cls)), None)
     if reason is not None:
         raise ValueError(f"cannot invert {where} ({name}): {reason}")
