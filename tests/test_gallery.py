@@ -40,6 +40,7 @@ EXPECTED_FIGURES = {
     "plot_transforms_misc.py": ["transforms_misc.png", "transforms_containers.png"],
     "plot_transforms_meta.py": ["transforms_meta_boxes.png", "transforms_meta_types.png", "transforms_meta_video.png"],
     "plot_transforms_auto_augment.py": ["transforms_auto_augment.png"],
+    "plot_test_time_augmentation.py": ["test_time_augmentation.png"],
 }
 
 

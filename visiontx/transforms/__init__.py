@@ -23,6 +23,7 @@ Arguments shared by many transforms are described here once; the classes' ``Args
 """
 
 from ..functional import InterpolationMode
+from . import _inverse, _record  # noqa: F401  (they set Transform.record / replay / inverse's entry points)
 from ._aliases import *  # noqa: F401,F403
 from ._aliases import __all__ as _aliases_all
 from ._auto_augment import *  # noqa: F401,F403

@@ -9,7 +9,7 @@ import torch
 
 from .._args import check_probability
 from . import _random
-from ._fusion import apply_run, split_runs
+from ._fusion import FusedRun, split_runs
 from ._transform import Transform
 
 
@@ -26,6 +26,21 @@ class _Container(Transform):
     def __init__(self, transforms: Sequence[Callable]) -> None:
         super().__init__()
         self.transforms = _check_transforms(transforms)
+
+    def forward(self, *inputs: Any) -> Any:
+        return self._run(self._steps(self._choose()), inputs)
+
+    def _choose(self) -> dict[str, Any]:
+        """This call's random choice, as JSON data (what a record stores): none for ``Compose``."""
+        return {}
+
+    def _steps(self, choice: dict[str, Any]) -> list[Callable]:
+        """The transforms to apply, in order, for ``choice``."""
+        return self.transforms
+
+    def _stages(self, steps: list[Callable]) -> list[Callable]:
+        """``steps`` as the callables ``_run`` calls (fused runs are one stage each)."""
+        return steps
 
     @staticmethod
     def _run(transforms: Sequence[Callable], inputs: tuple[Any, ...]) -> Any:
@@ -72,16 +87,15 @@ class Compose(_Container):
         self.fuse_geometry = bool(fuse_geometry)
 
     def forward(self, *inputs: Any) -> Any:
+        return self._run(self._stages(self.transforms), inputs)
+
+    def _stages(self, steps: list[Callable]) -> list[Callable]:
         if not self.fuse_geometry:
-            return self._run(self.transforms, inputs)
-        unpack = len(inputs) > 1
-        for fusible, run in split_runs(self.transforms):
-            if fusible and len(run) > 1:
-                outputs = apply_run(run, inputs if unpack else inputs[0])
-            else:
-                outputs = self._run(run, inputs)
-            inputs = outputs if unpack else (outputs,)
-        return inputs if unpack else inputs[0]
+            return steps
+        stages: list[Callable] = []
+        for fusible, run in split_runs(steps):
+            stages.extend([FusedRun(run)] if fusible and len(run) > 1 else run)
+        return stages
 
 
 class RandomApply(_Container):
@@ -99,10 +113,11 @@ class RandomApply(_Container):
         super().__init__(transforms)
         self.p = check_probability(p)
 
-    def forward(self, *inputs: Any) -> Any:
-        if _random.rand() >= self.p:
-            return inputs if len(inputs) > 1 else inputs[0]
-        return self._run(self.transforms, inputs)
+    def _choose(self) -> dict[str, Any]:
+        return {"applied": _random.rand() < self.p}
+
+    def _steps(self, choice: dict[str, Any]) -> list[Callable]:
+        return self.transforms if choice["applied"] else []
 
 
 class RandomChoice(_Container):
@@ -127,9 +142,11 @@ class RandomChoice(_Container):
             raise ValueError(f"p must hold non-negative weights with a positive sum, got {p!r}")
         self.p = [w / sum(p) for w in p]
 
-    def forward(self, *inputs: Any) -> Any:
-        index = int(torch.multinomial(torch.tensor(self.p), 1))
-        return self._run([self.transforms[index]], inputs)
+    def _choose(self) -> dict[str, Any]:
+        return {"index": int(torch.multinomial(torch.tensor(self.p), 1))}
+
+    def _steps(self, choice: dict[str, Any]) -> list[Callable]:
+        return [self.transforms[choice["index"]]]
 
 
 class RandomOrder(_Container):
@@ -139,6 +156,8 @@ class RandomOrder(_Container):
         transforms: a sequence of callables.
     """
 
-    def forward(self, *inputs: Any) -> Any:
-        order = torch.randperm(len(self.transforms)).tolist()
-        return self._run([self.transforms[i] for i in order], inputs)
+    def _choose(self) -> dict[str, Any]:
+        return {"order": torch.randperm(len(self.transforms)).tolist()}
+
+    def _steps(self, choice: dict[str, Any]) -> list[Callable]:
+        return [self.transforms[i] for i in choice["order"]]

@@ -37,10 +37,11 @@ from ._geometry import (
     Resize,
     ScaleJitter,
 )
+from ._tape import state as _TAPE
 from ._transform import Transform, check_spatial_sizes_agree, flatten_sample
 from ._utils import FillMixin
 
-__all__ = ["FUSIBLE", "apply_run", "is_fusible", "split_runs"]
+__all__ = ["FUSIBLE", "FusedRun", "apply_run", "is_fusible", "split_runs"]
 
 # Transforms whose every call goes through described ops (their params need only the sample's size).
 FUSIBLE = (
@@ -130,9 +131,10 @@ def _draw(run: list[Transform], flat_inputs: list[Any], size: tuple[int, int]) -
     probe, drawn = _GeometryProbe.start(size), []
     for transform in run:
         transform.check_inputs(flat_inputs)
-        if transform._skip():
+        tape = _TAPE.tape  # None unless recording or replaying (transforms/_tape.py)
+        if transform._skip() if tape is None else tape.skip(transform):
             continue
-        params = transform.make_params([probe])
+        params = transform.make_params([probe]) if tape is None else tape.params(transform, [probe])
         probe = transform.transform(probe, params)
         drawn.append((transform, params))
     return drawn, probe
@@ -182,3 +184,13 @@ def apply_run(run: list[Transform], sample: Any) -> Any:
     else:
         outputs = [_fused(x, probe.geometry, run, drawn) if need else x for x, need in zip(flat_inputs, needs)]
     return rebuild(outputs)
+
+
+class FusedRun:
+    """A fusible run as one stage of ``Compose``: called like a transform, it applies :func:`apply_run`."""
+
+    def __init__(self, transforms: list[Transform]) -> None:
+        self.transforms = transforms
+
+    def __call__(self, *inputs: Any) -> Any:
+        return apply_run(self.transforms, inputs if len(inputs) > 1 else inputs[0])

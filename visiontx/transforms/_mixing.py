@@ -13,6 +13,7 @@ from .._args import is_number
 from ..datapoints import BoundingBox, Image, KeyPoints, Mask, Video
 from . import _random
 from ._labels import LabelsGetter, parse_labels_getter
+from ._tape import state as _TAPE
 from ._transform import Transform, flatten_sample
 from ._utils import has_any, is_pure_tensor, query_size
 
@@ -45,7 +46,9 @@ class _BaseMixing(Transform):
             raise ValueError("labels_getter must return a tensor of the sample itself")
         needs = self._needs_transform_list([None if inpt is labels else inpt for inpt in flat_inputs])
         selected = [inpt for inpt, need in zip(flat_inputs, needs) if need]
-        params = dict(labels=labels, batch_size=labels.shape[0], **self.make_params(selected))
+        tape = _TAPE.tape  # None unless recording or replaying (transforms/_tape.py)
+        drawn = self.make_params(selected) if tape is None else tape.params(self, selected)
+        params = dict(labels=labels, batch_size=labels.shape[0], **drawn)
         return rebuild(
             [self.transform(inpt, params) if need or inpt is labels else inpt for inpt, need in zip(flat_inputs, needs)]
         )

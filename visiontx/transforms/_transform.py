@@ -15,7 +15,8 @@ from .._args import check_probability
 from ..datapoints import BoundingBox, Datapoint, Image, KeyPoints, Mask, Video
 from ..functional import get_spatial_size
 from ..functional._registry import _find_kernel, get_kernel
-from . import _random
+from . import _random, _tape
+from ._tape import state as _TAPE
 
 
 # (public hook, torchvision's private name of it)
@@ -115,6 +116,34 @@ class Transform(nn.Module):
         """Whether this call leaves the sample untouched (the coin flip of ``p``-transforms)."""
         return False
 
+    def record(self, *inputs: Any) -> tuple[Any, dict[str, Any]]:
+        """``self(*inputs)`` and a JSON-serialisable record of every parameter it drew (see the README's
+        "Record, replay and inverse"), for :meth:`replay` and :meth:`inverse`.
+
+        Example:
+            >>> out, record = pipeline.record(image, boxes)
+        """
+        return _tape.entry_points["record"](self, inputs)
+
+    def replay(self, *inputs: Any, record: dict[str, Any]) -> Any:
+        """``inputs`` through this transform with the parameters of ``record`` (from :meth:`record`), drawing
+        nothing; ``ValueError`` when the record is not one of this pipeline.
+
+        Example:
+            >>> pipeline.replay(other_image, other_boxes, record=record)
+        """
+        return _tape.entry_points["replay"](self, inputs, record)
+
+    def inverse(self, outputs: Any, record: dict[str, Any], *, interpolation: Any = "bilinear", fill: Any = None) -> Any:
+        """``outputs`` of the call that gave ``record`` mapped back to the input's frame: boxes, key points,
+        masks and images (the geometry only; what left the canvas comes back as ``fill``). ``ValueError``
+        names a step with no inverse.
+
+        Example:
+            >>> boxes_on_input = pipeline.inverse(predicted_boxes, record)
+        """
+        return _tape.entry_points["inverse"](self, outputs, record, interpolation=interpolation, fill=fill)
+
     def forward(self, *inputs: Any) -> Any:
         sample = inputs if len(inputs) > 1 else inputs[0]
         leaf = _LEAF_PATH.get(type(sample))
@@ -122,24 +151,25 @@ class Transform(nn.Module):
             return self._forward_leaf(sample)
         flat_inputs, rebuild = flatten_sample(sample, convert=self._converts_torchvision)
         self.check_inputs(flat_inputs)
-        if self._skip():
+        tape = _TAPE.tape  # None unless recording or replaying (transforms/_tape.py)
+        if self._skip() if tape is None else tape.skip(self):
             return sample
         needs = self._needs_transform_list(flat_inputs)
         selected = [inpt for inpt, need in zip(flat_inputs, needs) if need]
         if len(selected) > 1:
             check_spatial_sizes_agree(selected)
-        params = self.make_params(selected)
+        params = self.make_params(selected) if tape is None else tape.params(self, selected)
         return rebuild([self.transform(inpt, params) if need else inpt for inpt, need in zip(flat_inputs, needs)])
 
     def _forward_leaf(self, inpt: Any) -> Any:
         """:meth:`forward` for a lone image (its own flat sample): no pytree round trip, no size check."""
         self.check_inputs([inpt])
-        if self._skip():
+        tape = _TAPE.tape
+        if self._skip() if tape is None else tape.skip(self):
             return inpt
-        if not self._needs_transform_list([inpt])[0]:
-            self.make_params([])
-            return inpt
-        return self.transform(inpt, self.make_params([inpt]))
+        selected = [inpt] if self._needs_transform_list([inpt])[0] else []
+        params = self.make_params(selected) if tape is None else tape.params(self, selected)
+        return self.transform(inpt, params) if selected else inpt
 
     def _needs_transform_list(self, flat_inputs: list[Any]) -> list[bool]:
         if len(flat_inputs) == 1:  # a lone plain tensor is the image
