@@ -158,9 +158,16 @@ def train_and_test(library: str, seed: int, epochs: int, data: tuple[torch.Tenso
 
 def compare(seeds: Sequence[int] = SEEDS, epochs: int = EPOCHS, threads: int = 1) -> dict[str, list[float]]:
     """Test accuracies (percent) per library, one per seed, each run with ``threads`` torch threads."""
+    return {library: timed_runs(library, seeds, epochs, threads)[0] for library in LIBRARIES}
+
+
+def timed_runs(library: str, seeds: Sequence[int], epochs: int, threads: int = 1) -> tuple[list[float], float]:
+    """``library``'s test accuracies, one per seed, and the CPU seconds the runs took."""
     data = load_digits_32()
+    start = time.process_time()
     with torch_threads(threads):
-        return {library: [train_and_test(library, seed, epochs, data) for seed in seeds] for library in LIBRARIES}
+        accuracies = [train_and_test(library, seed, epochs, data) for seed in seeds]
+    return accuracies, time.process_time() - start
 
 
 def mean_and_std(values: Sequence[float]) -> tuple[float, float]:
@@ -208,13 +215,13 @@ def main() -> None:
     seeds, epochs = ((0,), 1) if fast_mode() else (SEEDS, EPOCHS)
     rows = augmented_examples(4 if fast_mode() else 8)
     plot(rows, out / "training_parity_samples.png", row_titles=["input", *LIBRARIES], cell_inches=1.2)
-    start = time.perf_counter()
-    results = compare(seeds, epochs)
-    elapsed = time.perf_counter() - start
-    for library, values in results.items():
-        mean, std = mean_and_std(values)
-        print(f"{library:12s} {' '.join(f'{v:6.2f}' for v in values)}   mean {mean:.2f} ± {std:.2f}")
-    print(f"{len(seeds)} seeds x {epochs} epochs x {len(LIBRARIES)} libraries in {elapsed:.1f} s")
+    results = {}
+    for library in LIBRARIES:
+        results[library], seconds = timed_runs(library, seeds, epochs)
+        mean, std = mean_and_std(results[library])
+        runs = " ".join(f"{value:.2f}" for value in results[library])
+        print(f"{library}: {runs}; mean {mean:.2f} ± {std:.2f}; {seconds:.1f} s of CPU ({epochs} epochs)")
+    print("parity:", "yes" if parity_holds(*results.values()) else "no")
     plot_accuracies(results, seeds, out / "training_parity_accuracy.png")
 
 
