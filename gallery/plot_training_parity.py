@@ -92,7 +92,7 @@ class AugmentedDigits(Dataset):
 
 
 def tiny_cnn() -> nn.Module:
-    """Two 3 x 3 convolutions with batch norm and pooling, and a linear classifier: about 12,000 parameters."""
+    """Two 3 x 3 convolutions with batch norm and pooling, and a linear classifier: 11,546 parameters."""
     return nn.Sequential(
         nn.Conv2d(1, 8, 3, padding=1),
         nn.BatchNorm2d(8),
