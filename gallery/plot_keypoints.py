@@ -5,7 +5,10 @@ The bundled photo comes with a hand-made COCO person key-point annotation (``per
 whose ``visibility`` is COCO's ``v > 0``. A random flip, affine and crop move the points with the pixels;
 the points a step moves off the canvas become invisible and ``draw_keypoints`` leaves them (and their
 edges) out. ``SanitizeKeyPoints`` then drops people with no visible point left, with their labels;
-``ClampKeyPoints`` pulls the hidden points onto the border (drawn in the last row, visibility ignored).
+``ClampKeyPoints`` pulls the hidden points onto the border (drawn in the second row, visibility ignored).
+The last row adds the person's box twice, axis-aligned (white) and as a rotated ``CXCYWHR`` box (cyan),
+through random rotations: the rotated box turns with the person and stays tight, the axis-aligned one
+grows into the enclosing box.
 Run:
 
     python gallery/plot_keypoints.py [OUT_DIR] [--fast]
@@ -21,7 +24,7 @@ import torch
 import visiontx.functional as F
 import visiontx.transforms as T
 from visiontx.datasets import CocoDetection, wrap_dataset_for_transforms_v2
-from visiontx.utils import draw_keypoints
+from visiontx.utils import draw_bounding_boxes, draw_keypoints
 from helpers import COCO_SAMPLE, display_size, fast_mode, output_dir, plot
 
 ANNOTATION = COCO_SAMPLE / "person_keypoints.json"
@@ -54,6 +57,16 @@ def pipeline(size: int) -> T.Compose:
     )
 
 
+def rotation_pipeline(size: int) -> T.Compose:
+    return T.Compose([T.RandomRotation(40, expand=True), T.RandomHorizontalFlip(), T.Resize(size, antialias=True)])
+
+
+def drawn_with_boxes(image: Any, target: dict[str, Any], edges: list[tuple[int, int]]) -> torch.Tensor:
+    canvas = drawn(image, target["keypoints"], edges)
+    canvas = draw_bounding_boxes(canvas, target["boxes"], colors="white", width=2)
+    return draw_bounding_boxes(canvas, target["rotated_boxes"], colors="cyan", width=2)
+
+
 def drawn(image: Any, points: Any, edges: list[tuple[int, int]], *, ignore_visibility: bool = False) -> torch.Tensor:
     radius = 2 if fast_mode() else 4
     canvas = image.as_subclass(torch.Tensor)
@@ -84,7 +97,16 @@ def main() -> None:
         clamped = T.ClampKeyPoints()(new_points)
         rows[1].append(drawn(new_image, clamped, edges, ignore_visibility=True))
         titles[1].append("clamped, all drawn")
-    plot(rows, out / "keypoints.png", cell_titles=titles, row_titles=["pipeline", "ClampKeyPoints"])
+    rotated = {**target, "rotated_boxes": F.convert_bounding_box_format(target["boxes"], new_format="CXCYWHR")}
+    rows.append([drawn_with_boxes(image, rotated, edges)])
+    titles.append(["input, both boxes"])
+    turn = rotation_pipeline(display_size())
+    for _ in range(3 if fast_mode() else 5):
+        new_image, new_target = turn(image, rotated)
+        rows[2].append(drawn_with_boxes(new_image, new_target, edges))
+        titles[2].append(f"angle {float(new_target['rotated_boxes'][0, 4]):.0f}")
+    row_titles = ["pipeline", "ClampKeyPoints", "rotated boxes"]
+    plot(rows, out / "keypoints.png", cell_titles=titles, row_titles=row_titles)
 
 
 if __name__ == "__main__":
