@@ -12,7 +12,7 @@ import torch
 import visiontx.functional as F
 import visiontx.transforms as T
 from visiontx import tv_tensors
-from visiontx.datapoints import BoundingBox, BoundingBoxFormat, Mask
+from visiontx.datapoints import BoundingBox, BoundingBoxFormat, Image, Mask
 
 from .common import make_image
 
@@ -349,3 +349,48 @@ def test_draw_rotated_boxes_as_polygons() -> None:
     assert drawn[0, 20, 20] > 0 and drawn[0, 2, 2] == 0 and drawn[0, 20, 33] == 0  # inside / corner / beside
     plain = draw_bounding_boxes(image, corners(box, "CXCYWHR"), colors="red", fill=True)
     assert torch.equal(drawn, plain)
+
+
+# ------------------------------------------------------------------- random transforms against torchvision
+RANDOM_TRANSFORMS = [
+    ("RandomZoomOut", dict(p=1.0)),
+    ("RandomCrop", dict(size=(24, 30), padding=3)),
+    ("RandomRotation", dict(degrees=40)),
+    ("RandomAffine", dict(degrees=30, translate=(0.1, 0.1), scale=(0.8, 1.2))),
+    ("RandomHorizontalFlip", dict(p=1.0)),
+    ("CenterCrop", dict(size=(26, 20))),
+    ("Pad", dict(padding=[3, 1])),
+]
+
+
+@pytest.mark.parametrize(("name", "kwargs"), RANDOM_TRANSFORMS, ids=lambda v: v if isinstance(v, str) else None)
+@pytest.mark.parametrize("format", ROTATED)
+@pytest.mark.parametrize("seed", [0, 1])
+def test_random_transforms_match_torchvision(name: str, kwargs: dict, format: str, seed: int) -> None:
+    """Transforms draw torchvision's parameters from the same seed, so their rotated boxes are torchvision's."""
+    tv, _ = _tv()
+    import torchvision.transforms.v2 as T2
+
+    size = (30, 40)
+    boxes = make_rotated(size, format, seed=seed)
+    image = torch.zeros(3, *size, dtype=torch.uint8)
+    torch.manual_seed(seed)
+    _, theirs = getattr(T2, name)(**kwargs)(
+        tv.Image(image), tv.BoundingBoxes(boxes.as_subclass(torch.Tensor), format=format, canvas_size=size)
+    )
+    torch.manual_seed(seed)
+    _, ours = getattr(T, name)(**kwargs)(Image(image), boxes)
+    assert ours.spatial_size == tuple(theirs.canvas_size)
+    torch.testing.assert_close(corners(ours, format), corners(theirs, format), atol=TOLERANCE, rtol=0)
+
+
+@pytest.mark.parametrize("transform", [T.ScaleJitter((60, 80)), T.RandomShortestSize([20, 50], max_size=90)])
+def test_size_jitters_move_rotated_boxes_with_their_scale(transform: T.Transform) -> None:
+    """Scale jitter and shortest size resize by (nearly) one factor: the boxes scale with the canvas."""
+    boxes = make_rotated((30, 40), "CXCYWHR", clamping_mode=None)
+    torch.manual_seed(0)
+    _, out = transform(Image(torch.zeros(3, 30, 40, dtype=torch.uint8)), boxes)
+    scale = torch.tensor([out.spatial_size[1] / 40, out.spatial_size[0] / 30])
+    plain, moved = boxes.as_subclass(torch.Tensor), out.as_subclass(torch.Tensor)
+    torch.testing.assert_close(moved[:, :2], plain[:, :2] * scale, atol=0.05 * float(scale.max()), rtol=0)
+    torch.testing.assert_close(moved[:, 4], plain[:, 4], atol=1.0, rtol=0)
