@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import torch
 
 from ...datapoints import Datapoint
 from .._container import Compose, RandomApply, RandomChoice, RandomOrder
+from .._transform import Transform
 from . import _draws
 from ._batch import Batch
-from ._core import Batched, Context, Leaf, LeafRecord, Loop, Record, batched_for, register
+from ._core import Batched, Context, Leaf, LeafRecord, Loop, Record, batched_for, register, run_single
 
 
 class _SequenceRecord(Record):
@@ -126,7 +128,7 @@ class BatchedRandomOrder(Batched):
     def run(self, batch: Batch, context: Context) -> tuple[Batch, Record]:
         implementations = [batched_for(t) for t in self.transform.transforms]
         if not implementations or batch.lists or not all(isinstance(i, Leaf) for i in implementations):
-            return Loop(self.transform).run(batch, context)
+            return Loop(self.transform, functools.partial(_order_one, self.transform.transforms)).run(batch, context)
         order = _draws.permutations(batch.size, len(implementations), batch.device, context.generator)
         draws = [(i, i.coins(batch, context), i.draw(batch, context)) for i in implementations]
         for step in range(len(implementations)):
@@ -134,3 +136,15 @@ class BatchedRandomOrder(Batched):
             batch = _select([order[:, step] == j for j in range(len(options))], options, self.name)
         records = [LeafRecord(i, v, a) for i, a, v in draws]
         return batch, _OrderRecord(order, records)
+
+
+def _order_one(transforms: list[Any], sample: Any) -> tuple[Any, list[tuple[int, Any]]]:
+    """One sample through ``transforms`` in a random order (torch's default generator), and what each got."""
+    drawn = []
+    for j in torch.randperm(len(transforms)).tolist():
+        if isinstance(transforms[j], Transform) and type(transforms[j]).forward is Transform.forward:
+            sample, params = run_single(transforms[j], sample)
+        else:
+            sample, params = transforms[j](sample), None
+        drawn.append((j, params))
+    return sample, drawn

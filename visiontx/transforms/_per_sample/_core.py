@@ -97,7 +97,12 @@ def run_single(transform: Transform, sample: Any) -> tuple[Any, dict[str, Any] |
 
 class Loop(Batched):
     """Any transform or callable, one sample at a time (torch's default generator draws), the batched
-    leaves stacked again: ``ValueError`` when the samples come out with different shapes."""
+    leaves stacked again: ``ValueError`` when the samples come out with different shapes. ``single``,
+    when given, runs one sample and returns it with the parameters it drew."""
+
+    def __init__(self, transform: Any, single: Callable[[Any], tuple[Any, Any]] | None = None) -> None:
+        super().__init__(transform)
+        self.single = single
 
     def run(self, batch: Batch, context: Context) -> tuple[Batch, Record]:
         outputs, params = [], []
@@ -105,6 +110,8 @@ class Loop(Batched):
             sample = batch.sample(i)
             if isinstance(self.transform, Transform) and type(self.transform).forward is Transform.forward:
                 output, drawn = run_single(self.transform, sample)
+            elif self.single is not None:
+                output, drawn = self.single(sample)
             else:
                 output = self.transform(*sample) if context.unpack else self.transform(sample)
                 drawn = None

@@ -19,6 +19,7 @@ from .._geometry import (
     RandomRotation,
     RandomVerticalFlip,
 )
+from .._utils import FillMixin
 from . import _draws
 from ._batch import Batch
 from ._core import Context, Leaf, register
@@ -57,7 +58,7 @@ class Warp(Leaf):
             values["inverse"],
             values["out_size"],
             mode,
-            self.transform._fill_for(leaf),
+            self.transform._fill_for(leaf) if isinstance(self.transform, FillMixin) else None,
             projective=self.projective,
             source_box=values.get("source_box"),
         )
@@ -183,7 +184,7 @@ class BatchedResizedCrop(Warp):
         left = torch.where(found, _draws.randint(n, 0, width - w + 1, device, generator), (width - w) // 2)
         out_h, out_w = t.size
         inverse = G.translations(left.double(), top.double())
-        inverse[:, 0, 0], inverse[:, 1, 1] = w / out_w, h / out_h
+        inverse[:, 0, 0], inverse[:, 1, 1] = w.double() / out_w, h.double() / out_h
         source_box = torch.stack([left + 0.5, top + 0.5, left + w - 0.5, top + h - 0.5], dim=1).double()
         return dict(top=top, left=left, height=h, width=w, inverse=inverse, out_size=tuple(t.size), source_box=source_box)
 

@@ -21,7 +21,7 @@ from .._color import (
 from .._dtype import ConvertDtype, ToDtype
 from .._geometry import CenterCrop, Pad, Resize
 from .._meta import ClampBoundingBox, ConvertBoundingBoxFormat
-from .._misc import GaussianNoise, Identity, LinearTransformation, Normalize
+from .._misc import GaussianNoise, LinearTransformation, Normalize
 from .._transform import flatten_sample
 from ._batch import Batch
 from ._core import Context, Leaf, register
@@ -30,7 +30,7 @@ from ._core import Context, Leaf, register
 @register(
     RGB, Grayscale, RandomAdjustSharpness, RandomAutocontrast, RandomEqualize, RandomGrayscale, RandomInvert,
     RandomPosterize, RandomSolarize, ConvertDtype, ToDtype, CenterCrop, Pad, Resize, ClampBoundingBox,
-    ConvertBoundingBoxFormat, GaussianNoise, Identity, LinearTransformation, Normalize,
+    ConvertBoundingBoxFormat, GaussianNoise, LinearTransformation, Normalize,
 )
 class WholeBatch(Leaf):
     """The transform's own ``transform`` on each batched leaf (its parameters do not depend on the
