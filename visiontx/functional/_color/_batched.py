@@ -9,18 +9,11 @@ from __future__ import annotations
 
 import torch
 
-from .. import _cv2
 from ._grayscale import luma
 from ._hue import _hcv_to_rgb, _rgb_to_hcv
 
 # the kinds of a blend step; IDENTITY leaves an image as it is
 IDENTITY, BRIGHTNESS, CONTRAST, SATURATION = -1, 0, 1, 2
-
-
-def takes_wing_per_image(image: torch.Tensor, num_steps: int) -> bool:
-    """Whether several adjustments of each image of ``image`` should go to the OpenCV wing one image at a
-    time (CPU uint8 RGB: its interleaved steps beat the batched torch maths there, the hue most)."""
-    return _cv2.can_adjust_colors(image, num_steps)
 
 
 def per_image(values: torch.Tensor, image: torch.Tensor) -> torch.Tensor:

@@ -21,8 +21,7 @@ class BatchedColorJitter(Leaf):
     are one blend step each (``functional/_color/_batched.py``) whose kind differs per sample; the hue
     rotation, the costly one, runs once: the steps a sample takes before its hue are right-aligned in the
     slots before the common hue step, those after it left-aligned in the slots after (empty slots are the
-    identity), so ``n`` adjustments take ``2 (n - 1)`` blend steps and one hue step. On CPU, uint8 RGB
-    batches go to the OpenCV wing image by image, as the single op does (faster there than the batched maths)."""
+    identity), so ``n`` adjustments take ``2 (n - 1)`` blend steps and one hue step."""
 
     def draw(self, batch: Batch, context: Context) -> dict[str, Any]:
         size, device, generator = batch.size, batch.device, context.generator
@@ -39,8 +38,6 @@ class BatchedColorJitter(Leaf):
         active = [j for j in range(4) if factors[j] is not None]
         if not active:
             return leaf
-        if C.takes_wing_per_image(leaf, len(active)):
-            return self.apply_each(leaf, values)
         sequence = _active_sequence(values["order"], active)  # [B, n]: each sample's steps, in order
         work = C.to_work(leaf)
         if factors[_HUE] is None:

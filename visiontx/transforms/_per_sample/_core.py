@@ -11,6 +11,7 @@ import torch
 from torch.utils._pytree import tree_flatten, tree_unflatten
 
 from ...datapoints import Datapoint, Mask
+from ...functional import _cv2
 from .._transform import RandomApplyTransform, Transform, check_spatial_sizes_agree, flatten_sample
 from . import _draws
 from ._batch import Batch, _index, _stack
@@ -142,12 +143,16 @@ class Leaf(Batched):
     """A vectorised implementation of a ``Transform``: :meth:`draw` the parameters of all samples at
     once, :meth:`apply` them to each batched leaf; per-sample entries (boxes, key points) go through
     the transform's own ``transform`` with their sample's :meth:`sample_params`. ``RandomApplyTransform``'s
-    ``p`` is one coin per sample: skipped samples keep their input (``torch.where``)."""
+    ``p`` is one coin per sample: skipped samples keep their input (``torch.where``). Where the OpenCV
+    wing can take the batch (CPU, uint8 / float32), the images go one by one through the single
+    transform's kernels instead (``per_image``): the wing's per-image paths are faster there."""
 
     # the batched leaves apply() takes: images and videos (and plain image tensors), masks too if set
     moves_masks = False
     # whether apply() gets the leaves as they are (datapoints) rather than as plain tensors
     takes_datapoints = False
+    # whether CPU batches the OpenCV wing can take go image by image through the single kernels
+    per_image = True
 
     def draw(self, batch: Batch, context: Context) -> dict[str, Any]:
         """The parameters of every sample: tensors with leading dim ``B`` (or values shared by all)."""
@@ -160,14 +165,6 @@ class Leaf(Batched):
     def sample_params(self, values: dict[str, Any], i: int) -> dict[str, Any]:
         """Sample ``i``'s parameters from the host copy of :meth:`draw`'s values."""
         return {}
-
-    def apply_each(self, leaf: torch.Tensor, values: dict[str, Any]) -> torch.Tensor:
-        """:meth:`apply` as a loop: sample ``i`` of the datapoint ``leaf`` through the transform's own
-        ``transform`` with its :meth:`sample_params` (one read-back of the draws), stacked again (for
-        what the batched kernels do not cover: the implementations say when)."""
-        host = {k: v.cpu() if isinstance(v, torch.Tensor) else v for k, v in values.items()}
-        outputs = [self.transform.transform(_index(leaf, i), self.sample_params(host, i)) for i in range(leaf.shape[0])]
-        return _stack(outputs, leaf, self.name) if outputs else leaf
 
     def coins(self, batch: Batch, context: Context) -> torch.Tensor | None:
         if isinstance(self.transform, RandomApplyTransform):
@@ -188,10 +185,24 @@ class Leaf(Batched):
         if not isinstance(leaf, self.transform._transformed_types) or (isinstance(leaf, Mask) and not self.moves_masks):
             return leaf
         plain = leaf.as_subclass(torch.Tensor)
+        if self.per_image and _cv2.takes_batch_per_image(plain):
+            return self.apply_per_image(leaf, values, applied)
         out = self.apply(leaf if self.takes_datapoints else plain, values).as_subclass(torch.Tensor)
         if applied is not None:
             out = torch.where(applied.view(-1, *[1] * (out.ndim - 1)), out, plain)
         return type(leaf).wrap_like(leaf, out) if isinstance(leaf, Datapoint) else out
+
+    def apply_per_image(self, leaf: Any, values: dict[str, Any], applied: torch.Tensor | None = None) -> Any:
+        """The single transform's ``transform`` on each applied image of the datapoint ``leaf`` with its
+        parameters, stacked again (one read-back of the draws): the OpenCV wing's road on CPU, and what
+        the batched kernels do not cover (the implementations say when)."""
+        host = {k: v.cpu() if isinstance(v, torch.Tensor) else v for k, v in values.items()}
+        skip = [False] * leaf.shape[0] if applied is None else (~applied).tolist()
+        outputs = [
+            _index(leaf, i) if skip[i] else self.transform.transform(_index(leaf, i), self.sample_params(host, i))
+            for i in range(leaf.shape[0])
+        ]
+        return _stack(outputs, leaf, self.name) if outputs else leaf
 
     def _apply_entries(self, entries: list[Any], record: Record) -> list[Any]:
         out = []

@@ -50,7 +50,7 @@ class Warp(Leaf):
 
     def apply(self, leaf: torch.Tensor, values: dict[str, Any]) -> torch.Tensor:
         if not self.batched(leaf):
-            return self.apply_each(leaf, values)
+            return self.apply_per_image(leaf, values)
         mode = getattr(self.transform, "interpolation", InterpolationMode.NEAREST)
         mode = InterpolationMode.NEAREST if isinstance(leaf, Mask) else mode
         return G.warp_batch(

@@ -38,6 +38,7 @@ class WholeBatch(Leaf):
 
     moves_masks = True
     takes_datapoints = True
+    per_image = False  # the kernels take the whole batch (and the wing where their gates say)
 
     def draw(self, batch: Batch, context: Context) -> dict[str, Any]:
         if not batch.size:
