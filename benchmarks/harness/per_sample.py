@@ -16,7 +16,7 @@ import torch
 
 from .timing import Progress, Settings, compare
 
-SIDES = ("PerSample", "loop", "kornia")
+SIDES = ("PerSample", "PerSample, torch", "loop", "kornia")
 
 
 def _kornia() -> Any | None:
@@ -40,11 +40,18 @@ def _kornia_pipeline(K: Any, side: int) -> Any:
     )
 
 
+def _torch_only(vx: SimpleNamespace, per_sample: Any, images: torch.Tensor) -> Any:
+    """The batched torch kernels, as on a GPU (the OpenCV wing off)."""
+    with vx.F._cv2.disabled():
+        return per_sample(images)
+
+
 def _calls(vx: SimpleNamespace, K: Any, images: torch.Tensor, side: int) -> dict[str, Callable[[], Any]]:
     pipeline = _pipeline(vx.T, side)
     per_sample = vx.T.PerSample(pipeline)
     calls: dict[str, Callable[[], Any]] = {
         "PerSample": lambda: per_sample(images),
+        "PerSample, torch": lambda: _torch_only(vx, per_sample, images),
         "loop": lambda: torch.stack([pipeline(image) for image in images]),
     }
     if K is not None and images.is_floating_point():
@@ -77,8 +84,8 @@ def per_sample_rows(
 
 
 def per_sample_table(rows: Sequence[tuple[str, int, dict[str, Any]]]) -> list[str]:
-    lines = ["| dtype | B | PerSample ms | loop ms | kornia ms | PerSample / loop | PerSample / kornia |",
-             "|---|--:|--:|--:|--:|--:|--:|"]
+    lines = ["| dtype | B | PerSample ms | PerSample, torch ms | loop ms | kornia ms | PerSample / loop | PerSample / kornia |",
+             "|---|--:|--:|--:|--:|--:|--:|--:|"]
     for dtype, size, times in rows:
         cells = [f"{t * 1e3:.1f}" if isinstance(t, float) else str(t) for t in (times.get(s, "-") for s in SIDES)]
         ratios = []
