@@ -98,12 +98,16 @@ EVERY_TRANSFORM = [
     (T.CenterCrop(10), 0),
     (T.Resize((9, 13)), 0),
     (T.Pad(2, fill=3), 0),
-    # the rest: the loop
+    # vectorised: misc
     (T.GaussianBlur(3), 0),
+    (T.GaussianBlur((5, 3), sigma=(0.5, 3.0)), 0),
     (T.RandomErasing(p=0.6), 0),
     (T.RandomErasing(p=1.0, value="random"), 0),
+    (T.RandomErasing(p=1.0, value=(10, 20, 30), scale=(0.5, 0.9)), 0),
     (T.ElasticTransform(alpha=20.0), 0),
+    (T.ElasticTransform(alpha=30.0, interpolation="nearest", fill=5), 0),
     (T.RandomPhotometricDistort(p=0.5), 0),
+    # the rest: the loop
     (T.RandomChannelPermutation(), 0),
     (T.JPEG((40, 90)), 0),
     (T.AutoAugment(), 0),
@@ -152,7 +156,8 @@ def test_with_the_opencv_wing_samples_agree_within_its_rounding() -> None:
 @pytest.mark.parametrize(
     "transform",
     [T.RandomAffine(30, translate=(0.2, 0.2)), T.RandomResizedCrop(16), T.ColorJitter(0.5, 0.5, 0.5, 0.2),
-     T.RandomPerspective(p=1.0), T.RandomRotation(90), T.RandomCrop(9)],
+     T.RandomPerspective(p=1.0), T.RandomRotation(90), T.RandomCrop(9), T.GaussianBlur(5), T.RandomErasing(p=1.0),
+     T.ElasticTransform(), T.RandomPhotometricDistort(p=1.0)],
     ids=lambda t: type(t).__name__,
 )
 def test_every_sample_gets_its_own_draw(transform: Any) -> None:

@@ -14,6 +14,7 @@ import torch
 from ..._args import FillArg
 from .._interpolation import InterpolationMode
 from ._grid import batched_matrix_grid, filled, has_no_pixels, image_fill, parse_mode, sample, work_dtype
+from ._warp import _identity_grid as identity_grid
 
 
 def eye(size: int, device: torch.device) -> torch.Tensor:
@@ -106,4 +107,21 @@ def warp_batch(
         scale = torch.tensor([2.0 / in_size[1], 2.0 / in_size[0]] * 2, dtype=torch.float64, device=images.device)
         bounds = (source_box * scale - 1.0).to(grid.dtype).view(-1, 1, 1, 4)
         grid = torch.maximum(torch.minimum(grid, bounds[..., 2:]), bounds[..., :2])
+    return sample(images, grid, mode, fill_values)
+
+
+def elastic_batch(
+    images: torch.Tensor,
+    displacement: torch.Tensor,
+    interpolation: InterpolationMode | str | int = InterpolationMode.BILINEAR,
+    fill: FillArg = None,
+) -> torch.Tensor:
+    """``F.elastic`` of each image of ``images`` ``[B, ..., H, W]`` by its own ``displacement[b]``
+    (``[B, H, W, 2]``, normalised units): one batched sampling."""
+    mode, fill_values = parse_mode(interpolation, bicubic=True), image_fill(fill, images)
+    size = (images.shape[-2], images.shape[-1])
+    if has_no_pixels(images, size):
+        return filled(images, size, fill_values)
+    dtype = work_dtype(images.dtype)
+    grid = identity_grid(size, dtype, images.device)[None] + displacement.to(dtype=dtype, device=images.device)
     return sample(images, grid, mode, fill_values)

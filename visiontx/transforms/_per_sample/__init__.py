@@ -5,7 +5,7 @@ the loop; ``_batch`` splits a batch into batched leaves and per-sample lists; ``
 values at once; the other modules register the vectorised implementations by domain.
 """
 
-from . import _color, _containers, _geometry, _simple  # noqa: F401 (they register their implementations)
+from . import _color, _containers, _geometry, _misc, _simple  # noqa: F401 (they register their implementations)
 from ._core import is_vectorised
 from ._per_sample import PerSample
 

@@ -1,4 +1,4 @@
-"""ColorJitter on batches: per-sample factors and a per-sample order of the four adjustments."""
+"""ColorJitter and RandomPhotometricDistort on batches: per-sample factors, coins and orders."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 import torch
 
 from ...functional._color import _batched as C
-from .._color import ColorJitter
+from .._color import ColorJitter, RandomPhotometricDistort
 from . import _draws
 from ._batch import Batch
 from ._core import Context, Leaf, register
@@ -75,3 +75,52 @@ def _blend(work: torch.Tensor, kinds: torch.Tensor, factors: list[torch.Tensor |
         if factors[kind] is not None:
             chosen = torch.where(kinds == kind, factors[kind], chosen)
     return C.blend_step(work, kinds, chosen, dtype)
+
+
+@register(RandomPhotometricDistort)
+class BatchedPhotometricDistort(Leaf):
+    """Five coins per sample (one per distortion), contrast before or after the hue per sample, a channel
+    permutation per sample: two contrast slots, one taken per sample, and the hue kept where its coin fell."""
+
+    _STEPS = ("brightness", "contrast", "saturation", "hue")
+
+    def draw(self, batch: Batch, context: Context) -> dict[str, Any]:
+        t, n, device, generator = self.transform, batch.size, batch.device, context.generator
+        values: dict[str, Any] = {}
+        for name in self._STEPS:
+            low, high = getattr(t, name)
+            values[name] = _draws.uniform(n, low, high, device, generator)
+            values[f"{name}_on"] = _draws.coins(n, t.p, device, generator)
+        values["contrast_before"] = _draws.coins(n, 0.5, device, generator)
+        channels = batch.channels
+        values["permute_on"] = _draws.coins(n, t.p, device, generator) & (channels is not None)
+        values["permutation"] = _draws.permutations(n, channels or 1, device, generator)
+        return values
+
+    def sample_params(self, values: dict[str, Any], i: int) -> dict[str, Any]:
+        params: dict[str, Any] = {
+            f"{name}_factor": float(values[name][i]) if bool(values[f"{name}_on"][i]) else None for name in self._STEPS
+        }
+        params["contrast_before"] = bool(values["contrast_before"][i])
+        params["permutation"] = values["permutation"][i].tolist() if bool(values["permute_on"][i]) else None
+        return params
+
+    def apply(self, leaf: torch.Tensor, values: dict[str, Any]) -> torch.Tensor:
+        work, dtype = C.to_work(leaf), leaf.dtype
+
+        def step(kind: int, name: str, on: torch.Tensor) -> torch.Tensor:
+            kinds = torch.where(on, kind, C.IDENTITY)
+            return C.blend_step(work, kinds, values[name], dtype)
+
+        before = values["contrast_before"]
+        work = step(C.BRIGHTNESS, "brightness", values["brightness_on"])
+        work = step(C.CONTRAST, "contrast", values["contrast_on"] & before)
+        work = step(C.SATURATION, "saturation", values["saturation_on"])
+        hue_on = C.per_image(values["hue_on"], work)
+        work = torch.where(hue_on, C.hue_step(work, values["hue"], dtype), work)
+        work = step(C.CONTRAST, "contrast", values["contrast_on"] & ~before)
+        out = work.to(dtype)
+        if leaf.shape[-3] == values["permutation"].shape[1]:
+            index = values["permutation"].view(out.shape[0], *[1] * (out.ndim - 4), -1, 1, 1).expand_as(out)
+            out = torch.where(C.per_image(values["permute_on"], out), out.gather(-3, index), out)
+        return out

@@ -1,5 +1,6 @@
 """Flips and the affine family on batches: index masks for flips, one batched warp of all samples
-through per-sample 3 x 3 matrices for crops, resized crops, affine warps, rotations and perspectives."""
+through per-sample 3 x 3 matrices for crops, resized crops, affine warps, rotations and perspectives,
+and one batched sampling of per-sample displacement fields for the elastic warp."""
 
 from __future__ import annotations
 
@@ -7,10 +8,12 @@ from typing import Any
 
 import torch
 
+from ... import functional as F
 from ...datapoints import Mask
 from ...functional import InterpolationMode
 from ...functional._geometry import _batched as G
 from .._geometry import (
+    ElasticTransform,
     RandomAffine,
     RandomCrop,
     RandomHorizontalFlip,
@@ -213,3 +216,31 @@ class BatchedCrop(Warp):
     def sample_params(self, values: dict[str, Any], i: int) -> dict[str, Any]:
         return dict(padding=values["padding"], top=int(values["top"][i]), left=int(values["left"][i]))
 
+
+
+@register(ElasticTransform)
+class BatchedElastic(Warp):
+    """A displacement field per sample (the single transform's noise and blur, on ``[B, 1, H, W]``), one
+    batched sampling."""
+
+    def draw(self, batch: Batch, context: Context) -> dict[str, Any]:
+        t, (height, width), n = self.transform, batch.spatial_size, batch.size
+        if height == 0 or width == 0 or n == 0:
+            return dict(displacement=torch.zeros(n, height, width, 2, device=batch.device))
+        components = []
+        for axis, extent in ((0, width), (1, height)):
+            noise = torch.rand(n, 1, height, width, device=batch.device, generator=context.generator) * 2 - 1
+            if t.sigma[axis] > 0:
+                radius = int(8 * t.sigma[axis] + 1) // 2
+                kernel_size = [2 * min(radius, width - 1) + 1, 2 * min(radius, height - 1) + 1]
+                noise = F.gaussian_blur(noise, kernel_size, t.sigma)
+            components.append(noise * t.alpha[axis] / extent)
+        return dict(displacement=torch.cat(components, dim=1).permute(0, 2, 3, 1))
+
+    def apply(self, leaf: torch.Tensor, values: dict[str, Any]) -> torch.Tensor:
+        mode = InterpolationMode.NEAREST if isinstance(leaf, Mask) else self.transform.interpolation
+        fill = self.transform._fill_for(leaf)
+        return G.elastic_batch(leaf.as_subclass(torch.Tensor), values["displacement"], mode, fill)
+
+    def sample_params(self, values: dict[str, Any], i: int) -> dict[str, Any]:
+        return dict(displacement=values["displacement"][i : i + 1])
