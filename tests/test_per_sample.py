@@ -3,6 +3,7 @@ it alone with those parameters (``record.params(i)``)."""
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import pytest
@@ -259,16 +260,55 @@ def test_gaussian_noise_differs_per_sample() -> None:
     assert 0.05 < float((out - batch).std()) < 0.15
 
 
-def test_fused_compose_equals_per_sample_fused_runs() -> None:
+def _with_params(transform: Any, params: Any) -> Any:
+    """A copy of ``transform`` whose coin and draw give ``params`` (None: skipped)."""
+    fixed = copy.deepcopy(transform)
+    fixed._skip = lambda: params is None
+    fixed.make_params = lambda flat_inputs: params
+    return fixed
+
+
+FUSED_RUNS = [
+    [T.RandomRotation(20, interpolation="bilinear"), T.RandomPerspective(p=0.6), T.RandomResizedCrop((12, 16))],
+    [T.RandomResizedCrop((20, 26)), T.RandomHorizontalFlip(), T.RandomAffine(15, translate=(0.1, 0.1))],
+    [T.RandomCrop(14, padding=2, fill=40), T.RandomVerticalFlip(), T.RandomAffine(10, scale=(0.3, 0.5), fill=40),
+     T.RandomPerspective(p=0.5, fill=40)],
+    [T.RandomResizedCrop(10, scale=(0.9, 1.0)), T.RandomAffine(30, scale=(0.2, 0.3))],  # shrinks: block means
+]
+
+
+@pytest.mark.parametrize("run", FUSED_RUNS, ids=lambda run: "+".join(type(t).__name__ for t in run))
+@pytest.mark.parametrize("dtype", [torch.uint8, torch.float32])
+def test_fused_compose_equals_per_sample_fused_runs(run: list[Any], dtype: torch.dtype) -> None:
+    """Sample i of a fused run is the fused Compose on sample i with the parameters drawn for it."""
     from visiontx.transforms._fusion import apply_run  # noqa: PLC0415
 
-    run = [T.RandomRotation(20, interpolation="bilinear"), T.RandomPerspective(p=1.0), T.RandomResizedCrop((12, 16))]
-    batch = _batch()
+    batch = _batch(dtype, size=(24, 30))
+    masks = Mask(make_mask((24, 30), batch_dims=(B,)))
     torch.manual_seed(0)
-    output = T.PerSample(T.Compose(run, fuse_geometry=True))(batch)
+    with _cv2.disabled():
+        (output, out_masks), record = T.PerSample(T.Compose(run, fuse_geometry=True)).forward_with_params(batch, masks)
+        for i in range(B):
+            fixed = [_with_params(t, p) for t, p in zip(run, record.params(i))]
+            image, mask = apply_run(fixed, (_sample(batch, i), _sample(masks, i)))
+            atol = 1 if dtype == torch.uint8 else 1e-5
+            torch.testing.assert_close(output[i].double(), image.as_subclass(torch.Tensor).double(), atol=atol, rtol=0)
+            assert_equal(out_masks[i], mask.as_subclass(torch.Tensor))
+
+
+def test_fused_runs_with_per_sample_boxes_loop_through_the_fused_path() -> None:
+    from visiontx.transforms._fusion import apply_run  # noqa: PLC0415
+
+    run = [T.RandomRotation(20), T.RandomResizedCrop((12, 16))]
+    batch = _batch()
+    boxes = [make_bounding_box(spatial_size=SIZE, batch_dims=(2,), seed=i) for i in range(B)]
+    torch.manual_seed(0)
+    output, out_boxes = T.PerSample(T.Compose(run, fuse_geometry=True))(batch, boxes)
     torch.manual_seed(0)
     for i in range(B):
-        assert_equal(output[i], apply_run(run, _sample(batch, i)).as_subclass(torch.Tensor))
+        image, expected = apply_run(run, (_sample(batch, i), boxes[i]))
+        assert_equal(output[i], image.as_subclass(torch.Tensor))
+        assert_equal(out_boxes[i], expected)
 
 
 def test_which_transforms_are_vectorised() -> None:

@@ -125,3 +125,15 @@ def elastic_batch(
     dtype = work_dtype(images.dtype)
     grid = identity_grid(size, dtype, images.device)[None] + displacement.to(dtype=dtype, device=images.device)
     return sample(images, grid, mode, fill_values)
+
+
+def shrinks_by_two(matrices: torch.Tensor, canvas: Sequence[int]) -> torch.Tensor:
+    """``[B]``: whether each input -> output map shrinks its input by 2 or more along an axis at the
+    canvas centre (where ``_generic.block_factors`` gives an antialiased warp blocks to average first)."""
+    (a, b, c), (d, e, f), (g, h, i) = (row.unbind(-1) for row in invert(matrices).unbind(-2))
+    y, x = canvas[0] / 2, canvas[1] / 2
+    w = g * x + h * y + i
+    u, v = (a * x + b * y + c) / w, (d * x + e * y + f) / w
+    shrink_x = torch.hypot(a - g * u, b - h * u) / w.abs()
+    shrink_y = torch.hypot(d - g * v, e - h * v) / w.abs()
+    return (w.abs() >= 1e-12) & ((shrink_x >= 2) | (shrink_y >= 2))
