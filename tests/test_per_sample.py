@@ -237,6 +237,16 @@ def test_plain_tensors_videos_and_masks() -> None:
     check_per_sample(T.RandomRotation(30), mask)
 
 
+def test_torchvision_tensors_come_back_as_torchvision_tensors() -> None:
+    tv_tensors = pytest.importorskip("torchvision.tv_tensors")
+    images = tv_tensors.Image(make_image_tensor(SIZE, batch_dims=(B,)))
+    boxes = [tv_tensors.BoundingBoxes(torch.tensor([[1.0, 2.0, 9.0, 12.0]]), format="XYXY", canvas_size=SIZE)] * B
+    out_images, out_boxes = T.PerSample(T.RandomHorizontalFlip(p=1.0))(images, boxes)
+    assert type(out_images) is tv_tensors.Image and all(type(b) is tv_tensors.BoundingBoxes for b in out_boxes)
+    assert_equal(out_images.as_subclass(torch.Tensor), images.as_subclass(torch.Tensor).flip(-1))
+    assert out_boxes[0].tolist() == [[SIZE[1] - 9.0, 2.0, SIZE[1] - 1.0, 12.0]]
+
+
 def test_one_channel_images() -> None:
     gray = Image(make_image_tensor(SIZE, channels=1, batch_dims=(B,)))
     with _cv2.disabled():

@@ -6,7 +6,9 @@ from typing import Any
 
 import torch
 
-from .._transform import Transform
+from torch.utils._pytree import tree_flatten, tree_unflatten
+
+from .._transform import Transform, flatten_sample
 from ._batch import Batch
 from ._core import Context, Record, batched_for
 
@@ -59,10 +61,14 @@ class PerSample(Transform):
         single transform's form (a dict of ``make_params``, None where ``p`` skipped the sample; a list for
         ``Compose``; see the README)."""
         sample = inputs if len(inputs) > 1 else inputs[0]
-        batch = Batch.split(sample, type(self).__name__)
+        originals, spec = tree_flatten(sample)
+        flat, restore = flatten_sample(sample)  # torchvision's tensors as visiontx's, and back at the end
+        converted = any(a is not b for a, b in zip(flat, originals))
+        batch = Batch.split(tree_unflatten(flat, spec) if converted else sample, type(self).__name__)
         context = Context(generator=self.generator, unpack=len(inputs) > 1)
         batch, record = batched_for(self.wrapped).run(batch, context)
-        return batch.rebuild(), record
+        output = batch.rebuild()
+        return (restore(tree_flatten(output)[0]) if converted else output), record
 
     def extra_repr(self) -> str:
         return f"{self.wrapped!r}" + ("" if self.generator is None else ", generator=...")
