@@ -12,7 +12,8 @@ from .._container import Compose, RandomApply, RandomChoice, RandomOrder
 from .._transform import Transform
 from . import _draws
 from ._batch import Batch
-from ._core import Batched, Context, Leaf, LeafRecord, Loop, Record, batched_for, register, run_single
+from ._core import Batched, Context, Leaf, LeafRecord, Loop, Record, batched_for, register, run_sequence, run_single
+from ._fusion import run_fused
 
 
 class _SequenceRecord(Record):
@@ -25,20 +26,10 @@ class _SequenceRecord(Record):
         return [record.params(i) for record in self.records]
 
 
-def run_sequence(transforms: list[Any], batch: Batch, context: Context) -> tuple[Batch, list[Record]]:
-    records = []
-    for transform in transforms:
-        batch, record = batched_for(transform).run(batch, context)
-        records.append(record)
-    return batch, records
-
-
 @register(Compose)
 class BatchedCompose(Batched):
     def run(self, batch: Batch, context: Context) -> tuple[Batch, Record]:
         if self.transform.fuse_geometry:
-            from ._fusion import run_fused  # noqa: PLC0415 (fusion imports the geometric implementations)
-
             return run_fused(self.transform.transforms, batch, context)
         batch, records = run_sequence(self.transform.transforms, batch, context)
         return batch, _SequenceRecord(records)

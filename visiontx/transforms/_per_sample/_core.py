@@ -72,6 +72,15 @@ def is_vectorised(transform: Any) -> bool:
     return type(transform) in _IMPLEMENTATIONS
 
 
+def run_sequence(transforms: list[Any], batch: Batch, context: Context) -> tuple[Batch, list[Record]]:
+    """``transforms`` one after the other on the batch, and their records."""
+    records = []
+    for transform in transforms:
+        batch, record = batched_for(transform).run(batch, context)
+        records.append(record)
+    return batch, records
+
+
 # ------------------------------------------------------------------------------------------ the loop
 class _ListRecord(Record):
     def __init__(self, params: list[Any]) -> None:

@@ -23,8 +23,7 @@ from .._geometry import (
 )
 from .._utils import FillMixin
 from ._batch import Batch, _index
-from ._containers import run_sequence
-from ._core import Context, LeafRecord, Loop, Record, batched_for
+from ._core import Context, LeafRecord, Loop, Record, batched_for, run_sequence
 
 # the fusible transforms whose batched implementations give per-sample matrices onto a common canvas
 _MATRIX_RUNS = (RandomResizedCrop, RandomAffine, RandomRotation, RandomPerspective, RandomCrop,
