@@ -11,10 +11,10 @@ pixel work stay on the device. Run:
 from __future__ import annotations
 
 import torch
+from helpers import display_size, fast_mode, output_dir, plot, sample_image
 from torch.utils.data import DataLoader, Dataset
 
 import visiontx.transforms as T
-from helpers import display_size, fast_mode, output_dir, plot, sample_image
 
 
 class CentreCrops(Dataset):

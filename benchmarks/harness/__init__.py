@@ -193,7 +193,8 @@ def _per_sample(run: _Run, device: str) -> list[str]:
     config, hw = run.config, run.config.batch_hw
     rows = per_sample.per_sample_rows(run.peers["visiontx"], config.settings, run.progress,
                                       config.per_sample_batches, hw, device)
-    title = f"## Per-sample batches on {device}: B x 3 x {hw[0]} x {hw[1]}, RandomResizedCrop + flip + ColorJitter + RandomAffine"
+    title = (f"## Per-sample batches on {device}: B x 3 x {hw[0]} x {hw[1]}, "
+             "RandomResizedCrop + flip + ColorJitter + RandomAffine")
     note = ("PerSample: one call per batch (vectorised draws; on CPU each image through the OpenCV wing); "
             "PerSample, torch: the same with the wing off (the batched torch kernels a GPU runs); loop: visiontx's "
             "single-sample Compose per image; kornia: AugmentationSequential (float32 only). Ratios: how many times "

@@ -22,7 +22,7 @@ SIDES = ("PerSample", "PerSample, torch", "loop", "kornia")
 def _kornia() -> Any | None:
     try:
         return importlib.import_module("kornia.augmentation")
-    except Exception:  # not installed, or its import fails against this torch
+    except Exception:
         return None
 
 
@@ -61,7 +61,8 @@ def _calls(vx: SimpleNamespace, K: Any, images: torch.Tensor, side: int) -> dict
 
 
 def per_sample_rows(
-    vx: SimpleNamespace, settings: Settings, progress: Progress, batches: Sequence[int], hw: tuple[int, int], device: str
+    vx: SimpleNamespace, settings: Settings, progress: Progress, batches: Sequence[int], hw: tuple[int, int],
+    device: str,
 ) -> list[tuple[str, int, dict[str, Any]]]:
     """``(dtype, B, {side: seconds per batch | error})`` for uint8 and float32 batches of ``B x 3 x hw``."""
     K = _kornia()
@@ -84,8 +85,8 @@ def per_sample_rows(
 
 
 def per_sample_table(rows: Sequence[tuple[str, int, dict[str, Any]]]) -> list[str]:
-    lines = ["| dtype | B | PerSample ms | PerSample, torch ms | loop ms | kornia ms | PerSample / loop | PerSample / kornia |",
-             "|---|--:|--:|--:|--:|--:|--:|--:|"]
+    lines = ["| dtype | B | PerSample ms | PerSample, torch ms | loop ms | kornia ms | PerSample / loop "
+             "| PerSample / kornia |", "|---|--:|--:|--:|--:|--:|--:|--:|"]
     for dtype, size, times in rows:
         cells = [f"{t * 1e3:.1f}" if isinstance(t, float) else str(t) for t in (times.get(s, "-") for s in SIDES)]
         ratios = []

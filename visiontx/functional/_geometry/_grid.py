@@ -97,7 +97,8 @@ def _sample_nearest(image: torch.Tensor, grid: torch.Tensor, fill: list[float] |
         valid = _per_image(valid, image)
     else:
         flat = image.reshape(-1, height * width)
-        out = flat.gather(1, index.flatten().expand(flat.shape[0], -1)).reshape(*image.shape[:-2], out_height, out_width)
+        out = flat.gather(1, index.flatten().expand(flat.shape[0], -1))
+        out = out.reshape(*image.shape[:-2], out_height, out_width)
     if fill is None:
         return out.masked_fill_(~valid, 0)
     return torch.where(valid, out, _fill_tensor(fill, image, image.dtype))

@@ -43,7 +43,8 @@ def gaussian_blur_batch(image: torch.Tensor, kernel_size: Sequence[int], sigma: 
     if image.numel() == 0 or (kx == 1 and ky == 1):
         return image.clone()
     if ky // 2 >= height or kx // 2 >= width:
-        raise ValueError(f"kernel_size {list(kernel_size)!r} needs an image larger than half of it, got {height}x{width}")
+        size = list(kernel_size)
+        raise ValueError(f"kernel_size {size!r} needs an image larger than half of it, got {height}x{width}")
     dtype = image.dtype if image.is_floating_point() else torch.float32
     planes = image.reshape(image.shape[0], -1, height, width).to(dtype)
     wy, wx = gaussian_weights(ky, sigma[:, 1]), gaussian_weights(kx, sigma[:, 0])

@@ -86,10 +86,12 @@ class Batch:
             least = 3 if isinstance(leaf, Mask) else 4
             if leaf.ndim < least:
                 kind = "masks [B, H, W]" if least == 3 else "images [B, C, H, W] (videos [B, T, C, H, W])"
-                raise ValueError(f"PerSample: a batch of {kind} needs a leading batch dim, got shape {tuple(leaf.shape)}")
+                shape = tuple(leaf.shape)
+                raise ValueError(f"PerSample: a batch of {kind} needs a leading batch dim, got shape {shape}")
         sizes = {(leaf.shape[0], tuple(leaf.shape[-2:])) for leaf in self.leaves}
         if len(sizes) > 1:
-            raise ValueError(f"PerSample: the batched leaves must agree on B and H x W, got (B, (H, W)) {sorted(sizes)}")
+            raise ValueError(f"PerSample: the batched leaves must agree on B and H x W, "
+                             f"got (B, (H, W)) {sorted(sizes)}")
         for entries in self.lists:
             if len(entries) != self.size:
                 raise ValueError(

@@ -31,7 +31,8 @@ class BatchedColorJitter(Leaf):
         return dict(order=order, factors=factors)
 
     def sample_params(self, values: dict[str, Any], i: int) -> dict[str, Any]:
-        return dict(order=values["order"][i].tolist(), factors=[None if f is None else float(f[i]) for f in values["factors"]])
+        factors = [None if f is None else float(f[i]) for f in values["factors"]]
+        return dict(order=values["order"][i].tolist(), factors=factors)
 
     def apply(self, leaf: torch.Tensor, values: dict[str, Any]) -> torch.Tensor:
         factors = values["factors"]
@@ -69,7 +70,9 @@ def _step_or_identity(sequence: torch.Tensor, index: torch.Tensor, end: torch.Te
     return torch.where(valid, kinds, C.IDENTITY)
 
 
-def _blend(work: torch.Tensor, kinds: torch.Tensor, factors: list[torch.Tensor | None], dtype: torch.dtype) -> torch.Tensor:
+def _blend(
+    work: torch.Tensor, kinds: torch.Tensor, factors: list[torch.Tensor | None], dtype: torch.dtype
+) -> torch.Tensor:
     chosen = torch.ones_like(kinds, dtype=torch.float64)
     for kind in (C.BRIGHTNESS, C.CONTRAST, C.SATURATION):
         if factors[kind] is not None:

@@ -220,7 +220,8 @@ class Leaf(Batched):
             if not any(self._moves(x) for x in flat) or (params := record.params(i)) is None:
                 out.append(entry)
                 continue
-            out.append(tree_unflatten([self.transform.transform(x, params) if self._moves(x) else x for x in flat], spec))
+            moved = [self.transform.transform(x, params) if self._moves(x) else x for x in flat]
+            out.append(tree_unflatten(moved, spec))
         return out
 
     def _moves(self, leaf: Any) -> bool:

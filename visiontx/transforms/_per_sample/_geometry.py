@@ -103,7 +103,8 @@ class BatchedAffine(Warp):
                 shear[:, 1] = uniform(t.shear[2], t.shear[3])
         forward = G.affine_matrices(angle, translate, scale, shear, _center(t, (height, width)))
         return dict(
-            angle=angle, translate=translate, scale=scale, shear=shear, inverse=G.invert(forward), out_size=(height, width)
+            angle=angle, translate=translate, scale=scale, shear=shear, inverse=G.invert(forward),
+            out_size=(height, width),
         )
 
     def sample_params(self, values: dict[str, Any], i: int) -> dict[str, Any]:
@@ -167,7 +168,8 @@ class BatchedResizedCrop(Warp):
     def batched(self, leaf: torch.Tensor) -> bool:
         t = self.transform
         shrinks = leaf.shape[-2] > t.size[0] or leaf.shape[-1] > t.size[1]
-        return not isinstance(leaf, Mask) and t.interpolation == InterpolationMode.BILINEAR and not (t.antialias and shrinks)
+        bilinear = t.interpolation == InterpolationMode.BILINEAR
+        return not isinstance(leaf, Mask) and bilinear and not (t.antialias and shrinks)
 
     def draw(self, batch: Batch, context: Context) -> dict[str, Any]:
         t, (height, width), n = self.transform, batch.spatial_size, batch.size
@@ -189,7 +191,9 @@ class BatchedResizedCrop(Warp):
         inverse = G.translations(left.double(), top.double())
         inverse[:, 0, 0], inverse[:, 1, 1] = w.double() / out_w, h.double() / out_h
         source_box = torch.stack([left + 0.5, top + 0.5, left + w - 0.5, top + h - 0.5], dim=1).double()
-        return dict(top=top, left=left, height=h, width=w, inverse=inverse, out_size=tuple(t.size), source_box=source_box)
+        return dict(
+            top=top, left=left, height=h, width=w, inverse=inverse, out_size=tuple(t.size), source_box=source_box
+        )
 
     def sample_params(self, values: dict[str, Any], i: int) -> dict[str, Any]:
         return {k: int(values[k][i]) for k in ("top", "left", "height", "width")}
@@ -211,7 +215,8 @@ class BatchedCrop(Warp):
         crop_top = _draws.randint(n, 0, height - crop_height + 1, device, generator)
         crop_left = _draws.randint(n, 0, width - crop_width + 1, device, generator)
         inverse = G.translations((crop_left - left).double(), (crop_top - top).double())
-        return dict(padding=[left, top, right, bottom], top=crop_top, left=crop_left, inverse=inverse, out_size=tuple(t.size))
+        padding = [left, top, right, bottom]
+        return dict(padding=padding, top=crop_top, left=crop_left, inverse=inverse, out_size=tuple(t.size))
 
     def sample_params(self, values: dict[str, Any], i: int) -> dict[str, Any]:
         return dict(padding=values["padding"], top=int(values["top"][i]), left=int(values["left"][i]))
