@@ -104,8 +104,10 @@ def warp_batch(
     in_size = (images.shape[-2], images.shape[-1])
     grid = batched_matrix_grid(inverse, out_size, in_size, work_dtype(images.dtype), projective)
     if source_box is not None:
-        scale = torch.tensor([2.0 / in_size[1], 2.0 / in_size[0]] * 2, dtype=torch.float64, device=images.device)
-        bounds = (source_box * scale - 1.0).to(grid.dtype).view(-1, 1, 1, 4)
+        bounds = source_box.clone()
+        bounds[:, 0::2] *= 2.0 / in_size[1]
+        bounds[:, 1::2] *= 2.0 / in_size[0]
+        bounds = (bounds - 1.0).to(grid.dtype).view(-1, 1, 1, 4)
         grid = torch.maximum(torch.minimum(grid, bounds[..., 2:]), bounds[..., :2])
     return sample(images, grid, mode, fill_values)
 

@@ -46,7 +46,9 @@ def parse_mode(
 
 def _fill_tensor(fill: list[float], image: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
     """The fill as a tensor broadcasting over ``[..., C, H, W]`` (a scalar when one value)."""
-    values = torch.tensor(fill, dtype=torch.float64, device=image.device)
+    values = torch.empty(len(fill), dtype=torch.float64, device=image.device)
+    for k, value in enumerate(fill):  # scalar fills: no host-to-device copy, which would synchronise a GPU
+        values[k] = value
     if not dtype.is_floating_point and dtype != torch.bool:
         info = torch.iinfo(dtype)
         values = values.round().clamp(info.min, info.max)
@@ -196,7 +198,9 @@ def batched_matrix_grid(
     when ``projective``. Returns ``[B, H_out, W_out, 2]``, computed as :func:`matrix_grid` computes one
     (coefficients scaled in float64, the grid in ``dtype``), so each image gets the same points."""
     sx, sy = 2.0 / in_size[1], 2.0 / in_size[0]
-    scaled = inverse[:, :2] * torch.tensor([sx, sy], dtype=torch.float64, device=inverse.device).view(1, 2, 1)
+    scaled = inverse[:, :2].clone()
+    scaled[:, 0] *= sx
+    scaled[:, 1] *= sy
     if not projective:  # the -1 of the normalisation folded into the constant term, as matrix_grid
         scaled[:, :, 2] -= 1.0
     rows = scaled.to(dtype)

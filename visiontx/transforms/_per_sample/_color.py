@@ -57,9 +57,10 @@ class BatchedColorJitter(Leaf):
 
 def _active_sequence(order: torch.Tensor, active: list[int]) -> torch.Tensor:
     """``[B, n]``: each row of ``order`` with the inactive adjustments left out (stable)."""
-    keep = torch.zeros(4, dtype=torch.bool, device=order.device)
-    keep[active] = True
-    rank = torch.where(keep[order], torch.arange(4, device=order.device), 4)  # inactive ones sort last
+    keep = torch.zeros_like(order, dtype=torch.bool)
+    for j in active:
+        keep |= order == j
+    rank = torch.where(keep, torch.arange(4, device=order.device), 4)  # inactive ones sort last
     return order.gather(1, rank.argsort(dim=1, stable=True))[:, : len(active)]
 
 

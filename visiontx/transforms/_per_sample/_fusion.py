@@ -80,12 +80,10 @@ def _flip_matrices(transform: Any, size: int, canvas: tuple[int, int], device: t
 
 def _is_exact(matrices: torch.Tensor) -> torch.Tensor:
     """``[B]``: whether each map moves whole pixels (a flip or quarter turn and an integer shift)."""
-    linear = matrices[:, :2, :2].abs()
-    turn = (linear == torch.eye(2, dtype=linear.dtype, device=linear.device)).all(dim=(1, 2))
-    turn |= (linear == torch.tensor([[0.0, 1.0], [1.0, 0.0]], dtype=linear.dtype, device=linear.device)).all(dim=(1, 2))
-    shifts = matrices[:, :2, 2]
-    last = (matrices[:, 2] == torch.tensor([0.0, 0.0, 1.0], dtype=matrices.dtype, device=matrices.device)).all(dim=1)
-    return turn & last & (shifts == shifts.round()).all(dim=1)
+    (a, b, c), (d, e, f), (g, h, i) = (row.abs().unbind(-1) for row in matrices.unbind(-2))
+    turn = ((a == 1) & (b == 0) & (d == 0) & (e == 1)) | ((a == 0) & (b == 1) & (d == 1) & (e == 0))
+    last = (g == 0) & (h == 0) & (matrices[:, 2, 2] == 1)
+    return turn & last & (c == c.round()) & (f == f.round())
 
 
 def _run_matrices(run: list[Any], batch: Batch, context: Context) -> tuple[Batch, list[Record]]:
@@ -115,7 +113,7 @@ def _run_matrices(run: list[Any], batch: Batch, context: Context) -> tuple[Batch
         exact &= ~on | _is_exact(matrices)
         if hasattr(transform, "interpolation"):
             rank = min(_RANKS.get(transform.interpolation, 2), 1)  # tensors: bicubic counts as bilinear
-            ranks = torch.where(on, torch.maximum(ranks, torch.tensor(rank, device=device)), ranks)
+            ranks = torch.where(on, ranks.clamp(min=rank), ranks)
         if getattr(transform, "antialias", False):
             antialias |= on
         unfused = unfused.with_values([implementation._apply_leaf(x, values, applied) for x in unfused.leaves])

@@ -146,9 +146,8 @@ class BatchedPerspective(Warp):
         y_low, y_high = (0, bound_h), (height - bound_h, height)
         corners = [(x_low, y_low), (x_high, y_low), (x_high, y_high), (x_low, y_high)]
         endpoints = torch.stack([torch.stack([draw(*xs), draw(*ys)], dim=1) for xs, ys in corners], dim=1)
-        start = torch.tensor(
-            [[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]], dtype=torch.float64, device=device
-        )
+        start = torch.zeros(4, 2, dtype=torch.float64, device=device)
+        start[1:3, 0], start[2:, 1] = width - 1, height - 1  # the corners, set without a host-to-device copy
         inverse = G.perspective_inverses(start.expand(n, 4, 2), endpoints.to(torch.float64))
         return dict(endpoints=endpoints, inverse=inverse, out_size=(height, width))
 

@@ -63,7 +63,7 @@ class BatchedErasing(Leaf):
     def apply(self, leaf: torch.Tensor, values: dict[str, Any]) -> torch.Tensor:
         t = self.transform
         if values["noise"] is None:
-            value = fill_tensor(t._fixed, leaf.dtype, leaf.device)
+            value = fill_tensor(t._fixed, leaf.dtype).to(leaf.device, non_blocking=True)  # (no synchronising copy)
         else:
             noise = values["noise"]
             value = noise.view(noise.shape[0], *[1] * (leaf.ndim - 4), *noise.shape[1:]).to(leaf.dtype)
