@@ -325,6 +325,17 @@ def test_fused_runs_with_per_sample_boxes_loop_through_the_fused_path() -> None:
         assert_equal(out_boxes[i], expected)
 
 
+def test_zoom_out_to_a_fixed_size_in_a_fused_compose() -> None:
+    """A zoom out gives each sample its own canvas; a fused run ending in a fixed Resize gives one size."""
+    run = [T.RandomZoomOut(fill=7, side_range=(1.0, 3.0), p=1.0), T.Resize((16, 20))]
+    batch = _batch()
+    torch.manual_seed(0)
+    output = T.PerSample(T.Compose(run, fuse_geometry=True))(batch)
+    torch.manual_seed(0)
+    for i in range(B):
+        assert_equal(output[i], apply_run(run, _sample(batch, i)).as_subclass(torch.Tensor))
+
+
 def test_which_transforms_are_vectorised() -> None:
     vectorised = (T.ColorJitter(0.1), T.RandomAffine(5), T.RandomResizedCrop(5), T.RandomHorizontalFlip())
     for transform in vectorised:
