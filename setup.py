@@ -15,7 +15,7 @@ setup(
     extras_require={
         "test": ["pytest", "pytest-xdist", "hypothesis", "torchvision", "matplotlib", "scipy", "scikit-learn"],
         "gallery": ["matplotlib"],
-        "bench": ["torchvision", "albumentations==2.0.8"],
+        "bench": ["torchvision", "albumentations==2.0.8", "kornia==0.7.4"],
     },
     entry_points={"console_scripts": ["visiontx=visiontx.__main__:main"]},
 )

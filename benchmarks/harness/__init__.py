@@ -17,13 +17,13 @@ from collections.abc import Sequence
 
 import torch
 
-from . import cases, report, sections
+from . import cases, per_sample, report, sections
 from .peers import load_peers, machine_description, single_thread
 from .timing import FULL, QUICK, Progress, Settings
 
 __all__ = ["BenchConfig", "QUICK_CONFIG", "run_bench"]
 
-SECTIONS = ("transforms", "pipelines", "fusion", "dispatch", "batch", "scaling")
+SECTIONS = ("transforms", "pipelines", "fusion", "dispatch", "batch", "scaling", "per_sample")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -36,6 +36,7 @@ class BenchConfig:
     box_counts: tuple[int, ...] = (1, 10, 100, 1000)
     batch_size: int = 32
     batch_hw: tuple[int, int] = (224, 224)
+    per_sample_batches: tuple[int, ...] = (8, 32, 128)
     sections: tuple[str, ...] = SECTIONS
     only: tuple[str, ...] | None = None
 
@@ -92,6 +93,7 @@ def _run(peers: dict, config: BenchConfig) -> list[str]:
         "dispatch": 5,
         "batch": len(sections.KERNELS) * len(devices),
         "scaling": len(scaling) * len(config.scaling_sizes) + len(boxes) * len(config.box_counts),
+        "per_sample": 2 * len(config.per_sample_batches) * len(devices),
     }
     missing = tuple(name for name, peer in peers.items() if peer is None)
     run = _Run(peers, missing, config, Progress(sum(steps[s] for s in config.sections)))
@@ -102,6 +104,7 @@ def _run(peers: dict, config: BenchConfig) -> list[str]:
         "dispatch": lambda: _dispatch(run),
         "batch": lambda: [line for device in devices for line in _batch(run, device)],
         "scaling": lambda: _scaling(run, scaling, boxes),
+        "per_sample": lambda: [line for device in devices for line in _per_sample(run, device)],
     }
     try:
         return [line for name in SECTIONS if name in config.sections for line in parts[name]()]
@@ -184,3 +187,16 @@ def _scaling(run: _Run, scaling: list, boxes: list) -> list[str]:
             + report.scaling_table(by_size, "size", run.missing)
             + ["", "## Scaling with the number of boxes (128 x 128 image + boxes + labels)", ""]
             + report.scaling_table(by_count, "boxes", run.missing))
+
+
+def _per_sample(run: _Run, device: str) -> list[str]:
+    config, hw = run.config, run.config.batch_hw
+    rows = per_sample.per_sample_rows(run.peers["visiontx"], config.settings, run.progress,
+                                      config.per_sample_batches, hw, device)
+    title = (f"## Per-sample batches on {device}: B x 3 x {hw[0]} x {hw[1]}, "
+             "RandomResizedCrop + flip + ColorJitter + RandomAffine")
+    note = ("PerSample: one call per batch (vectorised draws; on CPU each image through the OpenCV wing); "
+            "PerSample, torch: the same with the wing off (the batched torch kernels a GPU runs); loop: visiontx's "
+            "single-sample Compose per image; kornia: AugmentationSequential (float32 only). Ratios: how many times "
+            "faster PerSample is.")
+    return ["", title, "", note, ""] + per_sample.per_sample_table(rows)

@@ -43,6 +43,7 @@ from ._misc import *  # noqa: F401,F403
 from ._misc import __all__ as _misc_all
 from ._mixing import *  # noqa: F401,F403
 from ._mixing import __all__ as _mixing_all
+from ._per_sample import PerSample
 from ._transform import RandomApplyTransform, Transform
 from ._type_conversion import *  # noqa: F401,F403
 from ._type_conversion import __all__ as _type_conversion_all
@@ -51,6 +52,7 @@ __all__ = sorted(
     [
         "Compose",
         "InterpolationMode",
+        "PerSample",
         "RandomApply",
         "RandomApplyTransform",
         "RandomChoice",

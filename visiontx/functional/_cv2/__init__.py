@@ -20,7 +20,7 @@ remaps), ``_geometry`` (resize, pad), ``_color`` (lookup tables, histograms, gra
 adjustments on interleaved pixels, sharpness), ``_misc`` (blur, JPEG, erase).
 """
 
-from ._base import available, can_use, disabled
+from ._base import available, can_use, disabled, takes_batch_per_image
 from ._color import (
     ContrastTables,
     Luma,
@@ -101,5 +101,6 @@ __all__ = [
     "shrink",
     "saturation_step",
     "sharpen",
+    "takes_batch_per_image",
     "warp",
 ]

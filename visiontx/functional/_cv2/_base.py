@@ -21,7 +21,7 @@ except Exception as error:  # missing or broken: every kernel takes its torch pa
         stacklevel=2,
     )
 
-__all__ = ["MAX_SIZE", "available", "can_use", "cv2", "disabled"]
+__all__ = ["MAX_SIZE", "available", "can_use", "cv2", "disabled", "takes_batch_per_image"]
 
 MAX_SIZE = 32768  # OpenCV's warps, remaps and resizes take images and maps under this many pixels a side
 _DTYPES = (torch.uint8, torch.float32)
@@ -56,3 +56,10 @@ def can_use(image: torch.Tensor, *, dtypes: Sequence[torch.dtype] = _DTYPES) -> 
         and image.ndim >= 2
         and image.numel() > 0
     )
+
+
+def takes_batch_per_image(batch: torch.Tensor) -> bool:
+    """Whether ``T.PerSample``'s vectorised transforms should hand each image of ``batch`` ``[B, ...]`` to
+    the single-image kernels (which take this wing as their own gates say) instead of the batched torch
+    maths: on CPU the wing's warps, resizes and colour steps beat one batched ``grid_sample`` or HSV pass."""
+    return can_use(batch)

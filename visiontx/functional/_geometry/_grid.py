@@ -1,7 +1,9 @@
 """The pixel engine of the warping ops: sample an image at a grid of source points, with a fill.
 
 Grids follow ``torch.nn.functional.grid_sample`` (``align_corners=False``): ``grid[i, j]`` holds the
-source point of output pixel ``(i, j)`` as ``(x, y)`` normalised to ``[-1, 1]`` over the input.
+source point of output pixel ``(i, j)`` as ``(x, y)`` normalised to ``[-1, 1]`` over the input. A
+batched grid ``[B, H_out, W_out, 2]`` gives each image of a batch ``[B, ..., H, W]`` its own points
+(``PerSample``'s warps, from :func:`batched_matrix_grid`).
 Nearest sampling gathers pixels directly in the input dtype (uint8 stays uint8, masks of any dtype);
 bilinear and bicubic sampling work in float and round back (saturating: bicubic overshoots).
 """
@@ -44,7 +46,9 @@ def parse_mode(
 
 def _fill_tensor(fill: list[float], image: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
     """The fill as a tensor broadcasting over ``[..., C, H, W]`` (a scalar when one value)."""
-    values = torch.tensor(fill, dtype=torch.float64, device=image.device)
+    values = torch.empty(len(fill), dtype=torch.float64, device=image.device)
+    for k, value in enumerate(fill):  # scalar fills: no host-to-device copy, which would synchronise a GPU
+        values[k] = value
     if not dtype.is_floating_point and dtype != torch.bool:
         info = torch.iinfo(dtype)
         values = values.round().clamp(info.min, info.max)
@@ -73,17 +77,30 @@ def _finite_(coords: torch.Tensor, outside: float) -> torch.Tensor:
     return coords.nan_to_num_(nan=outside, posinf=outside, neginf=outside)
 
 
+def _per_image(values: torch.Tensor, image: torch.Tensor) -> torch.Tensor:
+    """A batched grid's ``[B, H_out, W_out]`` values viewed to broadcast over ``image`` ``[B, ..., H, W]``."""
+    return values.view(values.shape[0], *[1] * (image.ndim - 3), *values.shape[1:])
+
+
 def _sample_nearest(image: torch.Tensor, grid: torch.Tensor, fill: list[float] | None) -> torch.Tensor:
     height, width = image.shape[-2:]
-    out_height, out_width = grid.shape[:2]
+    batched = grid.ndim == 4
+    out_height, out_width = grid.shape[-3:-1]
     x = _finite_(grid[..., 0].add(1).mul_(width / 2).sub_(0.5).round_(), -1.0)
     y = _finite_(grid[..., 1].add(1).mul_(height / 2).sub_(0.5).round_(), -1.0)
-    if _cv2.can_remap_nearest(image, fill):
+    if not batched and _cv2.can_remap_nearest(image, fill):
         return _cv2.remap_nearest(image, x, y, fill)
     valid = (x >= 0) & (x <= width - 1) & (y >= 0) & (y <= height - 1)
-    index = (y.clamp_(0, height - 1) * width + x.clamp_(0, width - 1)).long().flatten()
-    flat = image.reshape(-1, height * width)
-    out = flat.gather(1, index.expand(flat.shape[0], -1)).reshape(*image.shape[:-2], out_height, out_width)
+    index = (y.clamp_(0, height - 1) * width + x.clamp_(0, width - 1)).long()
+    if batched:  # one row of source indices per image, shared by its channels (and frames)
+        flat = image.reshape(image.shape[0], -1, height * width)
+        index = index.view(index.shape[0], 1, -1).expand(-1, flat.shape[1], -1)
+        out = flat.gather(2, index).reshape(*image.shape[:-2], out_height, out_width)
+        valid = _per_image(valid, image)
+    else:
+        flat = image.reshape(-1, height * width)
+        out = flat.gather(1, index.flatten().expand(flat.shape[0], -1))
+        out = out.reshape(*image.shape[:-2], out_height, out_width)
     if fill is None:
         return out.masked_fill_(~valid, 0)
     return torch.where(valid, out, _fill_tensor(fill, image, image.dtype))
@@ -95,13 +112,17 @@ def _sample_interpolated(
     """Bilinear or bicubic sampling through ``grid_sample``."""
     height, width = image.shape[-2:]
     dtype = work_dtype(image.dtype)
-    grid = _finite_(grid.to(dtype, copy=True), _OUTSIDE)[None]
-    flat = image.reshape(1, -1, height, width).to(dtype)  # batch and channels share one grid
+    batched = grid.ndim == 4
+    grid = _finite_(grid.to(dtype, copy=True), _OUTSIDE)
+    grid = grid if batched else grid[None]
+    images = grid.shape[0]  # batch and channels share one grid, or each image of the batch has its own
+    flat = image.reshape(images, -1, height, width).to(dtype)
     out = grid_sample(flat, grid, mode=mode.value, padding_mode="zeros", align_corners=False)
     out = out.reshape(*image.shape[:-2], *grid.shape[1:3])
     if fill is not None:  # blend towards fill where the footprint leaves the image, as torchvision
-        ones = torch.ones((1, 1, height, width), dtype=dtype, device=image.device)
-        weight = grid_sample(ones, grid, mode=mode.value, padding_mode="zeros", align_corners=False)[0, 0]
+        ones = torch.ones((images, 1, height, width), dtype=dtype, device=image.device)
+        weight = grid_sample(ones, grid, mode=mode.value, padding_mode="zeros", align_corners=False)[:, 0]
+        weight = _per_image(weight, image) if batched else weight[0]
         fill_t = _fill_tensor(fill, image, dtype)
         out = out.sub_(fill_t).mul_(weight).add_(fill_t)
     return _cast_back(out, image.dtype)
@@ -125,8 +146,9 @@ def filled(image: torch.Tensor, out_size: Sequence[int], fill: list[float] | Non
 def sample(
     image: torch.Tensor, grid: torch.Tensor, mode: InterpolationMode, fill: list[float] | None
 ) -> torch.Tensor:
-    """Sample ``image`` ``[..., H, W]`` at ``grid`` ``(H_out, W_out, 2)``; points outside, or not
-    finite, get ``fill`` (zeros when None). Returns ``[..., H_out, W_out]`` in the image's dtype.
+    """Sample ``image`` ``[..., H, W]`` at ``grid`` ``(H_out, W_out, 2)`` (or each image of ``[B, ..., H, W]``
+    at its own ``grid[b]`` of ``(B, H_out, W_out, 2)``); points outside, or not finite, get ``fill``
+    (zeros when None). Returns ``[..., H_out, W_out]`` in the image's dtype.
     Callers build the grid from the image size, so they deal with :func:`has_no_pixels` first."""
     if mode == InterpolationMode.NEAREST:
         return _sample_nearest(image, grid, fill)
@@ -166,6 +188,32 @@ def _projective_grid(
     torch.div(xs * (a * sx) + (ys * (b * sx) + c * sx), denominator, out=grid[..., 0])
     torch.div(xs * (d * sy) + (ys * (e * sy) + f * sy), denominator, out=grid[..., 1])
     return grid.sub_(1.0)
+
+
+def batched_matrix_grid(
+    inverse: torch.Tensor, out_size: Sequence[int], in_size: Sequence[int], dtype: torch.dtype, projective: bool = False
+) -> torch.Tensor:
+    """:func:`matrix_grid` of ``B`` maps at once: ``inverse`` ``[B, 3, 3]`` (float64, on the images'
+    device) maps each image's output pixel coordinates to its input ones; its last rows are used only
+    when ``projective``. Returns ``[B, H_out, W_out, 2]``, computed as :func:`matrix_grid` computes one
+    (coefficients scaled in float64, the grid in ``dtype``), so each image gets the same points."""
+    sx, sy = 2.0 / in_size[1], 2.0 / in_size[0]
+    scaled = inverse[:, :2].clone()
+    scaled[:, 0] *= sx
+    scaled[:, 1] *= sy
+    if not projective:  # the -1 of the normalisation folded into the constant term, as matrix_grid
+        scaled[:, :, 2] -= 1.0
+    rows = scaled.to(dtype)
+    xs = torch.arange(out_size[1], dtype=dtype, device=inverse.device).add_(0.5).view(1, 1, -1)
+    ys = torch.arange(out_size[0], dtype=dtype, device=inverse.device).add_(0.5).view(1, -1, 1)
+    grid = torch.empty((inverse.shape[0], *out_size, 2), dtype=dtype, device=inverse.device)
+    for axis in (0, 1):
+        a, b, c = (rows[:, axis, k].view(-1, 1, 1) for k in range(3))
+        torch.add(xs * a, ys * b + c, out=grid[..., axis])
+    if not projective:
+        return grid
+    g, h, i = (inverse[:, 2, k].to(dtype).view(-1, 1, 1) for k in range(3))
+    return grid.div_((xs * g + (ys * h + i)).unsqueeze(-1)).sub_(1.0)
 
 
 def pil_fill(image: PIL.Image.Image, fill: FillArg) -> int | float | tuple | None:

@@ -83,7 +83,17 @@ class RandomCrop(_PadMixin, Transform):
         self.padding_mode = check_padding_mode(padding_mode)
 
     def make_params(self, flat_inputs: list[Any]) -> dict[str, Any]:
-        height, width = query_size(flat_inputs)
+        (left, top, right, bottom), (height, width) = self.padded(*query_size(flat_inputs))
+        crop_height, crop_width = self.size
+        # torchvision's draws, top then left (a range of one value draws nothing).
+        top_range, left_range = height - crop_height + 1, width - crop_width + 1
+        crop_top = _random.randint(top_range) if top_range > 1 else 0
+        crop_left = _random.randint(left_range) if left_range > 1 else 0
+        return dict(padding=[left, top, right, bottom], top=crop_top, left=crop_left)
+
+    def padded(self, height: int, width: int) -> tuple[list[int], tuple[int, int]]:
+        """The padding ``[left, top, right, bottom]`` of an input of ``(height, width)`` and its padded
+        size; ``ValueError`` when the crop does not fit in it."""
         left, top, right, bottom = self.padding or (0, 0, 0, 0)
         height, width = height + top + bottom, width + left + right
         crop_height, crop_width = self.size
@@ -95,11 +105,7 @@ class RandomCrop(_PadMixin, Transform):
             left, right, width = left + diff, right + diff, width + 2 * diff
         if height < crop_height or width < crop_width:
             raise ValueError(f"crop size {self.size} is larger than the (padded) image size {(height, width)}")
-        # torchvision's draws, top then left (a range of one value draws nothing).
-        top_range, left_range = height - crop_height + 1, width - crop_width + 1
-        crop_top = _random.randint(top_range) if top_range > 1 else 0
-        crop_left = _random.randint(left_range) if left_range > 1 else 0
-        return dict(padding=[left, top, right, bottom], top=crop_top, left=crop_left)
+        return [left, top, right, bottom], (height, width)
 
     def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
         if any(params["padding"]):

@@ -1,0 +1,64 @@
+"""Colour adjustments of whole batches with one factor per image (``PerSample``'s colour ops).
+
+Images are ``[B, ..., C, H, W]``; factors are ``[B]`` tensors on the same device. The maths is the
+torch kernels' (``_adjust``, ``_hue``): float32 work for integer images, each step clamped (and, for
+integer images, rounded) as the single-image op returns it, so image ``b`` gets what the op gives it alone.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from ._grayscale import luma
+from ._hue import _hcv_to_rgb, _rgb_to_hcv
+
+# the kinds of a blend step; IDENTITY leaves an image as it is
+IDENTITY, BRIGHTNESS, CONTRAST, SATURATION = -1, 0, 1, 2
+
+
+def per_image(values: torch.Tensor, image: torch.Tensor) -> torch.Tensor:
+    """``[B]`` values viewed to broadcast over ``image`` ``[B, ...]``."""
+    return values.view(-1, *[1] * (image.ndim - 1))
+
+
+def to_work(image: torch.Tensor) -> torch.Tensor:
+    """A float copy to compute in (float32 for integer images)."""
+    return image.to(image.dtype if image.is_floating_point() else torch.float32, copy=True)
+
+
+def settle_(work: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
+    """``work`` clamped to ``dtype``'s value range (and rounded for integer dtypes), still in float: what a
+    single op returning ``dtype`` would hold."""
+    if dtype.is_floating_point:
+        return work.clamp_(0.0, 1.0)
+    return work.round_().clamp_(0, torch.iinfo(dtype).max)
+
+
+def _gray(work: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
+    gray = luma(work) if work.shape[-3] == 3 else work
+    return gray if dtype.is_floating_point else gray.floor()
+
+
+def blend_step(work: torch.Tensor, kinds: torch.Tensor, factors: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
+    """One brightness, contrast or saturation step per image (``kinds`` ``[B]``: ``BRIGHTNESS``,
+    ``CONTRAST``, ``SATURATION`` or ``IDENTITY``), with ``factors`` ``[B]``, on the float ``work``
+    ``[B, ..., C, H, W]`` of a ``dtype`` batch: ``factor * x + (1 - factor) * other`` with other 0 (brightness),
+    the mean gray level (contrast) or the gray image (saturation; one channel: left as it is)."""
+    if work.shape[-3] == 1:
+        kinds = torch.where(kinds == SATURATION, IDENTITY, kinds)
+    factors = torch.where(kinds == IDENTITY, 1.0, factors).to(work.dtype)
+    gray = _gray(work, dtype)
+    mean = gray.mean(dim=(-3, -2, -1), keepdim=True)
+    kind = per_image(kinds, work)
+    other = torch.where(kind == SATURATION, gray, torch.where(kind == CONTRAST, mean, 0.0))
+    factor = per_image(factors, work)
+    return settle_(work.mul_(factor).add_(other * (1.0 - factor)), dtype)
+
+
+def hue_step(work: torch.Tensor, factors: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
+    """Rotate the hue of each image of the float ``work`` by its factor (``[B]``, in turns; 0 keeps it)."""
+    if work.shape[-3] != 3:
+        return work
+    hue, chroma, value = _rgb_to_hcv(work)
+    hue = hue.add_(per_image(factors.to(work.dtype), hue)).remainder_(1.0)
+    return settle_(_hcv_to_rgb(hue, chroma, value), dtype)

@@ -1,0 +1,68 @@
+"""Gaussian blur and erasing of whole batches with per-image parameters (``PerSample``'s misc ops).
+
+Images are ``[B, ..., C, H, W]``; parameters are ``[B]`` tensors on the same device; the maths is the
+single-image torch kernels' (``_blur``: reflecting borders, float32 work for integer images, rounded back).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import torch
+from torch.nn.functional import pad
+
+from .._dtype import max_value
+
+
+def gaussian_weights(size: int, sigma: torch.Tensor) -> torch.Tensor:
+    """``[B, size]``: each image's normalised 1-D Gaussian (``sigma`` ``[B]``, float64), as ``_blur._weights``."""
+    offsets = torch.arange(size, dtype=torch.float64, device=sigma.device) - (size - 1) / 2
+    values = torch.exp(-0.5 * (offsets[None, :] / sigma[:, None]) ** 2)
+    return values / values.sum(dim=1, keepdim=True)
+
+
+def _blur_axis(planes: torch.Tensor, weights: torch.Tensor, dim: int) -> torch.Tensor:
+    """Convolve float planes ``[B, N, H, W]`` along ``dim`` with each image's ``weights`` ``[B, k]``."""
+    size = weights.shape[1]
+    if size == 1:
+        return planes
+    half, length = size // 2, planes.shape[dim]
+    padded = pad(planes, [0, 0, half, half] if dim == -2 else [half, half, 0, 0], mode="reflect")
+    weights = weights.to(planes.dtype).view(-1, size, 1, 1, 1).unbind(1)
+    output = padded.narrow(dim, 0, length) * weights[0]
+    for i in range(1, size):
+        output.addcmul_(padded.narrow(dim, i, length), weights[i])
+    return output
+
+
+def gaussian_blur_batch(image: torch.Tensor, kernel_size: Sequence[int], sigma: torch.Tensor) -> torch.Tensor:
+    """Blur each image of ``image`` ``[B, ..., C, H, W]`` with its own ``sigma`` (``[B, 2]``: x, y) and
+    the common ``kernel_size`` ``(kx, ky)`` (odd; half of it must fit in the image)."""
+    kx, ky = kernel_size
+    height, width = image.shape[-2:]
+    if image.numel() == 0 or (kx == 1 and ky == 1):
+        return image.clone()
+    if ky // 2 >= height or kx // 2 >= width:
+        size = list(kernel_size)
+        raise ValueError(f"kernel_size {size!r} needs an image larger than half of it, got {height}x{width}")
+    dtype = image.dtype if image.is_floating_point() else torch.float32
+    planes = image.reshape(image.shape[0], -1, height, width).to(dtype)
+    wy, wx = gaussian_weights(ky, sigma[:, 1]), gaussian_weights(kx, sigma[:, 0])
+    output = _blur_axis(_blur_axis(planes, wy, dim=-2), wx, dim=-1).reshape(image.shape)
+    if image.is_floating_point():
+        return output
+    return output.round_().clamp_(0, max_value(image.dtype)).to(image.dtype)
+
+
+def erase_batch(
+    image: torch.Tensor, top: torch.Tensor, left: torch.Tensor, height: torch.Tensor, width: torch.Tensor,
+    value: torch.Tensor,
+) -> torch.Tensor:
+    """Each image of ``image`` ``[B, ..., C, H, W]`` with its rectangle (``[B]`` each) set to ``value``
+    (broadcasting over ``[B, ..., C, H, W]``, already in the image's dtype)."""
+    rows = torch.arange(image.shape[-2], device=image.device).view(1, -1, 1)
+    cols = torch.arange(image.shape[-1], device=image.device).view(1, 1, -1)
+    inside = (rows >= top.view(-1, 1, 1)) & (rows < (top + height).view(-1, 1, 1))
+    inside = inside & (cols >= left.view(-1, 1, 1)) & (cols < (left + width).view(-1, 1, 1))
+    inside = inside.view(image.shape[0], *[1] * (image.ndim - 3), *inside.shape[1:])
+    return torch.where(inside, value, image)

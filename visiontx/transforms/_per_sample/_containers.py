@@ -1,0 +1,141 @@
+"""Compose, RandomApply, RandomChoice and RandomOrder on batches, drawing per sample."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import torch
+
+from ...datapoints import Datapoint
+from .._container import Compose, RandomApply, RandomChoice, RandomOrder
+from .._transform import Transform
+from . import _draws
+from ._batch import Batch
+from ._core import Batched, Context, Leaf, LeafRecord, Loop, Record, batched_for, register, run_sequence, run_single
+from ._fusion import run_fused
+
+
+class _SequenceRecord(Record):
+    """Compose's draws: sample ``i`` got the list of its transforms' parameters."""
+
+    def __init__(self, records: list[Record]) -> None:
+        self.records = records
+
+    def params(self, i: int) -> list[Any]:
+        return [record.params(i) for record in self.records]
+
+
+@register(Compose)
+class BatchedCompose(Batched):
+    def run(self, batch: Batch, context: Context) -> tuple[Batch, Record]:
+        if self.transform.fuse_geometry:
+            return run_fused(self.transform.transforms, batch, context)
+        batch, records = run_sequence(self.transform.transforms, batch, context)
+        return batch, _SequenceRecord(records)
+
+
+def _select(chosen: list[torch.Tensor], options: list[Batch], name: str) -> Batch:
+    """Per sample, the batch of the option whose mask is True (exactly one per sample)."""
+    shapes = {tuple(leaf.shape) for option in options for leaf in option.leaves}
+    first = options[0]
+    if len({tuple(tuple(leaf.shape) for leaf in option.leaves) for option in options}) > 1:
+        raise ValueError(
+            f"{name}: the options give different shapes {sorted(shapes)}, so samples taking different options "
+            "cannot share a batch tensor"
+        )
+    leaves = []
+    for k, like in enumerate(first.leaves):
+        out = like.as_subclass(torch.Tensor)
+        for mask, option in zip(chosen[1:], options[1:]):
+            out = torch.where(mask.view(-1, *[1] * (out.ndim - 1)), option.leaves[k].as_subclass(torch.Tensor), out)
+        leaves.append(type(like).wrap_like(like, out) if isinstance(like, Datapoint) else out)
+    lists = []
+    if first.lists:
+        host = [mask.tolist() for mask in chosen]
+        for k in range(len(first.lists)):
+            lists.append([next(o.lists[k][i] for o, m in zip(options, host) if m[i]) for i in range(first.size)])
+    return first.with_values(leaves, lists)
+
+
+class _ApplyRecord(Record):
+    def __init__(self, applied: torch.Tensor, records: list[Record]) -> None:
+        self.applied, self.records = applied, records
+
+    def params(self, i: int) -> list[Any] | None:
+        return [r.params(i) for r in self.records] if bool(self.applied[i]) else None
+
+
+@register(RandomApply)
+class BatchedRandomApply(Batched):
+    """Each sample flips its own coin; the transforms run on the whole batch, skipped samples keep their
+    input (so the transforms must keep the shape)."""
+
+    def run(self, batch: Batch, context: Context) -> tuple[Batch, Record]:
+        applied = _draws.coins(batch.size, self.transform.p, batch.device, context.generator)
+        out, records = run_sequence(self.transform.transforms, batch, context)
+        return _select([~applied, applied], [batch, out], self.name), _ApplyRecord(applied, records)
+
+
+class _ChoiceRecord(Record):
+    def __init__(self, index: torch.Tensor, records: list[Record]) -> None:
+        self.index, self.records = index, records
+
+    def params(self, i: int) -> tuple[int, Any]:
+        j = int(self.index[i])
+        return j, self.records[j].params(i)
+
+
+@register(RandomChoice)
+class BatchedRandomChoice(Batched):
+    """One option per sample: every option runs on the whole batch (its own per-sample draws) and each
+    sample takes its option's result, so the options must agree on the output shape."""
+
+    def run(self, batch: Batch, context: Context) -> tuple[Batch, Record]:
+        index = _draws.choices(batch.size, self.transform.p, batch.device, context.generator)
+        options, records = [], []
+        for transform in self.transform.transforms:
+            option, record = batched_for(transform).run(batch, context)
+            options.append(option)
+            records.append(record)
+        chosen = [index == j for j in range(len(options))]
+        return _select(chosen, options, self.name), _ChoiceRecord(index, records)
+
+
+class _OrderRecord(Record):
+    def __init__(self, order: torch.Tensor, records: list[Record]) -> None:
+        self.order, self.records = order, records
+
+    def params(self, i: int) -> list[tuple[int, Any]]:
+        return [(j, self.records[j].params(i)) for j in self.order[i].tolist()]
+
+
+@register(RandomOrder)
+class BatchedRandomOrder(Batched):
+    """One order per sample. With vectorised leaf transforms that keep the shape, each transform draws
+    once and, at each of the ``n`` steps, every transform is applied to the whole batch with its draw and
+    each sample takes the one its order names there (``n * n`` applications); otherwise a loop."""
+
+    def run(self, batch: Batch, context: Context) -> tuple[Batch, Record]:
+        implementations = [batched_for(t) for t in self.transform.transforms]
+        if not implementations or batch.lists or not all(isinstance(i, Leaf) for i in implementations):
+            return Loop(self.transform, functools.partial(_order_one, self.transform.transforms)).run(batch, context)
+        order = _draws.permutations(batch.size, len(implementations), batch.device, context.generator)
+        draws = [(i, i.coins(batch, context), i.draw(batch, context)) for i in implementations]
+        for step in range(len(implementations)):
+            options = [batch.with_values([i._apply_leaf(x, v, a) for x in batch.leaves]) for i, a, v in draws]
+            batch = _select([order[:, step] == j for j in range(len(options))], options, self.name)
+        records = [LeafRecord(i, v, a) for i, a, v in draws]
+        return batch, _OrderRecord(order, records)
+
+
+def _order_one(transforms: list[Any], sample: Any) -> tuple[Any, list[tuple[int, Any]]]:
+    """One sample through ``transforms`` in a random order (torch's default generator), and what each got."""
+    drawn = []
+    for j in torch.randperm(len(transforms)).tolist():
+        if isinstance(transforms[j], Transform) and type(transforms[j]).forward is Transform.forward:
+            sample, params = run_single(transforms[j], sample)
+        else:
+            sample, params = transforms[j](sample), None
+        drawn.append((j, params))
+    return sample, drawn

@@ -1,0 +1,153 @@
+"""``Compose(..., fuse_geometry=True)`` on batches: each run of fusible transforms composes every
+sample's matrices and samples once (one batched warp), with the fused path's rules per sample."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import torch
+
+from ...datapoints import Datapoint, Image, Mask
+from ...functional import Geometry, InterpolationMode, warp
+from ...functional._geometry import _batched as G
+from .._fusion import _RANKS, apply_run, split_runs
+from .._geometry import (
+    RandomAffine,
+    RandomCrop,
+    RandomHorizontalFlip,
+    RandomPerspective,
+    RandomResizedCrop,
+    RandomRotation,
+    RandomVerticalFlip,
+)
+from .._utils import FillMixin
+from ._batch import Batch, _index
+from ._core import Context, LeafRecord, Loop, Record, batched_for, run_sequence
+
+# the fusible transforms whose batched implementations give per-sample matrices onto a common canvas
+_MATRIX_RUNS = (RandomResizedCrop, RandomAffine, RandomRotation, RandomPerspective, RandomCrop,
+                RandomHorizontalFlip, RandomVerticalFlip)
+
+
+class _FusedRecord(Record):
+    def __init__(self, records: list[Record]) -> None:
+        self.records = records
+
+    def params(self, i: int) -> list[Any]:
+        return [record.params(i) for record in self.records]
+
+
+def run_fused(transforms: list[Any], batch: Batch, context: Context) -> tuple[Batch, Record]:
+    """The fused Compose's runs on a batch: runs of several fusible transforms through :func:`_run_matrices`
+    when their classes all give matrices (and the batch has no per-sample lists), else sample by sample
+    through the fused path (``apply_run``, torch's default generator); other transforms as unfused."""
+    records: list[Record] = []
+    for fusible, run in split_runs(transforms):
+        if fusible and len(run) > 1 and _by_matrices(run, batch):
+            batch, run_records = _run_matrices(run, batch, context)
+            records.extend(run_records)
+        elif fusible and len(run) > 1:
+            batch, record = Loop(functools.partial(apply_run, run)).run(batch, Context(context.generator, False))
+            records.append(record)
+        else:
+            batch, sequence = run_sequence(run, batch, context)
+            records.extend(sequence)
+    return batch, _FusedRecord(records)
+
+
+def _by_matrices(run: list[Any], batch: Batch) -> bool:
+    return not batch.lists and all(
+        type(t) in _MATRIX_RUNS and not getattr(t, "expand", False) for t in run
+    )
+
+
+def _probe(batch: Batch, size: tuple[int, int]) -> Batch:
+    """A batch of ``size`` with no data (draws only read sizes)."""
+    channels = batch.channels or 1
+    empty = Image(torch.empty(1, device=batch.device).expand(batch.size, channels, *size))
+    return batch.with_values([empty], [])
+
+
+def _flip_matrices(transform: Any, size: int, canvas: tuple[int, int], device: torch.device) -> torch.Tensor:
+    matrices = G.eye(size, device)
+    if isinstance(transform, RandomHorizontalFlip):
+        matrices[:, 0, 0], matrices[:, 0, 2] = -1.0, float(canvas[1])
+    else:
+        matrices[:, 1, 1], matrices[:, 1, 2] = -1.0, float(canvas[0])
+    return matrices
+
+
+def _is_exact(matrices: torch.Tensor) -> torch.Tensor:
+    """``[B]``: whether each map moves whole pixels (a flip or quarter turn and an integer shift)."""
+    (a, b, c), (d, e, f), (g, h, i) = (row.abs().unbind(-1) for row in matrices.unbind(-2))
+    turn = ((a == 1) & (b == 0) & (d == 0) & (e == 1)) | ((a == 0) & (b == 1) & (d == 1) & (e == 0))
+    last = (g == 0) & (h == 0) & (matrices[:, 2, 2] == 1)
+    return turn & last & (c == c.round()) & (f == f.round())
+
+
+def _run_matrices(run: list[Any], batch: Batch, context: Context) -> tuple[Batch, list[Record]]:
+    """Each transform draws for all samples on the canvas of the run so far (as unfused); per sample,
+    the applied transforms' matrices compose. A sample with two or more applied transforms that are not
+    all exact moves once through its composed map (the run's fused rules: the highest interpolation it
+    applied, the run's fill, block means where an antialiased step shrinks by 2 or more); the others
+    keep their unfused result (the same draws, transform by transform)."""
+    size, canvas, device = batch.size, batch.spatial_size, batch.device
+    composed, applied_count = G.eye(size, device), torch.zeros(size, dtype=torch.long, device=device)
+    exact = torch.ones(size, dtype=torch.bool, device=device)
+    ranks = torch.zeros(size, dtype=torch.long, device=device)
+    antialias = torch.zeros(size, dtype=torch.bool, device=device)
+    steps, unfused = [], batch
+    for transform in run:
+        implementation = batched_for(transform)
+        probe = _probe(batch, canvas)
+        applied = implementation.coins(probe, context)
+        values = implementation.draw(probe, context)
+        on = torch.ones(size, dtype=torch.bool, device=device) if applied is None else applied
+        if "inverse" in values:
+            matrices, canvas = G.invert(values["inverse"]), tuple(values["out_size"])
+        else:
+            matrices = _flip_matrices(transform, size, canvas, device)
+        composed = torch.where(on.view(-1, 1, 1), matrices @ composed, composed)
+        applied_count += on.long()
+        exact &= ~on | _is_exact(matrices)
+        if hasattr(transform, "interpolation"):
+            rank = min(_RANKS.get(transform.interpolation, 2), 1)  # tensors: bicubic counts as bilinear
+            ranks = torch.where(on, ranks.clamp(min=rank), ranks)
+        if getattr(transform, "antialias", False):
+            antialias |= on
+        unfused = unfused.with_values([implementation._apply_leaf(x, values, applied) for x in unfused.leaves])
+        steps.append(LeafRecord(implementation, values, applied))
+    fused = (applied_count >= 2) & ~exact
+    fill_of = next((t for t in run if isinstance(t, FillMixin)), None)
+    leaves = []
+    for leaf, replayed in zip(batch.leaves, unfused.leaves):
+        moved = _warp_leaf(leaf, composed, canvas, ranks, antialias, fill_of, run)
+        out = torch.where(fused.view(-1, *[1] * (moved.ndim - 1)), moved, replayed.as_subclass(torch.Tensor))
+        leaves.append(type(leaf).wrap_like(leaf, out) if isinstance(leaf, Datapoint) else out)
+    return batch.with_values(leaves), steps
+
+
+def _warp_leaf(
+    leaf: torch.Tensor, composed: torch.Tensor, canvas: tuple[int, int], ranks: torch.Tensor,
+    antialias: torch.Tensor, fill_of: Any, run: list[Any],
+) -> torch.Tensor:
+    fill = None if fill_of is None else fill_of._fill_for(leaf)
+    if fill is not None and not any(torch.as_tensor(fill, dtype=torch.float64).flatten().tolist()):
+        fill = None  # zeros: the warp's own border, as the fused path
+    plain = leaf.as_subclass(torch.Tensor)
+    inverse = G.invert(composed)
+    projective = any(isinstance(t, RandomPerspective) for t in run)
+    if isinstance(leaf, Mask):
+        return G.warp_batch(plain, inverse, canvas, InterpolationMode.NEAREST, fill, projective)
+    out = G.warp_batch(plain, inverse, canvas, InterpolationMode.BILINEAR, fill, projective)
+    if any(_RANKS.get(getattr(t, "interpolation", None), 2) == 0 for t in run):
+        nearest = G.warp_batch(plain, inverse, canvas, InterpolationMode.NEAREST, fill, projective)
+        out = torch.where((ranks == 0).view(-1, *[1] * (out.ndim - 1)), nearest, out)
+    shrinking = antialias & G.shrinks_by_two(composed, canvas)
+    if bool(shrinking.any()):  # one read-back: those samples average blocks first, one at a time
+        out = out.clone()
+        for i in shrinking.nonzero()[:, 0].tolist():
+            geometry = Geometry(composed[i].tolist(), canvas)
+            out[i] = warp(_index(leaf, i), geometry, "bilinear", fill, antialias=True).as_subclass(torch.Tensor)
+    return out

@@ -1,0 +1,73 @@
+"""``PerSample``: a transform applied to a batch with one draw per sample."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+from torch.utils._pytree import tree_flatten, tree_unflatten
+
+from .._transform import Transform, flatten_sample
+from ._batch import Batch
+from ._core import Context, Record, batched_for
+
+
+class PerSample(Transform):
+    """Apply ``transform`` to every sample of a batch with that sample's own random parameters.
+
+    Batched leaves are ``Image`` / ``Video`` / ``Mask`` (and a plain image tensor ``[B, C, H, W]`` when
+    the batch holds no ``Image``) with a leading batch dim ``B``; per-sample leaves are lists or tuples
+    of length ``B`` (boxes, key points, labels: one entry per sample, as detection collate functions give
+    them). The structure comes back as given. Sample ``i`` of the output is ``transform`` applied to
+    sample ``i`` alone with the parameters drawn for it (:meth:`forward_with_params` returns them).
+
+    Flips, colour ops, normalisation, blur, noise, erasing and the affine family run vectorised (one
+    draw of ``B`` values per parameter on the batch's device, one batched op); other transforms loop
+    over the samples; the README's "Per-sample batches" lists which. ``p`` is one coin per sample, and
+    ``Compose``, ``RandomApply``, ``RandomChoice`` and ``RandomOrder`` draw per sample too.
+
+    Args:
+        transform: a transform, a container of transforms, or any callable of one sample (kept as
+            the attribute ``wrapped``).
+        generator: the ``torch.Generator`` of the vectorised draws, on the batch's device (default None:
+            the device's default generator). Transforms that loop draw from torch's default CPU generator.
+
+    Raises:
+        ValueError: a batch without a leading batch dim, per-sample lists of another length than ``B``,
+            or samples that come out with different sizes (a batch tensor cannot hold them).
+
+    Example:
+        >>> augment = T.PerSample(T.Compose([T.RandomResizedCrop(224), T.RandomHorizontalFlip()]))
+        >>> images = augment(images)            # [B, 3, H, W] -> [B, 3, 224, 224], one crop per sample
+        >>> images, params = augment.forward_with_params(images)
+        >>> params.params(0)                     # sample 0's parameters, as the single transform takes them
+    """
+
+    def __init__(self, transform: Any, generator: torch.Generator | None = None) -> None:
+        super().__init__()
+        if isinstance(transform, PerSample) or not callable(transform):
+            raise TypeError(f"transform must be a transform or callable (not a PerSample), got {transform!r}")
+        if generator is not None and not isinstance(generator, torch.Generator):
+            raise TypeError(f"generator must be a torch.Generator or None, got {type(generator).__name__}")
+        self.wrapped = transform  # (``transform`` is the name of Transform's hook)
+        self.generator = generator
+
+    def forward(self, *inputs: Any) -> Any:
+        return self.forward_with_params(*inputs)[0]
+
+    def forward_with_params(self, *inputs: Any) -> tuple[Any, Record]:
+        """The output and the record of the draws: ``record.params(i)`` is what sample ``i`` got, in the
+        single transform's form (a dict of ``make_params``, None where ``p`` skipped the sample; a list for
+        ``Compose``; see the README)."""
+        sample = inputs if len(inputs) > 1 else inputs[0]
+        originals, spec = tree_flatten(sample)
+        flat, restore = flatten_sample(sample)  # torchvision's tensors as visiontx's, and back at the end
+        converted = any(a is not b for a, b in zip(flat, originals))
+        batch = Batch.split(tree_unflatten(flat, spec) if converted else sample, type(self).__name__)
+        context = Context(generator=self.generator, unpack=len(inputs) > 1)
+        batch, record = batched_for(self.wrapped).run(batch, context)
+        output = batch.rebuild()
+        return (restore(tree_flatten(output)[0]) if converted else output), record
+
+    def extra_repr(self) -> str:
+        return f"{self.wrapped!r}" + ("" if self.generator is None else ", generator=...")
