@@ -61,7 +61,7 @@ NOT_OFFERED = {"ClampKeyPoints", "SanitizeKeyPoints", "SetClampingMode", "get_ke
 # 0.29 parameters left out of the aliases (but clamp_bounding_boxes): clamping modes are not a visiontx feature yet
 NOT_OFFERED_PARAMETERS = {"clamping_mode"}
 # visiontx's own keyword-only extensions of torchvision's signatures
-EXTENSION_PARAMETERS = {"fuse_geometry"}
+EXTENSION_PARAMETERS = {"fuse_geometry", "generator", "seed"}
 # Names whose parameter names still differ from 0.29's: register_kernel calls its class ``datapoint_cls``
 # (0.15's name; 0.29's ``tv_tensor_cls`` is accepted as a keyword too).
 PRE_EXISTING_DIFFERENCES = {"register_kernel"}

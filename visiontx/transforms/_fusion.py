@@ -21,6 +21,7 @@ from .. import functional as F
 from .._args import setup_fill_arg
 from ..datapoints import Datapoint
 from ..functional import Geometry, InterpolationMode
+from . import _random
 from ._geometry import (
     CenterCrop,
     Pad,
@@ -130,9 +131,10 @@ def _draw(run: list[Transform], flat_inputs: list[Any], size: tuple[int, int]) -
     probe, drawn = _GeometryProbe.start(size), []
     for transform in run:
         transform.check_inputs(flat_inputs)
-        if transform._skip():
-            continue
-        params = transform.make_params([probe])
+        with _random.using(transform.generator):  # a transform's own generator, as when it runs unfused
+            if transform._skip():
+                continue
+            params = transform.make_params([probe])
         probe = transform.transform(probe, params)
         drawn.append((transform, params))
     return drawn, probe

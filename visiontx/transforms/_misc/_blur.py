@@ -62,4 +62,5 @@ class GaussianNoise(Transform):
         self.sigma, self.clip = float(sigma), bool(clip)
 
     def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
-        return self.call_kernel(F.gaussian_noise, inpt, mean=self.mean, sigma=self.sigma, clip=self.clip)
+        generator = _random.device_generator(inpt.device)
+        return self.call_kernel(F.gaussian_noise, inpt, mean=self.mean, sigma=self.sigma, clip=self.clip, generator=generator)
