@@ -12,6 +12,7 @@ The document is ``{"format": "visiontx.transforms", "version": 1, "transform": .
 from __future__ import annotations
 
 import enum
+import inspect
 import json
 import pathlib
 from typing import Any
@@ -105,7 +106,7 @@ def _encode(value: Any, where: str) -> Any:
 def _cannot_store(value: Any, where: str) -> str:
     if isinstance(value, torch.Generator):
         return f"{where} is a torch.Generator, which cannot be saved: give the Compose a seed instead (seed=...)"
-    kind = "a function" if callable(value) else f"a {type(value).__name__}"
+    kind = "a function" if inspect.isroutine(value) else f"a {type(value).__module__}.{type(value).__qualname__} object"
     hint = _HINTS.get(where.rsplit(".", 1)[-1].split("[")[0], "")
     return f"{where}={value!r} is {kind}, which cannot be saved" + (f": {hint}" if hint else "")
 
