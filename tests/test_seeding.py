@@ -18,7 +18,7 @@ from visiontx.transforms import _random
 from visiontx.transforms._arguments import call_arguments
 
 from .common import assert_equal, make_image
-from .test_serialize import _built, _run, examples
+from .transform_examples import built, run_seeded, examples
 
 
 def _call(transform: Any, sample: Any) -> Any:
@@ -26,20 +26,21 @@ def _call(transform: Any, sample: Any) -> Any:
 
 
 @pytest.mark.parametrize(("make", "make_sample"), examples())
-def test_seeded_pipelines_draw_from_their_generator_only(make: Callable[[], Any], make_sample: Callable[[], Any]) -> None:
+def test_seeded_pipelines_draw_from_their_generator_only(make: Callable[[], Any], make_sample: Callable[[], Any]
+                                                          ) -> None:
     """For every public transform: ``Compose([t], seed=s)`` and ``t`` built with ``generator=`` give the
     outputs of ``torch.manual_seed(s); t(sample)`` (the same stream), and leave the global RNG as it was."""
     sample = make_sample()
-    expected = _run(_built(make), sample, seed=5)
+    expected = run_seeded(built(make), sample, seed=5)
     torch.manual_seed(123)
     state = torch.get_rng_state()
-    seeded = _built(lambda: T.Compose([make()], seed=5))
+    seeded = built(lambda: T.Compose([make()], seed=5))
     assert_equal(_call(seeded, sample), expected)
     assert torch.equal(torch.get_rng_state(), state), "a seeded Compose touched the global RNG"
-    transform = _built(make)
+    transform = built(make)
     if transform.generator is None:  # (the Nested example is a seeded Compose already)
         positional, keywords = call_arguments(type(transform), transform._constructor_arguments())
-        own = _built(lambda: type(transform)(*positional, **keywords, generator=torch.Generator().manual_seed(5)))
+        own = built(lambda: type(transform)(*positional, **keywords, generator=torch.Generator().manual_seed(5)))
         assert_equal(_call(own, sample), expected)
         assert torch.equal(torch.get_rng_state(), state), "a transform with generator= touched the global RNG"
 
@@ -141,7 +142,8 @@ def test_unseeded_draws_keep_torchvisions_stream() -> None:
         (T.RandomResizedCrop(16), tv.RandomResizedCrop(16)),
         (T.RandomChoice([T.RandomHorizontalFlip(1.0), T.RandomVerticalFlip(1.0)], p=[0.3, 0.7]),
          tv.RandomChoice([tv.RandomHorizontalFlip(1.0), tv.RandomVerticalFlip(1.0)], p=[0.3, 0.7])),
-        (T.RandomOrder([T.RandomHorizontalFlip(1.0), T.RandomCrop(20)]), tv.RandomOrder([tv.RandomHorizontalFlip(1.0), tv.RandomCrop(20)])),
+        (T.RandomOrder([T.RandomHorizontalFlip(1.0), T.RandomCrop(20)]),
+         tv.RandomOrder([tv.RandomHorizontalFlip(1.0), tv.RandomCrop(20)])),
         (T.RandomZoomOut(p=1.0), tv.RandomZoomOut(p=1.0)),
         (T.ScaleJitter((24, 24)), tv.ScaleJitter((24, 24))),
     ]:
@@ -187,7 +189,9 @@ def _by_index(loader: DataLoader) -> dict[int, torch.Tensor]:
 
 
 @pytest.mark.filterwarnings("ignore:This DataLoader will create")  # 4 workers on a 2-core machine
-@pytest.mark.parametrize(("num_workers", "batch_size", "shuffle"), [(0, 1, False), (1, 3, True), (2, 2, False), (4, 5, True)])
+@pytest.mark.parametrize(
+    ("num_workers", "batch_size", "shuffle"), [(0, 1, False), (1, 3, True), (2, 2, False), (4, 5, True)]
+)
 def test_same_seed_epoch_and_index_give_the_same_output_with_any_workers(num_workers: int, batch_size: int,
                                                                         shuffle: bool) -> None:
     reference = Augmented(_Tiny(), _pipeline(), seed=3, epoch=1)

@@ -7,7 +7,6 @@ import inspect
 import json
 import pathlib
 import sys
-import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -15,80 +14,14 @@ import pytest
 import torch
 
 import visiontx.transforms as T
-from visiontx.datapoints import BoundingBox, BoundingBoxFormat, Image, Mask
+from visiontx.datapoints import BoundingBox, BoundingBoxFormat, Image
 from visiontx.functional import InterpolationMode
 
-from .common import INPUT_MAKERS, assert_equal, make_bounding_box, make_image
+from .common import assert_equal, make_bounding_box, make_image
 from .test_generic import collect
+from .transform_examples import EXTRA_EXAMPLES, batch_sample, built, run_seeded, examples
 
 NOT_TRANSFORMS = {"Transform", "RandomApplyTransform"}
-
-
-def _batch() -> tuple[torch.Tensor, torch.Tensor]:
-    return torch.rand(4, 3, 12, 14, generator=torch.Generator().manual_seed(1)), torch.tensor([0, 1, 2, 0])
-
-
-def _detection() -> dict[str, Any]:
-    size = (40, 60)
-    return {"image": make_image(size), "boxes": make_bounding_box(size, num_boxes=5), "labels": torch.arange(5)}
-
-
-# public transforms without a TRANSFORM_CASES row (bespoke-tested elsewhere): a constructor and a sample maker
-EXTRA_EXAMPLES: dict[str, tuple[Callable[[], Any], Callable[[], Any]]] = {
-    "ConvertImageDtype": (lambda: T.ConvertImageDtype(torch.float64), make_image),
-    "CutMix": (lambda: T.CutMix(alpha=0.5, num_classes=3), _batch),
-    "MixUp": (lambda: T.MixUp(alpha=0.5, num_classes=3), _batch),
-    "RandomIoUCrop": (lambda: T.RandomIoUCrop(sampler_options=[0.1, 0.3, 0.5]), _detection),
-    "ToPILImage": (lambda: T.ToPILImage(mode="RGB"), make_image),
-    "ToPureTensor": (lambda: T.ToPureTensor(), make_image),
-    "ToTensor": (lambda: T.ToTensor(), lambda: make_image().numpy().transpose(1, 2, 0).copy()),
-    "SanitizeBoundingBoxes": (lambda: T.SanitizeBoundingBoxes(min_size=2.0, labels_getter="default"), _detection),
-    "Nested": (
-        lambda: T.Compose(
-            [
-                T.RandomChoice([T.RandomRotation(20), T.RandomAffine(0, shear=(5.0, 10.0))], p=[0.3, 0.7]),
-                T.RandomOrder([T.ColorJitter(0.3, 0.3), T.RandomApply([T.GaussianBlur(3)], p=0.5)]),
-                T.AutoAugment(T.AutoAugmentPolicy.SVHN, interpolation=InterpolationMode.BILINEAR, fill={Image: 1}),
-                T.ToDtype({Image: torch.float32, Mask: torch.int64, "others": None}, scale=True),
-                T.Normalize(mean=(0.5, 0.4, 0.3), std=[0.2, 0.2, 0.2]),
-            ],
-            fuse_geometry=True,
-            seed=7,
-        ),
-        make_image,
-    ),
-}
-
-
-def _first_input_type(case: Any) -> type:
-    types = case.types or tuple(INPUT_MAKERS)
-    return Image if Image in types else types[0]
-
-
-def examples() -> list[Any]:
-    """pytest params (make transform, make sample) for every public transform: the shared case tables' rows
-    (each transform with representative arguments, on its first input type) and :data:`EXTRA_EXAMPLES`."""
-    params = []
-    for cls, cases in collect("TRANSFORM_CASES").items():
-        for i, case in enumerate(cases):
-            maker = INPUT_MAKERS[_first_input_type(case)]
-            params.append(pytest.param((lambda c=cls, k=case.kwargs: c(**k)), maker, id=f"{cls.__name__}-{i}"))
-    for name, (make, sample) in EXTRA_EXAMPLES.items():
-        params.append(pytest.param(make, sample, id=name))
-    return params
-
-
-def _built(make: Callable[[], Any]) -> Any:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # ToTensor's deprecation
-        return make()
-
-
-def _run(transform: Any, sample: Any, seed: int = 0) -> Any:
-    torch.manual_seed(seed)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return transform(*sample) if isinstance(sample, tuple) else transform(sample)
 
 
 def test_examples_cover_every_public_transform() -> None:
@@ -100,18 +33,18 @@ def test_examples_cover_every_public_transform() -> None:
 
 @pytest.mark.parametrize(("make", "make_sample"), examples())
 def test_round_trip_keeps_repr_and_outputs(make: Callable[[], Any], make_sample: Callable[[], Any]) -> None:
-    transform = _built(make)
+    transform = built(make)
     document = json.loads(json.dumps(transform.to_dict()))
-    restored = _built(lambda: T.from_dict(document))
+    restored = built(lambda: T.from_dict(document))
     assert type(restored) is type(transform)
     assert repr(restored) == repr(transform)
     assert restored.to_dict() == document
-    assert_equal(_run(restored, make_sample()), _run(transform, make_sample()))
+    assert_equal(run_seeded(restored, make_sample()), run_seeded(transform, make_sample()))
 
 
 @pytest.mark.parametrize("suffix", [".json", ".yaml", ".yml"])
 def test_save_and_load_files(tmp_path: pathlib.Path, suffix: str) -> None:
-    pipeline = _built(EXTRA_EXAMPLES["Nested"][0])
+    pipeline = built(EXTRA_EXAMPLES["Nested"][0])
     path = tmp_path / f"pipeline{suffix}"
     T.save(pipeline, path)
     text = path.read_text()
@@ -170,8 +103,8 @@ def test_registered_labels_getter_is_stored_by_name() -> None:
     mixup = T.MixUp(alpha=0.4, num_classes=3, labels_getter="second_item")
     restored = T.from_dict(json.loads(json.dumps(mixup.to_dict())))
     assert repr(restored) == repr(mixup) and "labels_getter='second_item'" in repr(mixup)
-    images, labels = _batch()
-    assert_equal(_run(restored, (images, labels)), _run(mixup, (images, labels)))
+    images, labels = batch_sample()
+    assert_equal(run_seeded(restored, (images, labels)), run_seeded(mixup, (images, labels)))
     with pytest.raises(ValueError, match="'default', 'second_item'"):
         T.MixUp(labels_getter="missing")
     with pytest.raises(ValueError, match="default"):
@@ -242,3 +175,14 @@ def test_torchvision_enums_are_stored_as_visiontx_ones() -> None:
     boxes = make_bounding_box((20, 30))
     assert_equal(restored(boxes), resize(boxes))
     assert isinstance(boxes, BoundingBox)
+
+
+def test_readme_section_runs(tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    readme = (pathlib.Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Seeds, sample-keyed determinism and saving pipelines", 1)[1]
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    monkeypatch.chdir(tmp_path)
+    namespace: dict[str, Any] = {}
+    exec(compile(code, "README.md", "exec"), namespace)
+    assert (tmp_path / "aug.yaml").exists() and namespace["label"] == 5
+    assert torch.equal(namespace["image"], namespace["train"][5][0])
