@@ -98,8 +98,9 @@ class Transform(nn.Module):
         init = cls.__dict__.get("__init__")
         if init is not None and not getattr(init, "_records_arguments", False):
             cls.__init__ = recording_init(init)  # type: ignore[method-assign]
-        if "forward" in cls.__dict__:
-            cls.forward = _drawing_from_own_generator(cls.__dict__["forward"])  # type: ignore[method-assign]
+        forward = cls.__dict__.get("forward")
+        if forward is not None and not getattr(forward, "_draws_nothing", False):
+            cls.forward = _drawing_from_own_generator(forward)  # type: ignore[method-assign]
         for public, private in _HOOK_NAMES:  # a hook overridden under one name answers to both
             if private in cls.__dict__ and public not in cls.__dict__:
                 setattr(cls, public, cls.__dict__[private])
@@ -189,6 +190,13 @@ class Transform(nn.Module):
 
 
 Transform.__init__ = recording_init(Transform.__init__)  # type: ignore[method-assign]
+
+
+def draws_nothing(forward: Callable[..., Any]) -> Callable[..., Any]:
+    """Mark a subclass's ``forward`` that makes no random draw: it is not wrapped to switch generators
+    (a wrapper would cost a call frame on every call)."""
+    forward._draws_nothing = True  # type: ignore[attr-defined]
+    return forward
 
 
 def _drawing_from_own_generator(forward: Callable[..., Any]) -> Callable[..., Any]:
