@@ -186,3 +186,18 @@ def test_readme_section_runs(tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyP
     exec(compile(code, "README.md", "exec"), namespace)
     assert (tmp_path / "aug.yaml").exists() and namespace["label"] == 5
     assert torch.equal(namespace["image"], namespace["train"][5][0])
+
+
+def test_hand_written_configs(tmp_path: pathlib.Path) -> None:
+    path = tmp_path / "aug.yml"
+    path.write_text(
+        "format: visiontx.transforms\nversion: 1\ntransform:\n  $transform: Compose\n  seed: 0\n  transforms:\n"
+        "  - {$transform: RandomResizedCrop, size: 8, interpolation: {$enum: InterpolationMode.NEAREST}}\n"
+        "  - {$transform: RandomHorizontalFlip}\n"
+    )
+    expected = T.Compose([T.RandomResizedCrop(8, interpolation=InterpolationMode.NEAREST), T.RandomHorizontalFlip()], seed=0)
+    loaded = T.load(path)
+    assert repr(loaded) == repr(expected)
+    image = make_image((16, 16))
+    assert_equal(loaded(image), expected(image))
+    assert repr(T.from_dict({"$transform": "Resize", "size": 4})) == repr(T.Resize(4))  # a bare entry

@@ -183,7 +183,12 @@ def _decode_type(name: str) -> type:
 
 
 def from_dict(document: dict[str, Any]) -> Any:
-    """The transform :meth:`Transform.to_dict` described (``ValueError`` on another format or a newer version)."""
+    """The transform :meth:`Transform.to_dict` described (``ValueError`` on another format or a newer version).
+
+    A bare transform entry (``{"$transform": "Resize", "size": 256}``, e.g. from a larger config file) is
+    read with the current version's rules."""
+    if isinstance(document, dict) and "$transform" in document:
+        return _decode(document)
     if not isinstance(document, dict) or document.get("format") != FORMAT or "transform" not in document:
         raise ValueError(f"not a visiontx pipeline: expected a dict with format={FORMAT!r} and a 'transform'")
     if not isinstance(document.get("version"), int) or document["version"] > VERSION:
