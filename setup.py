@@ -13,7 +13,8 @@ setup(
     # OpenCV is the CPU fast path; visiontx still runs without it (the torch kernels), with a warning at import
     install_requires=["torch>=2.0", "pillow>=9.1", "numpy", "pycocotools>=2.0", "opencv-python-headless>=4.5"],
     extras_require={
-        "test": ["pytest", "pytest-xdist", "hypothesis", "torchvision", "matplotlib", "scipy", "scikit-learn"],
+        "test": ["pytest", "pytest-xdist", "hypothesis", "torchvision", "matplotlib", "scipy", "scikit-learn", "pyyaml"],
+        "yaml": ["pyyaml"],  # T.save / T.load of .yaml pipelines
         "gallery": ["matplotlib"],
         "bench": ["torchvision", "albumentations==2.0.8", "kornia==0.7.4"],
     },

@@ -62,7 +62,7 @@ NOT_OFFERED = {"ClampKeyPoints", "SanitizeKeyPoints", "get_keypoints"}
 # 0.29 parameters left out of the aliases
 NOT_OFFERED_PARAMETERS: set[str] = set()
 # visiontx's own keyword-only extensions of torchvision's signatures
-EXTENSION_PARAMETERS = {"fuse_geometry", "remove"}
+EXTENSION_PARAMETERS = {"fuse_geometry", "remove", "generator", "seed"}
 # Names whose parameter names still differ from 0.29's: register_kernel calls its class ``datapoint_cls``
 # (0.15's name; 0.29's ``tv_tensor_cls`` is accepted as a keyword too).
 PRE_EXISTING_DIFFERENCES = {"register_kernel"}

@@ -274,3 +274,25 @@ def test_masks_boxes_and_key_points_follow_a_replayed_crop() -> None:
     for leaf, out in zip((image, mask, boxes, points), replayed):
         assert_identical(out, transform.transform(leaf, params))
     assert isinstance(replayed[2], BoundingBox) and isinstance(replayed[3], KeyPoints)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: T.Compose([T.GaussianNoise(sigma=0.2)], seed=3),
+        lambda: T.GaussianNoise(sigma=0.2, generator=torch.Generator().manual_seed(1)),
+        lambda: T.Compose([T.GaussianNoise(sigma=0.2, generator=torch.Generator().manual_seed(2))], seed=4),
+    ],
+    ids=["seeded-compose", "own-generator", "both"],
+)
+def test_gaussian_noise_replays_from_the_generator_it_drew_from(make: Any) -> None:
+    """The noise drawn while transforming comes back on replay from a seeded pipeline or a transform's own
+    generator too, and replay leaves that generator where the call left it."""
+    pipeline = make()
+    image = Image(torch.rand(3, 8, 8, generator=torch.Generator().manual_seed(0)))
+    out, record = pipeline.record(image)
+    generators = [g for g in (pipeline.generator, getattr(pipeline, "transforms", [pipeline])[0].generator) if g]
+    states = [g.get_state() for g in generators]
+    again = pipeline.replay(image, record=json.loads(json.dumps(record)))
+    assert torch.equal(out, again)
+    assert all(torch.equal(g.get_state(), state) for g, state in zip(generators, states))

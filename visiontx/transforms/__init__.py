@@ -31,6 +31,7 @@ from ._auto_augment import __all__ as _auto_augment_all
 from ._color import *  # noqa: F401,F403
 from ._color import __all__ as _color_all
 from ._container import Compose, RandomApply, RandomChoice, RandomOrder
+from ._labels import register_labels_getter
 from ._dtype import *  # noqa: F401,F403
 from ._dtype import __all__ as _dtype_all
 from ._geometry import *  # noqa: F401,F403
@@ -44,6 +45,8 @@ from ._misc import __all__ as _misc_all
 from ._mixing import *  # noqa: F401,F403
 from ._mixing import __all__ as _mixing_all
 from ._per_sample import PerSample
+from . import _serialize
+from ._serialize import from_dict, load, save
 from ._transform import RandomApplyTransform, Transform
 from ._type_conversion import *  # noqa: F401,F403
 from ._type_conversion import __all__ as _type_conversion_all
@@ -58,6 +61,10 @@ __all__ = sorted(
         "RandomChoice",
         "RandomOrder",
         "Transform",
+        "from_dict",
+        "load",
+        "register_labels_getter",
+        "save",
         *_aliases_all,
         *_auto_augment_all,
         *_color_all,
@@ -70,3 +77,5 @@ __all__ = sorted(
         *_type_conversion_all,
     ]
 )
+
+_serialize.register_public(globals(), __all__, Transform)

@@ -324,7 +324,7 @@ class AugMix(_AutoAugmentBase):
 
     def _dirichlet(self, size: int, rows: int, device: torch.device) -> torch.Tensor:
         concentration = torch.full((rows, size), self.alpha, device=device)
-        return torch.distributions.Dirichlet(concentration).sample()
+        return _random.dirichlet(concentration)
 
     def _chain(self, space: dict[str, tuple[Magnitudes, bool]], height: int, width: int) -> list[tuple[str, float]]:
         depth = self.chain_depth if self.chain_depth > 0 else _random.randint(1, 4)

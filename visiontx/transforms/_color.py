@@ -88,7 +88,7 @@ class ColorJitter(Transform):
         self.hue = _jitter_range(hue, "hue", 0.0, (-0.5, 0.5))
 
     def make_params(self, flat_inputs: list[Any]) -> dict[str, Any]:
-        order = torch.randperm(4).tolist()
+        order = _random.randperm(4)
         factors = [_uniform(r) for r in (self.brightness, self.contrast, self.saturation, self.hue)]
         return dict(order=order, factors=factors)
 
@@ -150,7 +150,7 @@ class RandomChannelPermutation(Transform):
 
     def make_params(self, flat_inputs: list[Any]) -> dict[str, Any]:
         channels = _num_channels(flat_inputs)
-        return dict(permutation=None if channels is None else torch.randperm(channels).tolist())
+        return dict(permutation=None if channels is None else _random.randperm(channels))
 
     def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
         return self.call_kernel(F.permute_channels, inpt, permutation=params["permutation"])
@@ -205,7 +205,7 @@ class RandomPhotometricDistort(Transform):
         }
         params["contrast_before"] = _random.rand() < 0.5
         permute = _random.rand() < self.p and channels is not None
-        params["permutation"] = torch.randperm(channels).tolist() if permute else None
+        params["permutation"] = _random.randperm(channels) if permute else None
         return params
 
     def transform(self, inpt: Any, params: dict[str, Any]) -> Any:

@@ -22,6 +22,14 @@ def _check_transforms(transforms: Any) -> list[Callable]:
     return list(transforms)
 
 
+def _check_seed(seed: Any) -> int:
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise TypeError(f"seed must be an int, got {type(seed).__name__}")
+    if not 0 <= seed < 2**64:
+        raise ValueError(f"seed must be in [0, 2**64), got {seed}")
+    return seed
+
+
 class _Container(Transform):
     def __init__(self, transforms: Sequence[Callable]) -> None:
         super().__init__()
@@ -54,10 +62,8 @@ class _Container(Transform):
             inputs = outputs if unpack else (outputs,)
         return outputs
 
-    def extra_repr(self) -> str:
-        rest = super().extra_repr().replace(f"transforms={self.transforms!r}", "").strip(", ")
-        lines = [f"  {t!r}".replace("\n", "\n  ") for t in self.transforms]
-        return "\n".join(lines + ([rest] if rest else []))
+    def _constructor_arguments(self) -> dict[str, Any]:
+        return dict(super()._constructor_arguments(), transforms=list(self.transforms))
 
 
 class Compose(_Container):
@@ -76,15 +82,24 @@ class Compose(_Container):
             of the run, its fill, antialiased when a resize of the run asks and the composition shrinks),
             boxes map their corners once and are clamped once at the end. See the README's "Fused
             geometry" for the rules.
+        seed: an int in ``[0, 2**64)``: the Compose owns a ``torch.Generator`` seeded with it, which its
+            transforms without a ``generator`` of their own draw from (keyword only; default None: the
+            current generator, else torch's global RNG). A seeded pipeline never touches the global RNG,
+            and ``to_dict`` stores the seed. Its draws continue from call to call; for DataLoader workers
+            use ``datasets.Augmented``, whose draws depend only on (seed, epoch, index).
 
     Example:
         >>> Compose([RandomHorizontalFlip(), ToDtype(torch.float32, scale=True)])(image, boxes)
         >>> Compose([RandomRotation(30), RandomPerspective(p=1), Resize(256)], fuse_geometry=True)(image, boxes)
     """
 
-    def __init__(self, transforms: Sequence[Callable], *, fuse_geometry: bool = False) -> None:
+    def __init__(self, transforms: Sequence[Callable], *, fuse_geometry: bool = False, seed: int | None = None) -> None:
         super().__init__(transforms)
         self.fuse_geometry = bool(fuse_geometry)
+        if seed is not None:
+            if self.generator is not None:
+                raise ValueError("Compose takes a seed or a generator, not both")
+            self.generator = torch.Generator().manual_seed(_check_seed(seed))
 
     def forward(self, *inputs: Any) -> Any:
         return self._run(self._stages(self.transforms), inputs)
@@ -143,7 +158,7 @@ class RandomChoice(_Container):
         self.p = [w / sum(p) for w in p]
 
     def _choose(self) -> dict[str, Any]:
-        return {"index": int(torch.multinomial(torch.tensor(self.p), 1))}
+        return {"index": _random.choice(self.p)}
 
     def _steps(self, choice: dict[str, Any]) -> list[Callable]:
         return [self.transforms[choice["index"]]]
@@ -157,7 +172,7 @@ class RandomOrder(_Container):
     """
 
     def _choose(self) -> dict[str, Any]:
-        return {"order": torch.randperm(len(self.transforms)).tolist()}
+        return {"order": _random.randperm(len(self.transforms))}
 
     def _steps(self, choice: dict[str, Any]) -> list[Callable]:
         return [self.transforms[i] for i in choice["order"]]

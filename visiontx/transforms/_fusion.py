@@ -21,6 +21,7 @@ from .. import functional as F
 from .._args import setup_fill_arg
 from ..datapoints import Datapoint
 from ..functional import Geometry, InterpolationMode
+from . import _random
 from ._geometry import (
     CenterCrop,
     Pad,
@@ -132,9 +133,10 @@ def _draw(run: list[Transform], flat_inputs: list[Any], size: tuple[int, int]) -
     for transform in run:
         transform.check_inputs(flat_inputs)
         tape = _TAPE.tape  # None unless recording or replaying (transforms/_tape.py)
-        if transform._skip() if tape is None else tape.skip(transform):
-            continue
-        params = transform.make_params([probe]) if tape is None else tape.params(transform, [probe])
+        with _random.using(transform.generator):  # a transform's own generator, as when it runs unfused
+            if transform._skip() if tape is None else tape.skip(transform):
+                continue
+            params = transform.make_params([probe]) if tape is None else tape.params(transform, [probe])
         probe = transform.transform(probe, params)
         drawn.append((transform, params))
     return drawn, probe

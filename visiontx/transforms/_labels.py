@@ -36,12 +36,35 @@ def _no_labels(sample: Any) -> None:
     return None
 
 
+# name -> getter: the strings labels_getter accepts (what a saved pipeline stores instead of a function)
+_NAMED_GETTERS: dict[str, LabelsGetter] = {"default": find_labels_default}
+
+
+def register_labels_getter(name: str, getter: LabelsGetter) -> None:
+    """Make ``labels_getter=name`` mean ``getter`` in MixUp, CutMix and SanitizeBoundingBox.
+
+    A pipeline holding a function cannot be saved; one holding its registered name can (register the name
+    again before loading it in another process). ``"default"`` is taken.
+
+    Example:
+        >>> T.register_labels_getter("targets", lambda sample: sample[1]["targets"])
+        >>> T.SanitizeBoundingBox(labels_getter="targets")
+    """
+    if not isinstance(name, str) or not name or name == "default":
+        raise ValueError(f"name must be a non-empty string other than 'default', got {name!r}")
+    if not callable(getter):
+        raise TypeError(f"getter must be callable, got {type(getter).__name__}")
+    _NAMED_GETTERS[name] = getter
+
+
 def parse_labels_getter(labels_getter: str | LabelsGetter | None) -> LabelsGetter:
-    """``"default"`` -> the heuristic, a callable -> itself, None -> a getter returning None."""
-    if isinstance(labels_getter, str) and labels_getter == "default":
-        return find_labels_default
+    """A registered name (``"default"``: the heuristic) -> its getter, a callable -> itself, None -> a getter
+    returning None."""
+    if isinstance(labels_getter, str) and labels_getter in _NAMED_GETTERS:
+        return _NAMED_GETTERS[labels_getter]
     if labels_getter is None:
         return _no_labels
     if callable(labels_getter):
         return labels_getter
-    raise ValueError(f"labels_getter must be 'default', a callable or None, got {labels_getter!r}")
+    names = ", ".join(map(repr, _NAMED_GETTERS))
+    raise ValueError(f"labels_getter must be a registered name ({names}), a callable or None, got {labels_getter!r}")

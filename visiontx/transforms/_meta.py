@@ -11,7 +11,7 @@ from .._args import is_number
 from ..datapoints import BoundingBox, BoundingBoxFormat, Datapoint, Mask
 from ..datapoints._bounding_box import parse_clamping_mode
 from ._labels import LabelsGetter, parse_labels_getter
-from ._transform import Transform, flatten_sample
+from ._transform import Transform, draws_nothing, flatten_sample
 from ._utils import get_bounding_boxes
 
 __all__ = ["ClampBoundingBox", "ConvertBoundingBoxFormat", "SanitizeBoundingBox", "SetClampingMode"]
@@ -108,6 +108,7 @@ class SanitizeBoundingBox(Transform):
         self.labels_getter = labels_getter
         self._labels_getter = parse_labels_getter(labels_getter)
 
+    @draws_nothing
     def forward(self, *inputs: Any) -> Any:
         sample = inputs if len(inputs) > 1 else inputs[0]
         labels = _as_label_tensors(self._labels_getter(sample))

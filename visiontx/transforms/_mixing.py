@@ -82,8 +82,7 @@ class _BaseMixing(Transform):
         return labels.roll(1, 0).mul(1.0 - lam).add_(labels, alpha=lam)
 
     def _beta(self) -> float:
-        alpha = torch.tensor([self.alpha])
-        return float(torch.distributions.Beta(alpha, alpha).sample(()))
+        return _random.beta(self.alpha)
 
     def _mix_pixels(self, inpt: torch.Tensor, params: dict[str, Any]) -> torch.Tensor:
         raise TypeError(f"{type(self).__name__} must override _mix_pixels")

@@ -1,4 +1,4 @@
-"""Scalar draws from torch's default CPU generator, without a new tensor per draw.
+"""Every random draw of the transforms: from torch's default CPU generator, or from the current generator.
 
 ``rand()``, ``uniform(low, high)`` and ``randint(low, high)`` return the values that
 ``torch.rand(1).item()``, ``torch.empty(1).uniform_(low, high).item()`` and
@@ -7,59 +7,172 @@
 ``peek(n)`` and ``skip(n)`` let a search draw in bulk and consume only what it used. They fill
 a one-element scratch tensor in place instead of creating one, as creating it would be most of the
 cost of a draw (and of a coin flip). The scratch tensors are per thread, so transforms
-shared by threads never read each other's draws. Draws always come from the CPU generator, also when
-torch's default device is a GPU.
+shared by threads never read each other's draws. Scalar draws always come from a CPU generator, also
+when torch's default device is a GPU.
+
+The current generator: while :func:`using` (or :func:`call_with`) holds a ``torch.Generator`` (a
+transform's ``generator=``, a seeded ``Compose``, ``datasets.Augmented``'s per-sample generator), every
+draw below comes from it and the global RNG is not touched; otherwise (None, the default) the draws
+come from torch's global RNG exactly as before. The current generator is per thread.
 """
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import torch
 
 
 class _Scratch(threading.local):
-    """Per-thread one-element tensors the draws fill in place, and a generator to look ahead with."""
+    """Per-thread one-element tensors the draws fill in place, a generator to look ahead with, and the
+    current generator (None: torch's default one)."""
 
     def __init__(self) -> None:
         with torch.inference_mode(False):  # a thread's first draw may come inside inference mode
             self.float = torch.empty(1, dtype=torch.float32, device="cpu")
             self.int = torch.empty(1, dtype=torch.int64, device="cpu")
         self.lookahead = torch.Generator(device="cpu")
+        self.generator: torch.Generator | None = None
 
 
 _scratch = _Scratch()
 
 
+def current_generator() -> torch.Generator | None:
+    """The generator the draws of this thread come from now (None: torch's global RNG)."""
+    return _scratch.generator
+
+
+class using:
+    """Context making ``generator`` the current one (None: leave the current one as it is)."""
+
+    __slots__ = ("_generator", "_previous")
+
+    def __init__(self, generator: torch.Generator | None) -> None:
+        self._generator = generator
+
+    def __enter__(self) -> None:
+        self._previous = _scratch.generator
+        if self._generator is not None:
+            _scratch.generator = self._generator
+
+    def __exit__(self, *exc: Any) -> None:
+        _scratch.generator = self._previous
+
+
+def call_with(generator: torch.Generator, function: Callable[..., Any], *args: Any) -> Any:
+    """``function(*args)`` with ``generator`` as the current generator (a cheaper :class:`using`)."""
+    scratch = _scratch
+    previous = scratch.generator
+    scratch.generator = generator
+    try:
+        return function(*args)
+    finally:
+        scratch.generator = previous
+
+
+def check_generator(generator: Any, name: str = "generator") -> torch.Generator | None:
+    """``generator`` if it is None or a CPU ``torch.Generator``; else a ``TypeError`` / ``ValueError``."""
+    if generator is None:
+        return None
+    if not isinstance(generator, torch.Generator):
+        raise TypeError(f"{name} must be a torch.Generator or None, got {type(generator).__name__}")
+    if generator.device.type != "cpu":
+        raise ValueError(f"{name} must be a CPU torch.Generator (draws are made on the CPU), got {generator.device}")
+    return generator
+
+
 def rand() -> float:
     """A float32 draw from ``[0, 1)``, as ``torch.rand(1).item()``."""
-    return _scratch.float.uniform_().item()
+    scratch = _scratch
+    generator = scratch.generator
+    if generator is None:
+        return scratch.float.uniform_().item()
+    return scratch.float.uniform_(generator=generator).item()
 
 
 def uniform(low: float, high: float) -> float:
     """A float32 draw from ``[low, high)``, as ``torch.empty(1).uniform_(low, high).item()``."""
-    return _scratch.float.uniform_(low, high).item()
+    scratch = _scratch
+    generator = scratch.generator
+    if generator is None:
+        return scratch.float.uniform_(low, high).item()
+    return scratch.float.uniform_(low, high, generator=generator).item()
 
 
 def randint(low: int, high: int | None = None) -> int:
     """An int from ``[low, high)`` (``[0, low)`` when ``high`` is omitted), as ``torch.randint``."""
     if high is None:
         low, high = 0, low
-    return _scratch.int.random_(low, high).item()
+    scratch = _scratch
+    generator = scratch.generator
+    if generator is None:
+        return scratch.int.random_(low, high).item()
+    return scratch.int.random_(low, high, generator=generator).item()
 
 
 def peek(n: int) -> torch.Tensor:
     """The next ``n`` float32 draws from ``[0, 1)`` (what ``torch.rand(n)`` would give), without
     consuming them: a search can look at a bulk of draws and :func:`skip` only those it used, so the
     generator ends where draw-by-draw ``torch.rand`` calls would have left it. (Another thread drawing
-    from the default generator in between would get some of the same values.)"""
-    generator = _scratch.lookahead
-    generator.set_state(torch.default_generator.get_state())
+    from the same generator in between would get some of the same values.)"""
+    lookahead = _scratch.lookahead
+    lookahead.set_state((_scratch.generator or torch.default_generator).get_state())
     with torch.inference_mode(False):
-        return torch.rand(n, generator=generator, device="cpu")
+        return torch.rand(n, generator=lookahead, device="cpu")
 
 
 def skip(n: int) -> None:
     """Consume ``n`` float32 draws (as ``torch.rand(n)`` would)."""
     with torch.inference_mode(False):
-        torch.empty(n, dtype=torch.float32, device="cpu").uniform_()
+        torch.empty(n, dtype=torch.float32, device="cpu").uniform_(generator=_scratch.generator)
+
+
+def rand_tensor(*size: int) -> torch.Tensor:
+    """``torch.rand(*size)`` (float32, CPU) from the current generator."""
+    return torch.rand(size, generator=_scratch.generator)
+
+
+def normal_tensor(*size: int) -> torch.Tensor:
+    """``torch.empty(*size).normal_()`` (float32, CPU) from the current generator."""
+    return torch.empty(size).normal_(generator=_scratch.generator)
+
+
+def randperm(n: int) -> list[int]:
+    """A random permutation of ``range(n)``, as ``torch.randperm(n).tolist()``."""
+    return torch.randperm(n, generator=_scratch.generator).tolist()
+
+
+def choice(weights: Sequence[float]) -> int:
+    """An index drawn with probabilities proportional to ``weights``, as ``torch.multinomial``."""
+    return int(torch.multinomial(torch.tensor(weights), 1, generator=_scratch.generator))
+
+
+def dirichlet(concentration: torch.Tensor) -> torch.Tensor:
+    """A draw of ``torch.distributions.Dirichlet(concentration).sample()`` (the last dimension sums to 1),
+    on ``concentration``'s device."""
+    generator = device_generator(concentration.device)
+    if generator is None:
+        return torch.distributions.Dirichlet(concentration).sample()
+    return torch._sample_dirichlet(concentration, generator=generator)  # the sampler Dirichlet calls
+
+
+def beta(alpha: float) -> float:
+    """A draw of ``Beta(alpha, alpha)``, as ``torch.distributions.Beta(a, a).sample(())`` with
+    ``a = torch.tensor([alpha])`` (the first of a two-component Dirichlet draw)."""
+    concentration = torch.tensor([alpha])
+    if _scratch.generator is None:
+        return float(torch.distributions.Beta(concentration, concentration).sample(()))
+    return float(dirichlet(torch.tensor([[alpha, alpha]]))[0, 0])
+
+
+def device_generator(device: torch.device) -> torch.Generator | None:
+    """The generator for tensor draws on ``device``: None (the device's global RNG) without a current
+    generator; the current generator on the CPU; elsewhere a new generator of the device seeded with one
+    draw from the current generator."""
+    generator = _scratch.generator
+    if generator is None or device.type == "cpu":
+        return generator
+    return torch.Generator(device=device).manual_seed(randint(0, 2**62))

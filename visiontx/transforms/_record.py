@@ -23,7 +23,7 @@ from typing import Any
 
 import torch
 
-from . import _tape
+from . import _random, _tape
 from ._container import _Container
 from ._fusion import FusedRun
 from ._misc import GaussianNoise
@@ -165,17 +165,22 @@ def _call_stage(tape: Tape, stage: Callable, entries: list, where: str, *inputs:
 
 
 def _call_with_rng(tape: Tape, step: Transform, node: dict[str, Any], where: str, inputs: tuple) -> Any:
-    """A transform drawing while transforming: the RNG states before it are recorded, and restored
-    around its replay (so replay leaves the RNG as it found it)."""
+    """A transform drawing while transforming: the state of the generator it draws from (its own, the
+    current one, else torch's global RNG states) is recorded before it, and restored around its replay on a
+    copy (so replay leaves every generator as it found it)."""
     devices = list(range(torch.cuda.device_count())) if torch.cuda.is_initialized() else []
     saved, tape.pending = tape.pending, [(step, node)]
     try:
         if not tape.replaying:
-            node["rng"] = _tape.encode(_rng_states(devices), f"{where}'s RNG states")
+            generator = step.generator or _random.current_generator()
+            states = {"generator": generator.get_state()} if generator is not None else _rng_states(devices)
+            node["rng"] = _tape.encode(states, f"{where}'s RNG states")
             return step(*inputs)
         states = _tape.decode(node.get("rng"))
-        if not isinstance(states, dict) or "cpu" not in states:
+        if not isinstance(states, dict) or not ("cpu" in states or "generator" in states):
             raise ValueError(f"{where}: the record of {node['transform']} holds no RNG states")
+        if "generator" in states:
+            return _call_with_generator_state(step, states["generator"], inputs)
         with torch.random.fork_rng(devices=devices):
             torch.set_rng_state(states["cpu"])
             for device, state in enumerate(states.get("cuda", [])[: len(devices)]):
@@ -183,6 +188,18 @@ def _call_with_rng(tape: Tape, step: Transform, node: dict[str, Any], where: str
             return step(*inputs)
     finally:
         tape.pending = saved
+
+
+def _call_with_generator_state(step: Transform, state: torch.Tensor, inputs: tuple) -> Any:
+    """``step(*inputs)`` drawing from a new generator in ``state`` (the step's own generator is untouched)."""
+    replayed = torch.Generator()
+    replayed.set_state(state)
+    own = step.generator
+    step.generator = replayed
+    try:
+        return step(*inputs)
+    finally:
+        step.generator = own
 
 
 def _rng_states(devices: list[int]) -> dict[str, Any]:

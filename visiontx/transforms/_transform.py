@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -15,7 +16,8 @@ from .._args import check_probability
 from ..datapoints import BoundingBox, Datapoint, Image, KeyPoints, Mask, Video
 from ..functional import get_spatial_size
 from ..functional._registry import _find_kernel, get_kernel
-from . import _random, _tape
+from . import _random, _serialize, _tape
+from ._arguments import format_call, recording_init
 from ._tape import state as _TAPE
 
 
@@ -66,7 +68,11 @@ class Transform(nn.Module):
     ``BoundingBoxes`` and ``KeyPoints`` are transformed as visiontx's and come back as torchvision's; any other tensor
     subclass (but torch's own, such as ``nn.Parameter``) is a ``TypeError``.
 
-    The constructor takes no arguments; subclasses add their own.
+    Every transform takes a keyword-only ``generator=`` (a CPU ``torch.Generator``, default None): with one,
+    the transform draws only from it and never from torch's global RNG; without, it draws from the
+    current generator (a seeded ``Compose``'s, ``datasets.Augmented``'s) or else the global RNG, as
+    torchvision. The base class adds it to every constructor (``__init_subclass__``), and records the
+    constructor's arguments (defaults applied) once: ``repr`` shows them and :meth:`to_dict` stores them.
 
     Subclasses override:
         check_inputs(flat_inputs): validate the whole flattened sample (optional).
@@ -82,8 +88,20 @@ class Transform(nn.Module):
     # Whether torchvision's tensors become visiontx datapoints around the call (Lambda keeps them).
     _converts_torchvision: bool = True
 
+    generator: torch.Generator | None = None
+    _given_generator: torch.Generator | None = None  # the generator= argument
+
+    def __init__(self) -> None:
+        super().__init__()
+
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        init = cls.__dict__.get("__init__")
+        if init is not None and not getattr(init, "_records_arguments", False):
+            cls.__init__ = recording_init(init)  # type: ignore[method-assign]
+        forward = cls.__dict__.get("forward")
+        if forward is not None and not getattr(forward, "_draws_nothing", False):
+            cls.forward = _drawing_from_own_generator(forward)  # type: ignore[method-assign]
         for public, private in _HOOK_NAMES:  # a hook overridden under one name answers to both
             if private in cls.__dict__ and public not in cls.__dict__:
                 setattr(cls, public, cls.__dict__[private])
@@ -145,6 +163,9 @@ class Transform(nn.Module):
         return _tape.entry_points["inverse"](self, outputs, record, interpolation=interpolation, fill=fill)
 
     def forward(self, *inputs: Any) -> Any:
+        generator = self.generator
+        if generator is not None and generator is not _random.current_generator():
+            return _random.call_with(generator, self.forward, *inputs)
         sample = inputs if len(inputs) > 1 else inputs[0]
         leaf = _LEAF_PATH.get(type(sample))
         if leaf or (leaf is None and _takes_leaf_path(type(sample))):
@@ -183,10 +204,42 @@ class Transform(nn.Module):
             needs.append(need)
         return needs
 
-    def extra_repr(self) -> str:
-        return ", ".join(
-            f"{name}={value!r}" for name, value in vars(self).items() if not name.startswith("_") and name != "training"
-        )
+    def _constructor_arguments(self) -> dict[str, Any]:
+        """The arguments that rebuild this transform (what ``repr`` shows and :meth:`to_dict` stores)."""
+        return dict(self.__dict__.get("_arguments", {}))
+
+    def __repr__(self) -> str:
+        return format_call(type(self).__name__, self._constructor_arguments(), self._given_generator)
+
+    def to_dict(self) -> dict[str, Any]:
+        """This transform (and those it holds) as a JSON-serialisable dict; ``T.from_dict`` rebuilds it.
+
+        Raises ``TypeError`` naming the first argument that cannot be stored (a function, a generator).
+        """
+        return _serialize.to_dict(self)
+
+
+Transform.__init__ = recording_init(Transform.__init__)  # type: ignore[method-assign]
+
+
+def draws_nothing(forward: Callable[..., Any]) -> Callable[..., Any]:
+    """Mark a subclass's ``forward`` that makes no random draw: it is not wrapped to switch generators
+    (a wrapper would cost a call frame on every call)."""
+    forward._draws_nothing = True  # type: ignore[attr-defined]
+    return forward
+
+
+def _drawing_from_own_generator(forward: Callable[..., Any]) -> Callable[..., Any]:
+    """A subclass's own ``forward``, run with the transform's generator (if any) as the current one."""
+
+    @functools.wraps(forward)
+    def wrapper(self: Transform, *inputs: Any) -> Any:
+        generator = self.generator
+        if generator is None or generator is _random.current_generator():
+            return forward(self, *inputs)
+        return _random.call_with(generator, forward, self, *inputs)
+
+    return wrapper
 
 
 class RandomApplyTransform(Transform):

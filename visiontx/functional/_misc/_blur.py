@@ -109,7 +109,9 @@ def gaussian_blur_image_pil(
     return to_image_pil(output, mode=image.mode)
 
 
-def gaussian_noise(inpt: Any, mean: float = 0.0, sigma: float = 0.1, clip: bool = True) -> Any:
+def gaussian_noise(
+    inpt: Any, mean: float = 0.0, sigma: float = 0.1, clip: bool = True, *, generator: torch.Generator | None = None
+) -> Any:
     """Add Gaussian noise ``N(mean, sigma)`` on the float scale (uint8 images: times 255), fresh per pixel.
 
     Args:
@@ -118,26 +120,34 @@ def gaussian_noise(inpt: Any, mean: float = 0.0, sigma: float = 0.1, clip: bool 
         mean: mean of the noise on the float ``[0, 1]`` scale (default 0).
         sigma: non-negative standard deviation on the same scale (default 0.1).
         clip: clamp the result to the dtype's value range (default True).
+        generator: the ``torch.Generator`` (on the image's device) to draw the noise from (keyword only;
+            default None: the device's global RNG).
 
     Example:
         >>> F.gaussian_noise(image, sigma=0.05)
     """
-    return get_kernel(gaussian_noise, type(inpt))(inpt, mean=mean, sigma=sigma, clip=clip)
+    return get_kernel(gaussian_noise, type(inpt))(inpt, mean=mean, sigma=sigma, clip=clip, generator=generator)
 
 
 @register_kernels(gaussian_noise, (torch.Tensor, Image, Video))
 def gaussian_noise_image_tensor(
-    image: torch.Tensor, mean: float = 0.0, sigma: float = 0.1, clip: bool = True
+    image: torch.Tensor,
+    mean: float = 0.0,
+    sigma: float = 0.1,
+    clip: bool = True,
+    *,
+    generator: torch.Generator | None = None,
 ) -> torch.Tensor:
     """Add Gaussian noise to a float ``[0, 1]`` or uint8 ``[0, 255]`` tensor ``[..., C, H, W]``."""
     if not is_number(sigma) or sigma < 0:
         raise ValueError(f"sigma must be a non-negative number, got {sigma!r}")
     if image.is_floating_point():
-        output = image + (mean + torch.randn_like(image) * sigma)
+        output = image + (mean + torch.empty_like(image).normal_(generator=generator) * sigma)
         return output.clamp_(0, 1) if clip else output
     if image.dtype != torch.uint8:
         raise TypeError(f"gaussian_noise needs a float or uint8 image, got dtype {image.dtype}")
-    noise = (mean * 255 + torch.randn_like(image, dtype=torch.float32) * (sigma * 255)).to(torch.int16)
+    noise = torch.empty_like(image, dtype=torch.float32).normal_(generator=generator)
+    noise = (mean * 255 + noise * (sigma * 255)).to(torch.int16)
     output = image + noise
     return (output.clamp_(0, 255) if clip else output).to(torch.uint8)
 

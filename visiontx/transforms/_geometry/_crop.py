@@ -147,14 +147,15 @@ class RandomResizedCrop(Transform):
         self.ratio = check_range(ratio, "ratio", 0.0, strict=True)
         self.interpolation = InterpolationMode.parse(interpolation)
         self.antialias = antialias
-        self._log_ratio = torch.log(torch.tensor(self.ratio))
+        self._log_ratio = torch.log(torch.tensor(self.ratio)).tolist()  # float32 logs, as torchvision
 
     def make_params(self, flat_inputs: list[Any]) -> dict[str, Any]:
         height, width = query_resizable_size(flat_inputs, self)
         area = height * width
         for _ in range(10):
             target_area = area * _random.uniform(*self.scale)
-            aspect_ratio = torch.exp(torch.empty(1).uniform_(self._log_ratio[0], self._log_ratio[1])).item()
+            log_ratio = _random.uniform(self._log_ratio[0], self._log_ratio[1])  # float32, as torchvision's
+            aspect_ratio = torch.exp(torch.tensor(log_ratio, dtype=torch.float32)).item()
             w = int(round(math.sqrt(target_area * aspect_ratio)))
             h = int(round(math.sqrt(target_area / aspect_ratio)))
             if 0 < w <= width and 0 < h <= height:

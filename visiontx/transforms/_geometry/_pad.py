@@ -9,6 +9,7 @@ import torch
 
 from ... import functional as F
 from ..._args import FillSpec, PaddingArg, check_padding_mode, check_range, parse_padding
+from .. import _random
 from .._transform import RandomApplyTransform, Transform
 from .._utils import FillMixin, query_size
 
@@ -72,9 +73,9 @@ class RandomZoomOut(_PadMixin, RandomApplyTransform):
     def make_params(self, flat_inputs: list[Any]) -> dict[str, Any]:
         height, width = query_size(flat_inputs)
         low, high = self.side_range
-        r = low + torch.rand(1) * (high - low)
+        r = low + _random.rand_tensor(1) * (high - low)
         canvas_width, canvas_height = int(width * r), int(height * r)
-        r = torch.rand(2)
+        r = _random.rand_tensor(2)
         left = int((canvas_width - width) * r[0])
         top = int((canvas_height - height) * r[1])
         return dict(padding=[left, top, canvas_width - left - width, canvas_height - top - height])

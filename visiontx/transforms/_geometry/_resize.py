@@ -99,7 +99,7 @@ class ScaleJitter(_ResizeBase):
     def make_params(self, flat_inputs: list[Any]) -> dict[str, Any]:
         height, width = query_resizable_size(flat_inputs, self)
         low, high = self.scale_range
-        scale = low + torch.rand(1) * (high - low)
+        scale = low + _random.rand_tensor(1) * (high - low)
         r = min(self.target_size[1] / height, self.target_size[0] / width) * scale
         return dict(size=(max(int(height * r), 1), max(int(width * r), 1)))
 

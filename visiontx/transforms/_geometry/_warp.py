@@ -109,7 +109,7 @@ class ElasticTransform(_WarpMixin, Transform):
             return torch.zeros(1, height, width, 2)
         components = []
         for axis, extent in ((0, width), (1, height)):
-            noise = torch.rand(1, 1, height, width) * 2 - 1
+            noise = _random.rand_tensor(1, 1, height, width) * 2 - 1
             if self.sigma[axis] > 0:
                 radius = int(8 * self.sigma[axis] + 1) // 2
                 kernel_size = [2 * min(radius, width - 1) + 1, 2 * min(radius, height - 1) + 1]

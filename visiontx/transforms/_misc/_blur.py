@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import torch
+
 from ... import functional as F
 from ..._args import check_number, is_number, parse_kernel_size, sigma_range
 from .. import _random
@@ -62,4 +64,6 @@ class GaussianNoise(Transform):
         self.sigma, self.clip = float(sigma), bool(clip)
 
     def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
-        return self.call_kernel(F.gaussian_noise, inpt, mean=self.mean, sigma=self.sigma, clip=self.clip)
+        device = inpt.device if isinstance(inpt, torch.Tensor) else torch.device("cpu")  # (PIL images are refused)
+        generator = _random.device_generator(device)
+        return self.call_kernel(F.gaussian_noise, inpt, mean=self.mean, sigma=self.sigma, clip=self.clip, generator=generator)

@@ -79,7 +79,7 @@ class RandomErasing(RandomApplyTransform):
             h, w = int(round(math.sqrt(area * aspect))), int(round(math.sqrt(area / aspect)))
             if h < height and w < width:
                 # torchvision's noise: float32 whatever the images' dtypes, drawn before the position
-                v = self._fixed if self._fixed is not None else torch.empty([channels, h, w]).normal_()
+                v = self._fixed if self._fixed is not None else _random.normal_tensor(channels, h, w)
                 i = _random.randint(height - h + 1)
                 j = _random.randint(width - w + 1)
                 return dict(i=i, j=j, h=h, w=w, v=v)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .._transform import Transform
+from .._transform import Transform, draws_nothing
 
 __all__ = ["Identity", "Lambda"]
 
@@ -16,6 +16,7 @@ class Identity(Transform):
     Takes no arguments.
     """
 
+    @draws_nothing
     def forward(self, *inputs: Any) -> Any:
         return inputs if len(inputs) > 1 else inputs[0]
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import torch
 from torch.utils._pytree import tree_flatten, tree_unflatten
 
+from .. import _random
 from .._transform import Transform, flatten_sample
 from ._batch import Batch
 from ._core import Context, Record, batched_for
@@ -29,8 +29,11 @@ class PerSample(Transform):
     Args:
         transform: a transform, a container of transforms, or any callable of one sample (kept as
             the attribute ``wrapped``).
-        generator: the ``torch.Generator`` of the vectorised draws, on the batch's device (default None:
-            the device's default generator). Transforms that loop draw from torch's default CPU generator.
+        generator: (keyword only) a CPU ``torch.Generator`` for every draw, as for any transform. The
+            vectorised draws take it on a CPU batch, and on another device a generator of that device seeded
+            with one draw of it. Default None: the current generator (of a seeded ``Compose`` or
+            ``datasets.Augmented``) the same way, else the device's default generator; transforms that
+            loop draw as they do alone.
 
     Raises:
         ValueError: a batch without a leading batch dim, per-sample lists of another length than ``B``,
@@ -43,14 +46,11 @@ class PerSample(Transform):
         >>> params.params(0)                     # sample 0's parameters, as the single transform takes them
     """
 
-    def __init__(self, transform: Any, generator: torch.Generator | None = None) -> None:
+    def __init__(self, transform: Any) -> None:
         super().__init__()
         if isinstance(transform, PerSample) or not callable(transform):
             raise TypeError(f"transform must be a transform or callable (not a PerSample), got {transform!r}")
-        if generator is not None and not isinstance(generator, torch.Generator):
-            raise TypeError(f"generator must be a torch.Generator or None, got {type(generator).__name__}")
         self.wrapped = transform  # (``transform`` is the name of Transform's hook)
-        self.generator = generator
 
     def forward(self, *inputs: Any) -> Any:
         return self.forward_with_params(*inputs)[0]
@@ -64,10 +64,7 @@ class PerSample(Transform):
         flat, restore = flatten_sample(sample)  # torchvision's tensors as visiontx's, and back at the end
         converted = any(a is not b for a, b in zip(flat, originals))
         batch = Batch.split(tree_unflatten(flat, spec) if converted else sample, type(self).__name__)
-        context = Context(generator=self.generator, unpack=len(inputs) > 1)
+        context = Context(generator=_random.device_generator(batch.device), unpack=len(inputs) > 1)
         batch, record = batched_for(self.wrapped).run(batch, context)
         output = batch.rebuild()
         return (restore(tree_flatten(output)[0]) if converted else output), record
-
-    def extra_repr(self) -> str:
-        return f"{self.wrapped!r}" + ("" if self.generator is None else ", generator=...")
