@@ -425,19 +425,69 @@ def test_nearest_resize_equals_torch_for_every_size(dtype: torch.dtype) -> None:
     ],
 )
 def test_interleaved_resize_is_identical_to_torch(mode, antialias, channels, batch_dims, in_size, size) -> None:
-    """Down- and upscaling, batches, planar, cropped and interleaved inputs: torch's own values."""
+    """Down- and upscaling, batches, planar, cropped and interleaved inputs: torch's own values (bilinear
+    resizes without a low-pass filter take OpenCV's INTER_LINEAR instead: within 1 level, see below)."""
     import visiontx.functional as F
 
     image = make_image_tensor(in_size, channels=channels, batch_dims=batch_dims)
     assert _geometry.can_resize_interleaved(image, size, mode)
     assert not _geometry.can_resize_interleaved(image[..., :100, :100], (9, 9), mode)  # small: torch's own path
+    linear = mode == "bilinear" and _geometry.can_resize_linear(image, size, antialias)
     for inpt in (image, image[..., 1:, 2:], interleaved_copy(image), interleaved_copy(image)[..., 1:, 2:]):
         before = inpt.clone()
         kwargs = dict(interpolation=mode, antialias=antialias)
         fast, reference = _fast_and_torch(F.resize_image_tensor, inpt, list(size), **kwargs)
-        torch.testing.assert_close(fast, reference, rtol=0, atol=0)
+        torch.testing.assert_close(fast, reference, rtol=0, atol=1 if linear else 0)
         assert fast.is_contiguous() and fast.shape == (*batch_dims, channels, *size)
         torch.testing.assert_close(inpt, before, rtol=0, atol=0)
+
+
+@needs_cv2
+@pytest.mark.parametrize("antialias", [False, True])
+@pytest.mark.parametrize(
+    ("channels", "batch_dims", "in_size", "size"),
+    [
+        (3, (), (256, 256), (128, 128)),  # a whole factor
+        (3, (), (512, 384), (358, 269)),  # a fractional one
+        (1, (2,), (40, 50), (60, 75)),  # upscaling (antialias changes nothing there)
+        (4, (2, 3), (33, 47), (33, 20)),  # one side only
+        (3, (), (300, 200), (1, 1)),
+    ],
+)
+def test_linear_resize_is_within_one_level_of_torch(antialias, channels, batch_dims, in_size, size) -> None:
+    """Bilinear without the low-pass filter (or without shrinking) through OpenCV's INTER_LINEAR: its
+    fixed-point weights put up to ~35% of the uint8 pixels 1 level from torch's, never more; float32
+    within 1e-4 (its float weights)."""
+    import visiontx.functional as F
+
+    image = make_image_tensor(in_size, channels=channels, batch_dims=batch_dims)
+    shrinks = size[0] < in_size[0] or size[1] < in_size[1]
+    linear = not (antialias and shrinks)
+    assert _geometry.can_resize_linear(image, size, antialias) == linear
+    for inpt in (image, image[..., 1:, 2:], interleaved_copy(image), image.float() / 255):
+        before = inpt.clone()
+        fast, reference = _fast_and_torch(F.resize_image_tensor, inpt, list(size), antialias=antialias)
+        assert fast.dtype == inpt.dtype and fast.shape == reference.shape and (fast.is_contiguous() or not linear)
+        difference = (fast.double() - reference.double()).abs()
+        if inpt.dtype == torch.uint8:
+            assert difference.max() <= 1
+            assert fast.numel() < 100 or (difference > 0).double().mean() <= 0.4
+        else:
+            assert difference.max() <= 1e-4
+        torch.testing.assert_close(inpt, before, rtol=0, atol=0)
+
+
+@needs_cv2
+def test_linear_resize_gate() -> None:
+    image = make_image_tensor((64, 64))
+    assert _geometry.can_resize_linear(image, (32, 32), antialias=False)
+    assert _geometry.can_resize_linear(image, (64, 128), antialias=True)  # nothing shrinks
+    assert not _geometry.can_resize_linear(image, (32, 64), antialias=True)
+    assert not _geometry.can_resize_linear(image.double(), (32, 32), antialias=False)
+    assert not _geometry.can_resize_linear(image.to(torch.int16), (32, 32), antialias=False)
+    assert not _geometry.can_resize_linear(image, (40000, 32), antialias=False)
+    with _cv2.disabled():
+        assert not _geometry.can_resize_linear(image, (32, 32), antialias=False)
 
 
 @needs_cv2

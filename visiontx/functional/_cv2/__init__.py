@@ -48,7 +48,7 @@ from ._color import (
     saturation_step,
     sharpen,
 )
-from ._geometry import can_pad, can_resize, can_shrink, pad, resize, shrink
+from ._geometry import can_pad, can_resize, can_resize_linear, can_shrink, pad, resize, resize_linear, shrink
 from ._layout import contiguous, interleaved, planar
 from ._misc import can_erase, can_gaussian_blur, can_jpeg, erase, gaussian_blur, jpeg
 from ._warp import can_remap_nearest, can_warp, remap, remap_nearest, warp
@@ -76,6 +76,7 @@ __all__ = [
     "can_pad",
     "can_remap_nearest",
     "can_resize",
+    "can_resize_linear",
     "can_sharpen",
     "can_shrink",
     "can_use",
@@ -98,6 +99,7 @@ __all__ = [
     "remap",
     "remap_nearest",
     "resize",
+    "resize_linear",
     "shrink",
     "saturation_step",
     "sharpen",
