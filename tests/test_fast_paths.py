@@ -183,7 +183,7 @@ B = "bilinear"
 # (kernel name, kwargs, uint8 atol): each accelerated kernel, run with and without the fast path.
 KERNEL_CASES = [
     ("adjust_brightness_image_tensor", dict(brightness_factor=1.4), 0),
-    ("adjust_contrast_image_tensor", dict(contrast_factor=0.6), 1),  # rounded luma (|1 - factor| <= 0.5)
+    ("adjust_contrast_image_tensor", dict(contrast_factor=0.6), 1),  # unfloored luma mean (|1 - factor| <= 0.5)
     ("adjust_contrast_image_tensor", dict(contrast_factor=1.8), 0),  # floored luma, as the torch path
     ("adjust_gamma_image_tensor", dict(gamma=0.7), 0),
     ("adjust_saturation_image_tensor", dict(saturation_factor=0.3), 1),
@@ -312,6 +312,29 @@ def test_fast_contrast_matches_torch_path(channels: int, batch_dims: tuple[int, 
     for factor in (0.0, 0.45, 1.7):
         fast, reference = _fast_and_torch(F.adjust_contrast_image_tensor, image, factor)
         torch.testing.assert_close(fast, reference, rtol=0, atol=0)
+
+
+@needs_cv2
+@pytest.mark.parametrize("batch_dims", [(), (2, 3)])
+def test_fast_rgb_contrast_blends_with_the_unfloored_luma_mean(batch_dims: tuple[int, ...]) -> None:
+    """Factors within 0.5 of 1: the gray mean is the luma weights applied to the plane means (the mean
+    of the unfloored luma), the planes are mapped where they are. Within 1 level of the torch path
+    (which floors the luma first), and the mean itself within 1e-4 of the unfloored luma's."""
+    import visiontx.functional as F
+    from visiontx.functional._color._grayscale import luma
+
+    image = make_image_tensor((33, 29), batch_dims=batch_dims)
+    image[..., :10, :] //= 3  # per-image means that differ
+    for inpt in (image, image[..., 2:, 1:], interleaved_copy(image)):
+        for factor in (0.5, 0.8, 1.3):
+            before = inpt.clone()
+            fast, reference = _fast_and_torch(F.adjust_contrast_image_tensor, inpt, factor)
+            torch.testing.assert_close(fast, reference, rtol=0, atol=1)
+            assert fast.is_contiguous() and fast.shape == inpt.shape
+            torch.testing.assert_close(inpt, before, rtol=0, atol=0)
+    pixels = image.reshape(-1, 3, 33, 29)[0].permute(1, 2, 0).contiguous().numpy()
+    mean = _color._gray_mean(_base.cv2.mean(pixels))
+    assert mean == pytest.approx(luma(image.reshape(-1, 3, 33, 29)[0]).mean().item(), abs=1e-4)
 
 
 @needs_cv2
