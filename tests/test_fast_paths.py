@@ -921,3 +921,57 @@ def test_hue_bands_give_the_whole_image_result(dtype: torch.dtype, monkeypatch: 
     whole = F.adjust_hue(image, hue_factor=0.27)
     monkeypatch.setattr(_color, "_HUE_BAND_PIXELS", 29 * 5)  # bands of 5 rows, the last one of 2
     torch.testing.assert_close(F.adjust_hue(image, hue_factor=0.27), whole, rtol=0, atol=0)
+
+
+# ------------------------------------------------------------------------------------------ JPEG decoding
+def _jpeg(size: tuple[int, int] = (37, 53), mode: str = "RGB", **options: Any) -> bytes:
+    import io
+
+    import numpy as np
+    import PIL.Image
+
+    array = np.random.default_rng(0).integers(0, 256, (*size, 3), dtype=np.uint8)
+    buffer = io.BytesIO()
+    PIL.Image.fromarray(array).convert(mode).save(buffer, format="JPEG", **options)
+    return buffer.getvalue()
+
+
+@needs_cv2
+@pytest.mark.parametrize(
+    "options",
+    [dict(quality=90), dict(quality=75, subsampling=0), dict(quality=95, subsampling=1), dict(progressive=True),
+     dict(quality=60, optimize=True)],
+)
+def test_opencv_jpeg_decoding_equals_pillows(options: dict) -> None:
+    """Every chroma subsampling, progressive and optimised files: exactly Pillow's pixels."""
+    from visiontx.io import decode_image
+
+    data = _jpeg(**options)
+    assert _cv2.can_decode_jpeg(data, rgb=True, apply_exif_orientation=False)
+    fast = decode_image(data)
+    with _cv2.disabled():
+        reference = decode_image(data)
+    torch.testing.assert_close(fast, reference, rtol=0, atol=0)
+    assert fast.shape == (3, 37, 53) and fast.is_contiguous()
+    torch.testing.assert_close(decode_image(data, mode="RGB"), reference, rtol=0, atol=0)
+
+
+@needs_cv2
+def test_opencv_jpeg_decoding_gate(monkeypatch: pytest.MonkeyPatch) -> None:
+    import PIL.Image
+
+    from visiontx.functional._cv2 import _decode
+
+    data = _jpeg()
+    assert _cv2.can_decode_jpeg(data + b"\x00\x00", True, False)  # trailing padding
+    assert not _cv2.can_decode_jpeg(data, rgb=False, apply_exif_orientation=False)  # gray / alpha modes
+    assert not _cv2.can_decode_jpeg(data, rgb=True, apply_exif_orientation=True)
+    assert not _cv2.can_decode_jpeg(data[:-40], True, False)  # truncated: Pillow refuses it
+    assert not _cv2.can_decode_jpeg(_jpeg(mode="L"), True, False)  # one component
+    assert not _cv2.can_decode_jpeg(_jpeg(mode="CMYK"), True, False)  # four
+    assert not _cv2.can_decode_jpeg(b"\x89PNG\r\n\x1a\n", True, False) and not _cv2.can_decode_jpeg(b"", True, False)
+    assert _decode._frame(data) == (3, 37 * 53)
+    monkeypatch.setattr(PIL.Image, "MAX_IMAGE_PIXELS", 37 * 53 - 1)  # larger than Pillow's limit: Pillow's path
+    assert not _cv2.can_decode_jpeg(data, True, False)
+    with _cv2.disabled():
+        assert not _cv2.can_decode_jpeg(data, True, False)
