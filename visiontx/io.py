@@ -20,8 +20,7 @@ import PIL.Image
 import PIL.ImageOps
 import torch
 
-from .functional import to_image_pil
-from .functional import _cv2
+from .functional import _cv2, to_image_pil
 from .functional._cv2 import planar
 
 __all__ = [

@@ -28,10 +28,9 @@ from typing import Any
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 os.environ.setdefault("NO_ALBUMENTATIONS_UPDATE", "1")
 
-import numpy as np  # noqa: E402
-
 import arrays  # noqa: E402
 import cases  # noqa: E402
+import numpy as np  # noqa: E402
 
 
 def _albumentations() -> tuple[Any, Any]:

@@ -62,7 +62,7 @@ def _resizes() -> list[BenchCase]:
     """Resize and RandomResizedCrop, antialiased and not, at 1/2 and at a fractional factor."""
     out = []
     for antialias in (True, False):
-        tag, flag = ("", "") if antialias else (", antialias=False", "antialias=False")
+        tag = "" if antialias else ", antialias=False"
         note = "alb: INTER_AREA" if antialias else "alb: INTER_LINEAR"
         for label, factor in (("x1/2", 0.5), ("x0.7", 0.7)):
             out.append(BenchCase(

@@ -15,11 +15,11 @@ from typing import Any
 
 import torch
 
-from .remote import Worker
-
 import visiontx.functional as vx_functional
 import visiontx.transforms as vx_transforms
 from visiontx import datapoints as vx_datapoints
+
+from .remote import Worker
 
 # torchvision v2 spells a few names differently.
 _TV_NAMES = {

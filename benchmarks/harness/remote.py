@@ -39,7 +39,7 @@ class Worker:
             raise RemoteError(answer["error"])
         return answer
 
-    def call(self, case: str, kind: str, size: tuple[int, int], num_boxes: int) -> "RemoteCall":
+    def call(self, case: str, kind: str, size: tuple[int, int], num_boxes: int) -> RemoteCall:
         """The worker's call of albumentations' ``case`` on a ``kind`` sample of ``size``."""
         answer = self.ask(op="setup", case=case, kind=kind, size=list(size), num_boxes=num_boxes)
         return RemoteCall(self, answer["id"])
