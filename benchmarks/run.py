@@ -17,13 +17,16 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="fewer repetitions (a smoke run)")
     parser.add_argument("--out", default=str(HERE / "RESULTS.md"), help="where to write the markdown results")
+    parser.add_argument("--albx-python", default=None,
+                        help="an interpreter with AlbumentationsX: time it as a fourth peer (see NOTES.md)")
     args = parser.parse_args(argv)
     for path in (HERE, HERE.parent):
         if str(path) not in sys.path:
             sys.path.insert(0, str(path))
     from harness import run_bench
 
-    return run_bench(quick=args.quick, out=args.out)
+    extra = {"albx_python": args.albx_python} if args.albx_python else {}
+    return run_bench(quick=args.quick, out=args.out, **extra)
 
 
 if __name__ == "__main__":

@@ -27,7 +27,11 @@ TINY = BenchConfig(
     box_counts=(1, 3),
     batch_size=2,
     batch_hw=(8, 8),
-    only=("RandomHorizontalFlip", "ToDtype", "classification"),
+    loader_images=3,
+    loader_workers=0,
+    loader_batch=2,
+    loader_repeats=1,
+    only=("RandomHorizontalFlip", "ToDtype", "Resize(x1/2", "classification (JPEG bytes: decode+RRC+"),
 )
 
 
@@ -36,17 +40,21 @@ def test_run_bench_writes_a_markdown_report(tmp_path, capsys) -> None:
     assert run_bench(out=str(out), config=TINY) == 0
     text = out.read_text(encoding="utf-8")
     assert text == capsys.readouterr().out
-    for heading in ("# visiontx benchmark", "## Transforms, uint8 RGB 24 x 32", "## Pipelines", "## Dispatch overhead",
-                    "## Batch of 2 x 3 x 8 x 8", "## Scaling with image size", "## Scaling with the number of boxes"):
+    for heading in ("# visiontx benchmark", "## Transforms, uint8 RGB 24 x 32", "## Pipelines", "## DataLoader: 3 JPEG",
+                    "## Dispatch overhead", "## Batch of 2 x 3 x 8 x 8", "## Scaling with image size",
+                    "## Scaling with the number of boxes"):
         assert heading in text
     assert "| RandomHorizontalFlip |" in text and "geometric mean" in text
+    assert "| Resize(x1/2) |" in text and "| Resize(x1/2, antialias=False) |" in text and "floor µs | vx/floor |" in text
+    assert "| classification (JPEG bytes: decode+RRC+flip+jitter+normalize) |" in text
+    assert "| DataLoader, classification (JPEG bytes" in text
     assert "CPU:" in text and "torch " in text
     assert "Targets" not in text and "goal" not in text and "****" not in text
 
 
 def test_missing_peers_read_not_installed(monkeypatch, capsys) -> None:
     load = harness.load_peers
-    monkeypatch.setattr(harness, "load_peers", lambda: {**load(), "torchvision": None, "albumentations": None})
+    monkeypatch.setattr(harness, "load_peers", lambda albx: {**load(), "torchvision": None, "albumentations": None})
     config = BenchConfig(settings=TINY.settings, sizes=TINY.sizes, batch_hw=(8, 8), batch_size=2,
                          sections=("transforms", "dispatch", "batch"), only=("RandomHorizontalFlip",))
     assert run_bench(config=config) == 0
@@ -59,6 +67,46 @@ def test_missing_peers_read_not_installed(monkeypatch, capsys) -> None:
 def test_run_bench_sections_are_checked() -> None:
     with pytest.raises(ValueError, match="sections"):
         run_bench(config=BenchConfig(sections=("nope",)))
+
+
+def test_albumentations_in_another_interpreter_is_timed_like_a_local_peer(capsys) -> None:
+    # the worker protocol, run here under this interpreter (albumentations 2.0.8 stands in for AlbumentationsX)
+    config = BenchConfig(settings=TINY.settings, sizes=TINY.sizes, sections=("transforms", "loader"),
+                         loader_images=2, loader_workers=0, loader_batch=2, loader_repeats=1,
+                         only=("RandomHorizontalFlip", "Resize(x0.7)"))
+    assert run_bench(config=config, albx_python=sys.executable) == 0
+    text = capsys.readouterr().out
+    assert "| vx/tv | vx/alb | vx/albx |" in text and "- albumentationsx: 2." in text
+    flip = next(line for line in text.splitlines() if line.startswith("| RandomHorizontalFlip |"))
+    cells = [c.strip() for c in flip.split("|")[2:6]]
+    assert all(c and c[0].isdigit() for c in cells), cells  # img/s of all four peers
+    assert "slowest vs albumentationsx" in text
+    loader_row = next(line for line in text.splitlines() if line.startswith("| DataLoader"))
+    assert "error" not in loader_row
+
+
+def test_remote_worker_reports_errors() -> None:
+    from harness.remote import RemoteError, Worker
+
+    worker = Worker(sys.executable)
+    try:
+        with pytest.raises(RemoteError, match="KeyError"):
+            worker.call("no such case", "image", (8, 8), 1)
+        call = worker.call("RandomVerticalFlip", "image", (8, 8), 1)
+        assert call.block(2, seed=1) > 0
+    finally:
+        worker.close()
+    assert worker.process.returncode == 0
+
+
+def test_copy_floor_and_nbytes() -> None:
+    import numpy as np
+    import torch
+    from harness.sections import nbytes
+    from harness.timing import copy_floor
+
+    assert nbytes({"a": torch.zeros(2, 3), "b": [np.zeros(5, np.uint8), b"xyz"]}) == 24 + 5 + 3
+    assert copy_floor(1000, Settings(repeats=2, block_s=0.0005, max_calls=2)) > 0
 
 
 def test_compare_reports_errors_and_times() -> None:

@@ -183,7 +183,7 @@ B = "bilinear"
 # (kernel name, kwargs, uint8 atol): each accelerated kernel, run with and without the fast path.
 KERNEL_CASES = [
     ("adjust_brightness_image_tensor", dict(brightness_factor=1.4), 0),
-    ("adjust_contrast_image_tensor", dict(contrast_factor=0.6), 1),  # rounded luma (|1 - factor| <= 0.5)
+    ("adjust_contrast_image_tensor", dict(contrast_factor=0.6), 1),  # unfloored luma mean (|1 - factor| <= 0.5)
     ("adjust_contrast_image_tensor", dict(contrast_factor=1.8), 0),  # floored luma, as the torch path
     ("adjust_gamma_image_tensor", dict(gamma=0.7), 0),
     ("adjust_saturation_image_tensor", dict(saturation_factor=0.3), 1),
@@ -315,6 +315,29 @@ def test_fast_contrast_matches_torch_path(channels: int, batch_dims: tuple[int, 
 
 
 @needs_cv2
+@pytest.mark.parametrize("batch_dims", [(), (2, 3)])
+def test_fast_rgb_contrast_blends_with_the_unfloored_luma_mean(batch_dims: tuple[int, ...]) -> None:
+    """Factors within 0.5 of 1: the gray mean is the luma weights applied to the plane means (the mean
+    of the unfloored luma), the planes are mapped where they are. Within 1 level of the torch path
+    (which floors the luma first), and the mean itself within 1e-4 of the unfloored luma's."""
+    import visiontx.functional as F
+    from visiontx.functional._color._grayscale import luma
+
+    image = make_image_tensor((33, 29), batch_dims=batch_dims)
+    image[..., :10, :] //= 3  # per-image means that differ
+    for inpt in (image, image[..., 2:, 1:], interleaved_copy(image)):
+        for factor in (0.5, 0.8, 1.3):
+            before = inpt.clone()
+            fast, reference = _fast_and_torch(F.adjust_contrast_image_tensor, inpt, factor)
+            torch.testing.assert_close(fast, reference, rtol=0, atol=1)
+            assert fast.is_contiguous() and fast.shape == inpt.shape
+            torch.testing.assert_close(inpt, before, rtol=0, atol=0)
+    pixels = image.reshape(-1, 3, 33, 29)[0].permute(1, 2, 0).contiguous().numpy()
+    mean = _color._gray_mean(_base.cv2.mean(pixels))
+    assert mean == pytest.approx(luma(image.reshape(-1, 3, 33, 29)[0]).mean().item(), abs=1e-4)
+
+
+@needs_cv2
 @pytest.mark.parametrize("dtype", [torch.uint8, torch.float32])
 def test_fast_hue_in_bands_matches_torch_path(dtype: torch.dtype, monkeypatch: pytest.MonkeyPatch) -> None:
     import visiontx.functional as F
@@ -425,19 +448,69 @@ def test_nearest_resize_equals_torch_for_every_size(dtype: torch.dtype) -> None:
     ],
 )
 def test_interleaved_resize_is_identical_to_torch(mode, antialias, channels, batch_dims, in_size, size) -> None:
-    """Down- and upscaling, batches, planar, cropped and interleaved inputs: torch's own values."""
+    """Down- and upscaling, batches, planar, cropped and interleaved inputs: torch's own values (bilinear
+    resizes without a low-pass filter take OpenCV's INTER_LINEAR instead: within 1 level, see below)."""
     import visiontx.functional as F
 
     image = make_image_tensor(in_size, channels=channels, batch_dims=batch_dims)
     assert _geometry.can_resize_interleaved(image, size, mode)
     assert not _geometry.can_resize_interleaved(image[..., :100, :100], (9, 9), mode)  # small: torch's own path
+    linear = mode == "bilinear" and _geometry.can_resize_linear(image, size, antialias)
     for inpt in (image, image[..., 1:, 2:], interleaved_copy(image), interleaved_copy(image)[..., 1:, 2:]):
         before = inpt.clone()
         kwargs = dict(interpolation=mode, antialias=antialias)
         fast, reference = _fast_and_torch(F.resize_image_tensor, inpt, list(size), **kwargs)
-        torch.testing.assert_close(fast, reference, rtol=0, atol=0)
+        torch.testing.assert_close(fast, reference, rtol=0, atol=1 if linear else 0)
         assert fast.is_contiguous() and fast.shape == (*batch_dims, channels, *size)
         torch.testing.assert_close(inpt, before, rtol=0, atol=0)
+
+
+@needs_cv2
+@pytest.mark.parametrize("antialias", [False, True])
+@pytest.mark.parametrize(
+    ("channels", "batch_dims", "in_size", "size"),
+    [
+        (3, (), (256, 256), (128, 128)),  # a whole factor
+        (3, (), (512, 384), (358, 269)),  # a fractional one
+        (1, (2,), (40, 50), (60, 75)),  # upscaling (antialias changes nothing there)
+        (4, (2, 3), (33, 47), (33, 20)),  # one side only
+        (3, (), (300, 200), (1, 1)),
+    ],
+)
+def test_linear_resize_is_within_one_level_of_torch(antialias, channels, batch_dims, in_size, size) -> None:
+    """Bilinear without the low-pass filter (or without shrinking) through OpenCV's INTER_LINEAR: its
+    fixed-point weights put up to ~35% of the uint8 pixels 1 level from torch's, never more; float32
+    within 1e-4 (its float weights)."""
+    import visiontx.functional as F
+
+    image = make_image_tensor(in_size, channels=channels, batch_dims=batch_dims)
+    shrinks = size[0] < in_size[0] or size[1] < in_size[1]
+    linear = not (antialias and shrinks)
+    assert _geometry.can_resize_linear(image, size, antialias) == linear
+    for inpt in (image, image[..., 1:, 2:], interleaved_copy(image), image.float() / 255):
+        before = inpt.clone()
+        fast, reference = _fast_and_torch(F.resize_image_tensor, inpt, list(size), antialias=antialias)
+        assert fast.dtype == inpt.dtype and fast.shape == reference.shape and (fast.is_contiguous() or not linear)
+        difference = (fast.double() - reference.double()).abs()
+        if inpt.dtype == torch.uint8:
+            assert difference.max() <= 1
+            assert fast.numel() < 100 or (difference > 0).double().mean() <= 0.4
+        else:
+            assert difference.max() <= 1e-4
+        torch.testing.assert_close(inpt, before, rtol=0, atol=0)
+
+
+@needs_cv2
+def test_linear_resize_gate() -> None:
+    image = make_image_tensor((64, 64))
+    assert _geometry.can_resize_linear(image, (32, 32), antialias=False)
+    assert _geometry.can_resize_linear(image, (64, 128), antialias=True)  # nothing shrinks
+    assert not _geometry.can_resize_linear(image, (32, 64), antialias=True)
+    assert not _geometry.can_resize_linear(image.double(), (32, 32), antialias=False)
+    assert not _geometry.can_resize_linear(image.to(torch.int16), (32, 32), antialias=False)
+    assert not _geometry.can_resize_linear(image, (40000, 32), antialias=False)
+    with _cv2.disabled():
+        assert not _geometry.can_resize_linear(image, (32, 32), antialias=False)
 
 
 @needs_cv2
@@ -848,3 +921,57 @@ def test_hue_bands_give_the_whole_image_result(dtype: torch.dtype, monkeypatch: 
     whole = F.adjust_hue(image, hue_factor=0.27)
     monkeypatch.setattr(_color, "_HUE_BAND_PIXELS", 29 * 5)  # bands of 5 rows, the last one of 2
     torch.testing.assert_close(F.adjust_hue(image, hue_factor=0.27), whole, rtol=0, atol=0)
+
+
+# ------------------------------------------------------------------------------------------ JPEG decoding
+def _jpeg(size: tuple[int, int] = (37, 53), mode: str = "RGB", **options: Any) -> bytes:
+    import io
+
+    import numpy as np
+    import PIL.Image
+
+    array = np.random.default_rng(0).integers(0, 256, (*size, 3), dtype=np.uint8)
+    buffer = io.BytesIO()
+    PIL.Image.fromarray(array).convert(mode).save(buffer, format="JPEG", **options)
+    return buffer.getvalue()
+
+
+@needs_cv2
+@pytest.mark.parametrize(
+    "options",
+    [dict(quality=90), dict(quality=75, subsampling=0), dict(quality=95, subsampling=1), dict(progressive=True),
+     dict(quality=60, optimize=True)],
+)
+def test_opencv_jpeg_decoding_equals_pillows(options: dict) -> None:
+    """Every chroma subsampling, progressive and optimised files: exactly Pillow's pixels."""
+    from visiontx.io import decode_image
+
+    data = _jpeg(**options)
+    assert _cv2.can_decode_jpeg(data, rgb=True, apply_exif_orientation=False)
+    fast = decode_image(data)
+    with _cv2.disabled():
+        reference = decode_image(data)
+    torch.testing.assert_close(fast, reference, rtol=0, atol=0)
+    assert fast.shape == (3, 37, 53) and fast.is_contiguous()
+    torch.testing.assert_close(decode_image(data, mode="RGB"), reference, rtol=0, atol=0)
+
+
+@needs_cv2
+def test_opencv_jpeg_decoding_gate(monkeypatch: pytest.MonkeyPatch) -> None:
+    import PIL.Image
+
+    from visiontx.functional._cv2 import _decode
+
+    data = _jpeg()
+    assert _cv2.can_decode_jpeg(data + b"\x00\x00", True, False)  # trailing padding
+    assert not _cv2.can_decode_jpeg(data, rgb=False, apply_exif_orientation=False)  # gray / alpha modes
+    assert not _cv2.can_decode_jpeg(data, rgb=True, apply_exif_orientation=True)
+    assert not _cv2.can_decode_jpeg(data[:-40], True, False)  # truncated: Pillow refuses it
+    assert not _cv2.can_decode_jpeg(_jpeg(mode="L"), True, False)  # one component
+    assert not _cv2.can_decode_jpeg(_jpeg(mode="CMYK"), True, False)  # four
+    assert not _cv2.can_decode_jpeg(b"\x89PNG\r\n\x1a\n", True, False) and not _cv2.can_decode_jpeg(b"", True, False)
+    assert _decode._frame(data) == (3, 37 * 53)
+    monkeypatch.setattr(PIL.Image, "MAX_IMAGE_PIXELS", 37 * 53 - 1)  # larger than Pillow's limit: Pillow's path
+    assert not _cv2.can_decode_jpeg(data, True, False)
+    with _cv2.disabled():
+        assert not _cv2.can_decode_jpeg(data, True, False)

@@ -118,6 +118,27 @@ def test_p_transforms_flip_one_coin_for_the_whole_sample() -> None:
         T.RandomHorizontalFlip(p=1.5)
 
 
+def test_module_hooks_still_run_around_the_short_call() -> None:
+    # Transform.__call__ skips nn.Module's call machinery unless a hook (own or global) is registered
+    flip, image = T.RandomHorizontalFlip(p=1.0), make_image((4, 5))
+    seen = []
+    handle = flip.register_forward_pre_hook(lambda module, args: seen.append(("pre", len(args))))
+    hook = flip.register_forward_hook(lambda module, args, out: seen.append(("post", type(out))))
+    assert_equal(flip(image), F.horizontal_flip(image))
+    handle.remove()
+    hook.remove()
+    assert seen == [("pre", 1), ("post", type(image))]
+    global_hook = torch.nn.modules.module.register_module_forward_hook(lambda m, a, o: seen.append("global"))
+    try:
+        flip(image)
+    finally:
+        global_hook.remove()
+    flip(image)
+    assert seen[2:] == ["global"]
+    with pytest.raises(TypeError):
+        flip(image, unexpected=1)
+
+
 def test_transform_without_override_raises_type_error() -> None:
     with pytest.raises(TypeError, match="override"):
         T.Transform()(make_image())

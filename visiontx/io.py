@@ -1,4 +1,5 @@
-"""Reading, decoding, encoding and writing images (Pillow underneath).
+"""Reading, decoding, encoding and writing images (Pillow underneath; JPEG bytes decoded to RGB through
+OpenCV's libjpeg where it is installed: the same pixels, see ``functional._cv2._decode``).
 
 Images are uint8 tensors ``C x H x W``, as in ``torchvision.io``.
 
@@ -19,7 +20,7 @@ import PIL.Image
 import PIL.ImageOps
 import torch
 
-from .functional import to_image_pil
+from .functional import _cv2, to_image_pil
 from .functional._cv2 import planar
 
 __all__ = [
@@ -173,6 +174,11 @@ def decode_image(
         return read_image(data, mode, apply_exif_orientation)
     mode = _as_mode(mode)
     payload = _bytes_of(data, "data")
+    rgb = mode in (ImageReadMode.UNCHANGED, ImageReadMode.RGB)
+    if _cv2.can_decode_jpeg(payload, rgb, apply_exif_orientation):
+        decoded = _cv2.decode_jpeg(payload)
+        if decoded is not None:
+            return decoded
     return _decode(lambda: PIL.Image.open(_io.BytesIO(payload)), "the given data", mode, apply_exif_orientation)
 
 

@@ -1,10 +1,13 @@
-"""The benchmark harness: throughput of visiontx beside torchvision v2 and albumentations.
+"""The benchmark harness: throughput of visiontx beside torchvision v2, albumentations and (optionally,
+in its own interpreter) AlbumentationsX.
 
-Single thread, uint8 RGB, a real photo. Sections: every transform at each image size, two whole
-pipelines, dispatch overhead, batch throughput of tensor kernels, and scaling with image size and
-number of boxes. Peers are timed in interleaved blocks and the medians compared, so a loaded machine
-slows all sides alike. Results are printed as markdown (and written to ``out``); progress goes to
-stderr. Run it with ``python benchmarks/run.py`` (or ``python -m visiontx bench`` from a checkout).
+Single thread, uint8 RGB, a real photo. Sections: every transform at each image size (with a copy
+floor per entry), whole pipelines (classification from pixels and from JPEG bytes, the demo's
+detection), a DataLoader over JPEG files, fused geometry, dispatch overhead, batch throughput of
+tensor kernels, and scaling with image size and number of boxes. Outputs are materialised on every
+side. Peers are timed in interleaved blocks and the medians compared, so a loaded machine slows all
+sides alike. Results are printed as markdown (and written to ``out``); progress goes to stderr. Run it
+with ``python benchmarks/run.py`` (or ``python -m visiontx bench`` from a checkout).
 """
 
 from __future__ import annotations
@@ -17,13 +20,14 @@ from collections.abc import Sequence
 
 import torch
 
-from . import cases, per_sample, report, sections
-from .peers import load_peers, machine_description, single_thread
-from .timing import FULL, QUICK, Progress, Settings
+from . import cases, loader, per_sample, report, sections
+from .inputs import decoder
+from .peers import close_peers, load_peers, machine_description, single_thread
+from .timing import FULL, QUICK, Progress, Settings, interleaved_runs
 
 __all__ = ["BenchConfig", "QUICK_CONFIG", "run_bench"]
 
-SECTIONS = ("transforms", "pipelines", "fusion", "dispatch", "batch", "scaling", "per_sample")
+SECTIONS = ("transforms", "pipelines", "loader", "fusion", "dispatch", "batch", "scaling", "per_sample")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -31,8 +35,12 @@ class BenchConfig:
     """What to run and for how long. ``only``: keep the cases whose name contains one of these."""
 
     settings: Settings = FULL
-    sizes: tuple[tuple[int, int], ...] = ((512, 512), (375, 500))
+    sizes: tuple[tuple[int, int], ...] = ((256, 256), (512, 512), (768, 1024))
     scaling_sizes: tuple[int, ...] = (256, 512, 1024, 2048)
+    loader_images: int = 512
+    loader_workers: int = 2
+    loader_batch: int = 64
+    loader_repeats: int = 3
     box_counts: tuple[int, ...] = (1, 10, 100, 1000)
     batch_size: int = 32
     batch_hw: tuple[int, int] = (224, 224)
@@ -41,23 +49,29 @@ class BenchConfig:
     only: tuple[str, ...] | None = None
 
 
-QUICK_CONFIG = BenchConfig(settings=QUICK, scaling_sizes=(256, 1024), box_counts=(1, 100, 1000))
-SCALING_CASES = ("RandomHorizontalFlip", "RandomResizedCrop(224)", "RandomRotation(30)", "ColorJitter",
+QUICK_CONFIG = BenchConfig(settings=QUICK, sizes=((512, 512),), scaling_sizes=(256, 1024), box_counts=(1, 100, 1000),
+                           loader_images=128, loader_repeats=1)
+SCALING_CASES = ("RandomHorizontalFlip", "RandomResizedCrop(224)", "Resize(x1/2)", "RandomRotation(30)", "ColorJitter",
                  "GaussianBlur(9)")
 BOX_CASES = ("RandomHorizontalFlip", "RandomAffine")
 PIPELINE_MIN_CALLS = 20
 BATCH_PEERS = ("visiontx", "torchvision")  # albumentations has no batched tensor kernels
 
 
-def run_bench(quick: bool = False, out: str | None = None, config: BenchConfig | None = None) -> int:
-    """Run the benchmark, print the markdown report, write it to ``out`` if given; returns 0."""
+def run_bench(quick: bool = False, out: str | None = None, config: BenchConfig | None = None,
+              albx_python: str | None = None) -> int:
+    """Run the benchmark, print the markdown report, write it to ``out`` if given; returns 0.
+    ``albx_python``: an interpreter with AlbumentationsX, timed as a fourth peer (see ``remote``)."""
     config = config or (QUICK_CONFIG if quick else BenchConfig())
     if any(section not in SECTIONS for section in config.sections):
         raise ValueError(f"sections must be among {SECTIONS}, got {config.sections}")
     with warnings.catch_warnings(), single_thread():
         warnings.simplefilter("ignore")
-        peers = load_peers()
-        lines = _header(peers, config) + _run(peers, config)
+        peers = load_peers(albx_python)
+        try:
+            lines = _header(peers, config) + _run(peers, config)
+        finally:
+            close_peers(peers)
     text = "\n".join(lines) + "\n"
     sys.stdout.write(text)
     if out is not None:
@@ -75,6 +89,16 @@ class _Run:
     config: BenchConfig
     progress: Progress
 
+    @property
+    def columns(self) -> tuple[str, ...]:
+        """The peers of the per-image tables: AlbumentationsX only when it is run."""
+        return tuple(p for p in (*report.PEERS, "albumentationsx") if p in self.peers)
+
+    @property
+    def local_peers(self) -> dict:
+        """The peers in this interpreter (the scaling tables leave AlbumentationsX out)."""
+        return {name: peer for name, peer in self.peers.items() if name != "albumentationsx"}
+
 
 def _select(candidates: Sequence[cases.BenchCase], only: Sequence[str] | None) -> list[cases.BenchCase]:
     return [c for c in candidates if only is None or any(o in c.name for o in only)]
@@ -89,6 +113,7 @@ def _run(peers: dict, config: BenchConfig) -> list[str]:
     steps = {
         "transforms": len(transforms) * len(config.sizes),
         "pipelines": len(pipelines) * len(config.sizes),
+        "loader": 1,
         "fusion": 1,
         "dispatch": 5,
         "batch": len(sections.KERNELS) * len(devices),
@@ -100,6 +125,7 @@ def _run(peers: dict, config: BenchConfig) -> list[str]:
     parts = {
         "transforms": lambda: _per_size(run, "Transforms", transforms),
         "pipelines": lambda: _per_size(run, "Pipelines", pipelines, PIPELINE_MIN_CALLS),
+        "loader": lambda: _loader(run),
         "fusion": lambda: _fusion(run),
         "dispatch": lambda: _dispatch(run),
         "batch": lambda: [line for device in devices for line in _batch(run, device)],
@@ -118,7 +144,9 @@ def _header(peers: dict, config: BenchConfig) -> list[str]:
     return [
         "# visiontx benchmark", "",
         f"Run {now}; one thread (torch and OpenCV); medians of {settings.repeats} interleaved blocks of "
-        f"~{settings.block_s:g} s per library. Ratios: how many times faster visiontx is (>1 = faster).", "",
+        f"~{settings.block_s:g} s per library. Ratios: how many times faster visiontx is (>1 = faster). "
+        "Outputs are materialised on every side (`.contiguous()` / `np.ascontiguousarray`). Floor: the time to "
+        "copy visiontx's input and output bytes once (memcpy); vx/floor: visiontx's time as a multiple of it.", "",
         *[f"- {line}" for line in machine_description(peers)],
     ]
 
@@ -132,7 +160,8 @@ def _per_size(run: _Run, title: str, selected: list, min_calls: int | None = Non
     for size in run.config.sizes:
         rows, unavailable = sections.run_cases(selected, run.peers, size, settings, run.progress)
         lines += ["", f"## {title}, uint8 RGB {size[0]} x {size[1]} (H x W)", ""]
-        table = report.throughput_table(rows, missing=run.missing) + _summary_line(rows, run.missing)
+        table = (report.throughput_table(rows, missing=run.missing, peers=run.columns, floor=True)
+                 + _summary_line(rows, run.missing, run.columns))
         lines += table if rows else ["(none available)"]
         if unavailable:
             lines += ["", "Not available in visiontx yet: " + ", ".join(unavailable) + "."]
@@ -142,12 +171,13 @@ def _per_size(run: _Run, title: str, selected: list, min_calls: int | None = Non
     return lines
 
 
-def _summary_line(rows: list, missing: Sequence[str]) -> list[str]:
-    s = report.summary(rows)
-    worst = s["worst_vs_albumentations"]
-    parts = [_mean_part("torchvision", s["vs_torchvision"], missing),
-             _mean_part("albumentations", s["vs_albumentations"], missing),
-             f"slowest vs albumentations: {worst[1]} {worst[0]:.2f}x" if worst else None]
+def _summary_line(rows: list, missing: Sequence[str], columns: Sequence[str] = report.PEERS) -> list[str]:
+    s = report.summary(rows, columns[1:])
+    parts = [_mean_part(peer, s[f"vs_{peer}"], missing) for peer in columns[1:]]
+    for peer in columns[1:]:
+        worst = s[f"worst_vs_{peer}"]
+        if peer.startswith("albumentations") and worst:
+            parts.append(f"slowest vs {peer}: {worst[1]} {worst[0]:.2f}x")
     parts = [p for p in parts if p]
     return ["", "Geometric means: " + ", ".join(parts) + "."] if parts else []
 
@@ -156,6 +186,40 @@ def _mean_part(peer: str, mean: float | None, missing: Sequence[str]) -> str | N
     if peer in missing:
         return f"vs {peer} {report.NOT_INSTALLED}"
     return f"vs {peer} {mean:.2f}x" if mean else None
+
+
+def _loader(run: _Run) -> list[str]:
+    config = run.config
+    run.progress.step("DataLoader over JPEG files")
+    case = next(c for c in cases.PIPELINES if c.kind == "jpeg")
+    with loader.temporary_folder() as folder:
+        paths = loader.write_jpegs(folder, config.loader_images)
+        results = interleaved_runs(_loader_passes(run, case, paths), config.loader_repeats)
+    title = (f"## DataLoader: {config.loader_images} JPEG files on disk, {config.loader_workers} workers, batch "
+             f"{config.loader_batch}, read + decode + the classification pipeline (images/s, end to end)")
+    row = ("DataLoader, " + case.name, results, case.note)
+    return ["", title, ""] + report.throughput_table([row], missing=run.missing, peers=run.columns)
+
+
+def _loader_passes(run: _Run, case: cases.BenchCase, paths: list[str]) -> dict:
+    """Per peer, a callable making one pass over the files: seconds per image."""
+    config, passes = run.config, {}
+    for name, peer in run.peers.items():
+        if peer is None or (name.startswith("albumentations") and case.alb is None):
+            continue
+        if name == "albumentationsx":
+            passes[name] = lambda peer=peer: 1.0 / peer.worker.ask(
+                op="loader", case=case.name, paths=paths, batch_size=config.loader_batch,
+                workers=config.loader_workers)["images_per_s"]
+            continue
+        if name == "albumentations":
+            parts = loader.albumentations_parts(peer.A, cases.albumentations_transform(case, peer.A, peer.cv2))
+        else:
+            parts = (decoder(name), case.build(peer.T, peer.D))
+        dataset = loader.JpegFiles(paths, *parts)
+        passes[name] = lambda dataset=dataset: 1.0 / loader.images_per_second(
+            dataset, config.loader_batch, config.loader_workers)
+    return passes
 
 
 def _fusion(run: _Run) -> list[str]:
@@ -181,6 +245,7 @@ def _batch(run: _Run, device: str) -> list[str]:
 
 def _scaling(run: _Run, scaling: list, boxes: list) -> list[str]:
     peers, settings, progress, config = run.peers, run.config.settings, run.progress, run.config
+    peers = run.local_peers
     by_size = sections.size_scaling_rows(scaling, peers, config.scaling_sizes, settings, progress)
     by_count = sections.box_scaling_rows(boxes, peers, config.box_counts, settings, progress)
     return (["", "## Scaling with image size (square, uint8 RGB)", ""]

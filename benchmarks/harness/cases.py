@@ -1,18 +1,22 @@
-"""What the benchmark runs: one entry per transform class, and the two whole pipelines.
+"""What the benchmark runs: one entry per transform class, resizes at two factors, and whole pipelines.
 
 Each case builds the same transform for visiontx and torchvision (``build(T, D)`` with that library's
 transforms and datapoints modules) and, where albumentations has an equivalent, its version
-(``alb(A, cv2)``). Random transforms get ``p=1`` so every call does the work. Warps use bilinear
-interpolation everywhere; downscaling resizes antialias (albumentations: OpenCV's INTER_AREA).
+(``alb(A, cv2)``); cases with a ``factor`` get the output size ``(h, w)`` as a third argument. Random
+transforms get ``p=1`` so every call does the work. Warps use bilinear interpolation everywhere. Every
+resize-like entry runs antialiased and not, at a whole factor (1/2) and a fractional one (0.7 or a
+random crop), each beside albumentations' equal-quality setting: OpenCV's INTER_AREA for antialiased
+downscaling, INTER_LINEAR otherwise.
+
+No torch at import: ``albx_worker.py`` imports this module in an interpreter that has AlbumentationsX.
 """
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
-
-import torch
 
 MEAN, STD = (0.485, 0.456, 0.406), (0.229, 0.224, 0.225)
 FILL = (124, 116, 104)
@@ -29,6 +33,18 @@ class BenchCase:
     alb: Callable[[Any, Any], Any] | None = None
     kind: str = "image"
     note: str = ""
+    factor: float | None = None  # build(T, D, (h, w)) and alb(A, cv2, (h, w)) get the input size times this
+
+
+def out_size(size: tuple[int, int], factor: float) -> tuple[int, int]:
+    """The ``(h, w)`` of a resize of ``size`` by ``factor`` (at least 1 pixel a side)."""
+    return max(1, round(size[0] * factor)), max(1, round(size[1] * factor))
+
+
+def _float32() -> object:
+    import torch
+
+    return torch.float32
 
 
 Builder = Callable[[Any, Any], Any]
@@ -42,14 +58,61 @@ def _bilinear(T: Any) -> Any:
     return T.InterpolationMode.BILINEAR
 
 
-GEOMETRY = [
-    _case("Resize(224)", lambda T, D: T.Resize(224, antialias=True),
-          lambda A, cv2: A.SmallestMaxSize(max_size=224, interpolation=cv2.INTER_AREA), note="alb: INTER_AREA"),
+def _resizes() -> list[BenchCase]:
+    """Resize and RandomResizedCrop, antialiased and not, at 1/2 and at a fractional factor."""
+    out = []
+    for antialias in (True, False):
+        tag = "" if antialias else ", antialias=False"
+        note = "alb: INTER_AREA" if antialias else "alb: INTER_LINEAR"
+        for label, factor in (("x1/2", 0.5), ("x0.7", 0.7)):
+            out.append(BenchCase(
+                f"Resize({label}{tag})", ("Resize",),
+                lambda T, D, hw, aa=antialias: T.Resize(list(hw), antialias=aa),
+                lambda A, cv2, hw, aa=antialias: A.Resize(*hw, interpolation=cv2.INTER_AREA if aa else cv2.INTER_LINEAR),
+                note=note, factor=factor))
+        out.append(BenchCase(
+            f"RandomResizedCrop(x1/2 whole image{tag})", ("RandomResizedCrop",),
+            lambda T, D, hw, aa=antialias: T.RandomResizedCrop(list(hw), scale=(1.0, 1.0), ratio=_whole(hw),
+                                                                antialias=aa),
+            lambda A, cv2, hw, aa=antialias: A.RandomResizedCrop(tuple(hw), scale=(1.0, 1.0), ratio=_whole(hw),
+                                                                 **_alb_area(aa)),
+            note=note + "; crops the whole image: a whole factor", factor=0.5))
+        out.append(BenchCase(
+            f"RandomResizedCrop(224{tag})", ("RandomResizedCrop",),
+            lambda T, D, aa=antialias: T.RandomResizedCrop(224, antialias=aa),
+            lambda A, cv2, aa=antialias: A.RandomResizedCrop((224, 224), **_alb_area(aa)),
+            note=(note + " when shrinking") if antialias else note))
+    return out
+
+
+def _alb_jitter(A: Any, brightness: float, contrast: float, saturation: float, hue: float) -> Any:
+    """``ColorJitter`` with torchvision's factor ranges; AlbumentationsX takes them as ``*_range`` tuples."""
+    ranges = {"brightness": (1 - brightness, 1 + brightness), "contrast": (1 - contrast, 1 + contrast),
+              "saturation": (1 - saturation, 1 + saturation), "hue": (-hue, hue)}
+    if "brightness_range" in inspect.signature(A.ColorJitter).parameters:
+        return A.ColorJitter(**{f"{k}_range": v for k, v in ranges.items()}, p=1.0)
+    return A.ColorJitter(**ranges, p=1.0)
+
+
+def _bbox_params(A: Any, **kw: Any) -> Any:
+    """Pascal-VOC boxes with a ``labels`` field (AlbumentationsX names the format ``coord_format``)."""
+    key = "coord_format" if "coord_format" in inspect.signature(A.BboxParams).parameters else "format"
+    return A.BboxParams(**{key: "pascal_voc"}, label_fields=["labels"], **kw)
+
+
+def _whole(hw: tuple[int, int]) -> tuple[float, float]:
+    return hw[1] / hw[0], hw[1] / hw[0]
+
+
+def _alb_area(antialias: bool) -> dict[str, Any]:
+    """albumentations' crop-and-resize: INTER_AREA when shrinking for antialiased entries, INTER_LINEAR (its
+    default) otherwise."""
+    return {"area_for_downscale": "image"} if antialias else {}
+
+
+GEOMETRY = _resizes() + [
     _case("CenterCrop(224)", lambda T, D: T.CenterCrop(224), lambda A, cv2: A.CenterCrop(224, 224)),
     _case("RandomCrop(224)", lambda T, D: T.RandomCrop(224), lambda A, cv2: A.RandomCrop(224, 224)),
-    _case("RandomResizedCrop(224)", lambda T, D: T.RandomResizedCrop(224, antialias=True),
-          lambda A, cv2: A.RandomResizedCrop((224, 224), area_for_downscale="image"),
-          note="alb: INTER_AREA when shrinking"),
     _case("FiveCrop(224)", lambda T, D: T.FiveCrop(224)),
     _case("TenCrop(224)", lambda T, D: T.TenCrop(224)),
     _case("Pad(32)", lambda T, D: T.Pad(32, fill=0), lambda A, cv2: A.Pad(32, fill=0, border_mode=cv2.BORDER_CONSTANT)),
@@ -77,7 +140,7 @@ GEOMETRY = [
 
 COLOR = [
     _case("ColorJitter", lambda T, D: T.ColorJitter(0.4, 0.4, 0.4, 0.1),
-          lambda A, cv2: A.ColorJitter(0.4, 0.4, 0.4, 0.1, p=1.0),
+          lambda A, cv2: _alb_jitter(A, 0.4, 0.4, 0.4, 0.1),
           note="alb: hue in 8-bit HSV, up to 6 levels off torchvision"),
     _case("Grayscale", lambda T, D: T.Grayscale(3), lambda A, cv2: A.ToGray(num_output_channels=3, p=1.0)),
     _case("RandomGrayscale", lambda T, D: T.RandomGrayscale(p=1.0),
@@ -89,7 +152,7 @@ COLOR = [
     _case("RandomEqualize", lambda T, D: T.RandomEqualize(p=1.0), lambda A, cv2: A.Equalize(p=1.0)),
     _case("RandomInvert", lambda T, D: T.RandomInvert(p=1.0), lambda A, cv2: A.InvertImg(p=1.0)),
     _case("RandomPosterize(4)", lambda T, D: T.RandomPosterize(4, p=1.0),
-          lambda A, cv2: A.Posterize(num_bits=4, p=1.0)),
+          lambda A, cv2: A.Posterize(num_bits=(4, 4), p=1.0)),
     _case("RandomSolarize(128)", lambda T, D: T.RandomSolarize(128, p=1.0),
           lambda A, cv2: A.Solarize(threshold_range=(0.5, 0.5), p=1.0)),
     _case("RandomAutocontrast", lambda T, D: T.RandomAutocontrast(p=1.0), lambda A, cv2: A.AutoContrast(p=1.0)),
@@ -115,9 +178,9 @@ MISC = [
 ]
 
 CONVERSION = [
-    _case("ToDtype(float32)", lambda T, D: T.ToDtype(torch.float32, scale=True),
+    _case("ToDtype(float32)", lambda T, D: T.ToDtype(_float32(), scale=True),
           lambda A, cv2: A.ToFloat(max_value=255)),
-    _case("ConvertDtype(float32)", lambda T, D: T.ConvertDtype(torch.float32), lambda A, cv2: A.ToFloat(max_value=255)),
+    _case("ConvertDtype(float32)", lambda T, D: T.ConvertDtype(_float32()), lambda A, cv2: A.ToFloat(max_value=255)),
     _case("PILToTensor", lambda T, D: T.PILToTensor(), kind="pil"),
     _case("ToImageTensor", lambda T, D: T.ToImageTensor(), kind="pil"),
     _case("ToPILImage", lambda T, D: T.ToPILImage()),
@@ -146,23 +209,29 @@ NOT_BENCHMARKED = {
 }
 
 
-def _classification(T: Any, D: Any) -> Any:
-    return T.Compose([
-        T.RandomResizedCrop(224, antialias=True),
-        T.RandomHorizontalFlip(),
-        T.ColorJitter(0.4, 0.4, 0.4, 0.1),
-        T.ToDtype(torch.float32, scale=True),
-        T.Normalize(MEAN, STD),
-    ])
+def _classification(antialias: bool) -> Builder:
+    def build(T: Any, D: Any) -> Any:
+        return T.Compose([
+            T.RandomResizedCrop(224, antialias=antialias),
+            T.RandomHorizontalFlip(),
+            T.ColorJitter(0.4, 0.4, 0.4, 0.1),
+            T.ToDtype(_float32(), scale=True),
+            T.Normalize(MEAN, STD),
+        ])
+
+    return build
 
 
-def _classification_alb(A: Any, cv2: Any) -> Any:
-    return A.Compose([
-        A.RandomResizedCrop((224, 224), area_for_downscale="image"),
-        A.HorizontalFlip(),
-        A.ColorJitter(0.4, 0.4, 0.4, 0.1, p=1.0),
-        A.Normalize(MEAN, STD),
-    ])
+def _classification_alb(antialias: bool) -> Builder:
+    def build(A: Any, cv2: Any) -> Any:
+        return A.Compose([
+            A.RandomResizedCrop((224, 224), **_alb_area(antialias)),
+            A.HorizontalFlip(),
+            _alb_jitter(A, 0.4, 0.4, 0.4, 0.1),
+            A.Normalize(MEAN, STD),
+        ])
+
+    return build
 
 
 def _detection(T: Any, D: Any) -> Any:
@@ -179,22 +248,37 @@ def _detection(T: Any, D: Any) -> Any:
 def _detection_alb(A: Any, cv2: Any) -> Any:
     return A.Compose(
         [
-            A.ColorJitter(0.125, 0.5, 0.5, 0.05, p=1.0),
+            _alb_jitter(A, 0.125, 0.5, 0.5, 0.05),
             A.Affine(scale=(0.25, 1.0), keep_ratio=True, fill=FILL, p=0.5),
             A.RandomSizedBBoxSafeCrop(DEMO_SIZE, DEMO_SIZE),  # crops and resizes in one
             A.HorizontalFlip(),
         ],
-        bbox_params=A.BboxParams(format="pascal_voc", label_fields=["labels"], min_area=1.0),
+        bbox_params=_bbox_params(A, min_area=1.0),
     )
 
 
-PIPELINES = [
-    BenchCase(
-        "classification (RRC+flip+jitter+normalize)",
-        ("RandomResizedCrop", "RandomHorizontalFlip", "ColorJitter", "ToDtype", "Normalize"),
-        _classification, _classification_alb,
-        note="alb: A.Normalize converts to float itself; hue in 8-bit HSV",
-    ),
+_CLASSIFICATION = ("RandomResizedCrop", "RandomHorizontalFlip", "ColorJitter", "ToDtype", "Normalize")
+_DECODERS = "decoders: tv decode_jpeg, vx visiontx.io.decode_image, alb cv2.imdecode + BGR->RGB"
+
+
+def _classifications() -> list[BenchCase]:
+    out = []
+    for jpeg in (False, True):
+        for antialias in (True, False):
+            source = "JPEG bytes: decode+" if jpeg else ""
+            resize = "RRC" if antialias else "RRC antialias=False"
+            out.append(BenchCase(
+                f"classification ({source}{resize}+flip+jitter+normalize)", _CLASSIFICATION,
+                _classification(antialias), _classification_alb(antialias), kind="jpeg" if jpeg else "image",
+                note="; ".join(filter(None, [
+                    "alb: " + ("INTER_AREA when shrinking" if antialias else "INTER_LINEAR")
+                    + "; A.Normalize converts to float itself; hue in 8-bit HSV",
+                    _DECODERS if jpeg else ""])),
+            ))
+    return out
+
+
+PIPELINES = _classifications() + [
     BenchCase(
         "detection, the demo's (photometric+zoom-out+IoU crop+flip+resize+sanitize, boxes+masks)",
         ("RandomPhotometricDistort", "RandomZoomOut", "RandomIoUCrop", "RandomHorizontalFlip", "Resize",
@@ -210,9 +294,10 @@ def missing(case: BenchCase, T: Any) -> list[str]:
     return [name for name in case.requires if not hasattr(T, name)]
 
 
-def albumentations_transform(case: BenchCase, A: Any, cv2: Any) -> Any:
-    """The albumentations transform of ``case`` (wrapped in a box-aware Compose for box samples)."""
-    transform = case.alb(A, cv2)
+def albumentations_transform(case: BenchCase, A: Any, cv2: Any, *extra: Any) -> Any:
+    """The albumentations transform of ``case`` (wrapped in a box-aware Compose for box samples); ``extra``:
+    the output size of cases with a ``factor``."""
+    transform = case.alb(A, cv2, *extra)
     if case.kind == "boxes" and not isinstance(transform, A.Compose):
-        transform = A.Compose([transform], bbox_params=A.BboxParams(format="pascal_voc", label_fields=["labels"]))
+        transform = A.Compose([transform], bbox_params=_bbox_params(A))
     return transform

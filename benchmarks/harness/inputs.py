@@ -1,12 +1,12 @@
-"""Benchmark inputs: one real photo at a chosen size, with boxes and masks, in each peer's native form.
+"""Benchmark inputs in each tensor library's native form, and the calls that time them.
 
-visiontx and torchvision get ``C x H x W`` uint8 tensors wrapped in their image type; albumentations
-gets the ``H x W x C`` uint8 numpy array it natively takes.
+visiontx and torchvision get ``C x H x W`` uint8 tensors wrapped in their image type (or, for ``jpeg``
+samples, the encoded bytes, decoded by the library's own decoder); albumentations gets the
+``H x W x C`` uint8 numpy array it natively takes (see ``arrays``). Every call materialises its output.
 """
 
 from __future__ import annotations
 
-import pathlib
 from collections.abc import Callable
 from types import SimpleNamespace
 from typing import Any
@@ -15,34 +15,23 @@ import numpy as np
 import PIL.Image
 import torch
 
-import visiontx
+from .arrays import LABEL, albumentations_call, boxes_xyxy, jpeg_bytes, masks_of, materialise, photo
 
-_PHOTO = pathlib.Path(visiontx.__file__).resolve().parent / "assets" / "coco_sample" / "images" / "000000000001.jpg"
-LABEL = 1
-
-
-def photo(size: tuple[int, int]) -> np.ndarray:
-    """The bundled photo as an ``H x W x 3`` uint8 array of ``size`` ``(H, W)``."""
-    with PIL.Image.open(_PHOTO) as img:
-        rgb = img.convert("RGB").resize((size[1], size[0]), PIL.Image.Resampling.BILINEAR)
-    return np.array(rgb)  # a writable, contiguous copy
+__all__ = ["boxes_xyxy", "decoder", "make_call", "masks_of", "photo"]
 
 
-def boxes_xyxy(size: tuple[int, int], num_boxes: int, seed: int = 0) -> np.ndarray:
-    """``num_boxes`` valid XYXY float32 boxes inside an image of ``size``."""
-    rng = np.random.default_rng(seed)
-    height, width = size
-    xy = rng.uniform(0, 0.7, (num_boxes, 2)) * (width, height)
-    wh = rng.uniform(0.1, 0.3, (num_boxes, 2)) * (width, height)
-    return np.concatenate([xy, xy + wh], axis=1).astype(np.float32)
+def decoder(peer_name: str) -> Callable[[bytes], Any]:
+    """The library's natural JPEG decoder, bytes -> image: torchvision's ``decode_jpeg``, visiontx's
+    ``io.decode_image`` (wrapped as an ``Image``)."""
+    if peer_name == "torchvision":
+        from torchvision.io import decode_jpeg
+        from torchvision.tv_tensors import Image as TvImage
 
+        return lambda data: TvImage(decode_jpeg(torch.frombuffer(bytearray(data), dtype=torch.uint8)))
+    import visiontx.io
+    from visiontx.datapoints import Image
 
-def masks_of(boxes: np.ndarray, size: tuple[int, int]) -> np.ndarray:
-    """Instance masks ``N x H x W`` (uint8) filling each box."""
-    masks = np.zeros((len(boxes), *size), dtype=np.uint8)
-    for mask, (x1, y1, x2, y2) in zip(masks, boxes.astype(int)):
-        mask[y1:y2, x1:x2] = 1
-    return masks
+    return lambda data: Image(visiontx.io.decode_image(data))
 
 
 def make_call(peer_name: str, peer: SimpleNamespace, transform: Any, kind: str, size: tuple[int, int],
@@ -50,27 +39,36 @@ def make_call(peer_name: str, peer: SimpleNamespace, transform: Any, kind: str, 
     """A no-argument callable running ``transform`` once on the ``kind`` sample in ``peer``'s form.
 
     kinds: ``image`` (uint8), ``float`` (float32 for tensors; albumentations keeps uint8), ``pil``
-    (a PIL image for tensors libraries), ``boxes`` (image, boxes, labels), ``detection`` (image and
-    a target dict of boxes, masks and labels).
+    (a PIL image for tensors libraries), ``jpeg`` (JPEG bytes decoded first), ``boxes`` (image, boxes,
+    labels), ``detection`` (image and a target dict of boxes, masks and labels).
     """
+    if peer_name.startswith("albumentations"):
+        return albumentations_call(transform, kind, size, num_boxes)
+    if kind == "jpeg":
+        data, decode = jpeg_bytes(size), decoder(peer_name)
+        return _reading(lambda: materialise(transform(decode(data))), data)
     array = photo(size)
-    boxes = boxes_xyxy(size, num_boxes)
-    if peer_name == "albumentations":
-        return _albumentations_call(transform, kind, array, boxes, size)
     D = peer.D
     tensor = torch.from_numpy(array).permute(2, 0, 1).contiguous()
     if kind == "pil":
         pil = PIL.Image.fromarray(array)
-        return lambda: transform(pil)
+        return _reading(lambda: materialise(transform(pil)), pil)
     image = D.Image(tensor.float().div_(255) if kind == "float" else tensor)
     if kind in ("image", "float"):
-        return lambda: transform(image)
+        return _reading(lambda: materialise(transform(image)), image)
+    boxes = boxes_xyxy(size, num_boxes)
     bbox = _tensor_boxes(D, boxes, size)
     labels = torch.full((num_boxes,), LABEL, dtype=torch.int64)
     if kind == "boxes":
-        return lambda: transform(image, bbox, labels)
+        return _reading(lambda: materialise(transform(image, bbox, labels)), (image, bbox, labels))
     target = {"boxes": bbox, "masks": D.Mask(torch.from_numpy(masks_of(boxes, size))), "labels": labels}
-    return lambda: transform(image, target)
+    return _reading(lambda: materialise(transform(image, target)), (image, target))
+
+
+def _reading(fn: Callable[[], Any], sample: Any) -> Callable[[], Any]:
+    """``fn``, with the ``sample`` it reads attached (for the copy floor)."""
+    fn.sample = sample  # type: ignore[attr-defined]
+    return fn
 
 
 def _tensor_boxes(D: Any, boxes: np.ndarray, size: tuple[int, int]) -> Any:
@@ -79,15 +77,3 @@ def _tensor_boxes(D: Any, boxes: np.ndarray, size: tuple[int, int]) -> Any:
         return D.BoundingBox(tensor, format="XYXY", spatial_size=size)
     except TypeError:  # torchvision calls it canvas_size
         return D.BoundingBox(tensor, format="XYXY", canvas_size=size)
-
-
-def _albumentations_call(transform: Any, kind: str, array: np.ndarray, boxes: np.ndarray,
-                         size: tuple[int, int]) -> Callable[[], Any]:
-    if kind in ("image", "float", "pil"):
-        return lambda: transform(image=array)
-    labels = [LABEL] * len(boxes)
-    bboxes = boxes.tolist()
-    if kind == "boxes":
-        return lambda: transform(image=array, bboxes=bboxes, labels=labels)
-    masks = masks_of(boxes, size)
-    return lambda: transform(image=array, bboxes=bboxes, labels=labels, masks=masks)

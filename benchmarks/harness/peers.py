@@ -1,4 +1,5 @@
-"""The libraries a benchmark compares: visiontx, torchvision transforms v2, albumentations.
+"""The libraries a benchmark compares: visiontx, torchvision transforms v2, albumentations, and (with
+``albx_python``) AlbumentationsX in its own interpreter.
 
 Peers are optional: a missing one is ``None`` and its columns stay empty.
 """
@@ -17,6 +18,8 @@ import torch
 import visiontx.functional as vx_functional
 import visiontx.transforms as vx_transforms
 from visiontx import datapoints as vx_datapoints
+
+from .remote import Worker
 
 # torchvision v2 spells a few names differently.
 _TV_NAMES = {
@@ -49,11 +52,12 @@ def _quiet_import(name: str) -> ModuleType | None:
             return None
 
 
-def load_peers() -> dict[str, SimpleNamespace | None]:
-    """``{"visiontx": ns, "torchvision": ns | None, "albumentations": ns | None}``.
+def load_peers(albx_python: str | None = None) -> dict[str, SimpleNamespace | None]:
+    """``{"visiontx": ns, "torchvision": ns | None, "albumentations": ns | None}``, and
+    ``"albumentationsx"`` when ``albx_python`` (an interpreter that has it) is given.
 
     Each namespace has ``T`` (transforms), ``F`` (functional), ``D`` (datapoints) and ``version``;
-    albumentations has ``A`` and ``cv2`` instead.
+    albumentations has ``A`` and ``cv2`` instead, AlbumentationsX a ``worker`` (``remote.Worker``).
     """
     peers: dict[str, SimpleNamespace | None] = {
         "visiontx": SimpleNamespace(T=vx_transforms, F=vx_functional, D=vx_datapoints, version=_vx_version())
@@ -70,7 +74,17 @@ def load_peers() -> dict[str, SimpleNamespace | None]:
         None if albumentations is None or cv2 is None
         else SimpleNamespace(A=albumentations, cv2=cv2, version=albumentations.__version__)
     )
+    if albx_python is not None:
+        worker = Worker(albx_python)
+        peers["albumentationsx"] = SimpleNamespace(worker=worker, version=worker.version)
     return peers
+
+
+def close_peers(peers: dict[str, SimpleNamespace | None]) -> None:
+    """Stop the workers of peers in other interpreters."""
+    for peer in peers.values():
+        if peer is not None and hasattr(peer, "worker"):
+            peer.worker.close()
 
 
 def _vx_version() -> str:

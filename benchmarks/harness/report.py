@@ -11,7 +11,7 @@ from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 PEERS = ("visiontx", "torchvision", "albumentations")
-SHORT = {"torchvision": "tv", "albumentations": "alb"}
+SHORT = {"torchvision": "tv", "albumentations": "alb", "albumentationsx": "albx"}
 NOT_INSTALLED = "not installed"
 Row = tuple[str, dict[str, Any], str]
 
@@ -57,13 +57,15 @@ def _mean_cell(peer: str, ratios: list[float], missing: Collection[str]) -> str:
 
 
 def throughput_table(rows: Sequence[Row], unit: str = "img/s", missing: Collection[str] = (),
-                     peers: Sequence[str] = PEERS) -> list[str]:
-    """Calls per second for each of ``peers``, speed-ups of visiontx, and a geometric-mean line."""
+                     peers: Sequence[str] = PEERS, floor: bool = False) -> list[str]:
+    """Calls per second for each of ``peers``, speed-ups of visiontx, and a geometric-mean line; with
+    ``floor``, the copy floor of each row (``times["floor"]``) and visiontx's time as a multiple of it."""
     others = peers[1:]
+    floor_heads = " floor µs | vx/floor |" if floor else ""
     lines = [
         "| transform | " + " | ".join(f"{p} {unit}" for p in peers) + " | "
-        + " | ".join(f"vx/{SHORT[p]}" for p in others) + " | note |",
-        "|---|" + "--:|" * (len(peers) + len(others)) + "---|",
+        + " | ".join(f"vx/{SHORT[p]}" for p in others) + " |" + floor_heads + " note |",
+        "|---|" + "--:|" * (len(peers) + len(others) + (2 if floor else 0)) + "---|",
     ]
     ratios: dict[str, list[float]] = {p: [] for p in others}
     for label, times, note in rows:
@@ -73,13 +75,21 @@ def throughput_table(rows: Sequence[Row], unit: str = "img/s", missing: Collecti
                 ratios[peer].append(cell)
         errors = [f"{p}: {v}" for p, v in times.items() if isinstance(v, str) and len(v) > 40]
         notes = "; ".join(filter(None, [_note(note, missing), *errors]))
+        floor_cells = _floor_cells(times) if floor else ""
         lines.append(
             f"| {label} | " + " | ".join(_cell(times, p, missing, lambda s: f"{1.0 / s:,.0f}") for p in peers) + " | "
-            + " | ".join(_fmt_ratio(c) for c in cells) + f" | {notes} |"
+            + " | ".join(_fmt_ratio(c) for c in cells) + " |" + floor_cells + f" {notes} |"
         )
     means = " | ".join(_mean_cell(p, ratios[p], missing) for p in others)
-    lines.append("| **geometric mean** |" + " |" * len(peers) + f" {means} | |")
+    lines.append("| **geometric mean** |" + " |" * len(peers) + f" {means} |" + (" | |" if floor else "") + " |")
     return lines
+
+
+def _floor_cells(times: dict[str, Any]) -> str:
+    floor, ours = _seconds(times.get("floor")), _seconds(times.get("visiontx"))
+    if floor is None or ours is None:
+        return " | |"
+    return f" {floor * 1e6:,.1f} | {ours / floor:.1f}x |"
 
 
 def micro_table(rows: Sequence[Row], missing: Collection[str] = ()) -> list[str]:
@@ -105,12 +115,12 @@ def scaling_table(by_key: dict[int, list[Row]], key_name: str, missing: Collecti
     return lines
 
 
-def summary(rows: Sequence[Row]) -> dict[str, Any]:
-    """Geometric means and the worst ratio against albumentations over ``rows``."""
-    tv = [r for r in (speedup(t, "torchvision") for _, t, _ in rows) if r is not None]
-    alb = [(r, label) for label, t, _ in rows if (r := speedup(t, "albumentations")) is not None]
-    return {
-        "vs_torchvision": geomean(tv),
-        "vs_albumentations": geomean([r for r, _ in alb]),
-        "worst_vs_albumentations": min(alb, default=None),
-    }
+def summary(rows: Sequence[Row], peers: Sequence[str] = PEERS[1:]) -> dict[str, Any]:
+    """Per peer: the geometric mean of visiontx's speed-ups (``vs_<peer>``) and the worst one with its
+    label (``worst_vs_<peer>``)."""
+    out: dict[str, Any] = {}
+    for peer in peers:
+        ratios = [(r, label) for label, t, _ in rows if (r := speedup(t, peer)) is not None]
+        out[f"vs_{peer}"] = geomean([r for r, _ in ratios])
+        out[f"worst_vs_{peer}"] = min(ratios, default=None)
+    return out

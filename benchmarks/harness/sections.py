@@ -8,12 +8,13 @@ from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
+import PIL.Image
 import torch
 
-from .cases import BenchCase, albumentations_transform, missing
+from .cases import BenchCase, albumentations_transform, missing, out_size
 from .inputs import make_call
 from .report import Row
-from .timing import Progress, Settings, compare
+from .timing import Progress, Settings, compare, copy_floor, error_text
 
 Peers = dict[str, SimpleNamespace | None]
 
@@ -23,15 +24,19 @@ Calls = dict[str, Callable[[], Any]]
 
 def _case_calls(case: BenchCase, peers: Peers, size: tuple[int, int], num_boxes: int = 8) -> Calls:
     calls = {}
+    extra = (out_size(size, case.factor),) if case.factor is not None else ()
     for name, peer in peers.items():
         if peer is None:
             continue
-        if name == "albumentations":
+        if name == "albumentationsx":
             if case.alb is not None:
-                transform = albumentations_transform(case, peer.A, peer.cv2)
+                calls[name] = peer.worker.call(case.name, case.kind, size, num_boxes)
+        elif name == "albumentations":
+            if case.alb is not None:
+                transform = albumentations_transform(case, peer.A, peer.cv2, *extra)
                 calls[name] = make_call(name, peer, transform, case.kind, size, num_boxes)
         else:
-            calls[name] = make_call(name, peer, case.build(peer.T, peer.D), case.kind, size, num_boxes)
+            calls[name] = make_call(name, peer, case.build(peer.T, peer.D, *extra), case.kind, size, num_boxes)
     return calls
 
 
@@ -43,13 +48,14 @@ def _safe_calls(case: BenchCase, peers: Peers, size: tuple[int, int],
         try:
             calls.update(_case_calls(case, {name: peers[name]}, size, num_boxes))
         except Exception as error:
-            errors[name] = f"error: {type(error).__name__}: {str(error).splitlines()[0][:80] if str(error) else ''}"
+            errors[name] = error_text(error)
     return calls, errors
 
 
 def run_cases(cases: Sequence[BenchCase], peers: Peers, size: tuple[int, int], settings: Settings, progress: Progress,
               num_boxes: int = 8) -> tuple[list[Row], list[str]]:
-    """Time each available case at ``size``; returns the rows and the cases visiontx lacks."""
+    """Time each available case at ``size``; returns the rows and the cases visiontx lacks. Each row's
+    times also hold ``"floor"``: the copy floor of visiontx's input and output bytes (see ``copy_floor``)."""
     rows, unavailable = [], []
     for case in cases:
         progress.step(f"{case.name} @ {size[0]}x{size[1]}")
@@ -57,8 +63,27 @@ def run_cases(cases: Sequence[BenchCase], peers: Peers, size: tuple[int, int], s
             unavailable.append(case.name)
             continue
         calls, errors = _safe_calls(case, peers, size, num_boxes)
-        rows.append((case.name, {**compare(calls, settings), **errors}, case.note))
+        times = {**compare(calls, settings), **errors}
+        if isinstance(times.get("visiontx"), float):
+            vx = calls["visiontx"]
+            times["floor"] = copy_floor(nbytes(vx.sample) + nbytes(vx()), settings)
+        rows.append((case.name, times, case.note))
     return rows, unavailable
+
+
+def nbytes(value: Any) -> int:
+    """The bytes of the arrays, tensors, PIL images and byte strings in ``value`` (nested containers)."""
+    if isinstance(value, dict):
+        return sum(nbytes(v) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return sum(nbytes(v) for v in value)
+    if isinstance(value, (bytes, bytearray)):
+        return len(value)
+    if isinstance(value, (np.ndarray, torch.Tensor)):
+        return value.numel() * value.element_size() if isinstance(value, torch.Tensor) else value.nbytes
+    if isinstance(value, PIL.Image.Image):
+        return value.width * value.height * len(value.getbands())
+    return 0
 
 
 # ------------------------------------------------------------------------------------- dispatch
@@ -72,6 +97,8 @@ def dispatch_rows(peers: Peers, settings: Settings, progress: Progress) -> list[
     for name, peer in peers.items():
         if peer is None:
             continue
+        if name == "albumentationsx":
+            continue  # in another interpreter: a pipe round trip per call would swamp microseconds
         if name == "albumentations":
             noop, flip = peer.A.NoOp(p=1.0), peer.A.HorizontalFlip(p=1.0)
             entries["Identity"][name] = lambda noop=noop: noop(image=tiny)
@@ -149,7 +176,7 @@ def batch_rows(peers: Peers, settings: Settings, progress: Progress, batch_size:
         inpt = batch.float().div(255) if case.dtype.is_floating_point else batch
         calls = {}
         for name, peer in peers.items():
-            kernel = _kernel(name, peer, case.op) if peer is not None and name != "albumentations" else None
+            kernel = _kernel(name, peer, case.op) if peer is not None and not name.startswith("albumentations") else None
             if kernel is not None:
                 calls[name] = lambda kernel=kernel, kwargs=case.kwargs(peer): kernel(inpt, **kwargs)
         if "visiontx" not in calls:

@@ -9,6 +9,8 @@ from typing import Any
 import PIL.Image
 import torch
 from torch import nn
+from torch._C import _get_tracing_state as _tracing_state
+from torch.nn.modules import module as _hooks
 from torch.utils._pytree import tree_flatten, tree_unflatten
 
 from .. import _torchvision_interop as _interop
@@ -107,6 +109,18 @@ class Transform(nn.Module):
                 setattr(cls, public, cls.__dict__[private])
             elif public in cls.__dict__ and private not in cls.__dict__:
                 setattr(cls, private, cls.__dict__[public])
+
+    def __call__(self, *inputs: Any, **kwargs: Any) -> Any:
+        # nn.Module's call (hooks, tracing, compiled modules) cost more than a whole no-op call: it is
+        # taken only when one of those is in use.
+        if (
+            kwargs or self._forward_hooks or self._forward_pre_hooks or self._backward_hooks
+            or self._backward_pre_hooks or _hooks._global_forward_hooks or _hooks._global_forward_pre_hooks
+            or _hooks._global_backward_hooks or _hooks._global_backward_pre_hooks
+            or self._compiled_call_impl is not None or _tracing_state()
+        ):
+            return super().__call__(*inputs, **kwargs)
+        return self.forward(*inputs)
 
     def check_inputs(self, flat_inputs: list[Any]) -> None:
         """Validate the flattened sample; raise ``TypeError`` / ``ValueError`` on bad input."""

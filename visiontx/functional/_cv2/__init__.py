@@ -16,7 +16,7 @@ interleaved pixels it works in).
 
 Modules: ``_base`` (OpenCV, the switch, the checks every gate starts from), ``_layout`` (planar
 tensors <-> interleaved pixels, planes, scratch buffers), ``_warp`` (affine and perspective warps,
-remaps), ``_geometry`` (resize, pad), ``_color`` (lookup tables, histograms, grayscale, colour
+remaps), ``_geometry`` (resize, pad), ``_decode`` (JPEG decoding), ``_color`` (lookup tables, histograms, grayscale, colour
 adjustments on interleaved pixels, sharpness), ``_misc`` (blur, JPEG, erase).
 """
 
@@ -48,7 +48,8 @@ from ._color import (
     saturation_step,
     sharpen,
 )
-from ._geometry import can_pad, can_resize, can_shrink, pad, resize, shrink
+from ._decode import can_decode_jpeg, decode_jpeg
+from ._geometry import can_pad, can_resize, can_resize_linear, can_shrink, pad, resize, resize_linear, shrink
 from ._layout import contiguous, interleaved, planar
 from ._misc import can_erase, can_gaussian_blur, can_jpeg, erase, gaussian_blur, jpeg
 from ._warp import can_remap_nearest, can_warp, remap, remap_nearest, warp
@@ -66,6 +67,7 @@ __all__ = [
     "can_adjust_contrast",
     "can_adjust_hue",
     "can_adjust_saturation",
+    "can_decode_jpeg",
     "can_equalize",
     "can_erase",
     "can_gaussian_blur",
@@ -76,12 +78,14 @@ __all__ = [
     "can_pad",
     "can_remap_nearest",
     "can_resize",
+    "can_resize_linear",
     "can_sharpen",
     "can_shrink",
     "can_use",
     "can_warp",
     "contiguous",
     "contrast_step",
+    "decode_jpeg",
     "disabled",
     "equalize",
     "erase",
@@ -98,6 +102,7 @@ __all__ = [
     "remap",
     "remap_nearest",
     "resize",
+    "resize_linear",
     "shrink",
     "saturation_step",
     "sharpen",

@@ -206,9 +206,18 @@ def contrast_step(factor: float, luma: Luma, tables: ContrastTables) -> PixelSte
     return functools.partial(_contrast_pixels, factor=factor, luma=luma, tables=tables)
 
 
+_LUMA_WEIGHTS = np.array([0.2989, 0.587, 0.114])  # the torch path's (torchvision's) luma weights
+
+
+def _gray_mean(channel_means: Sequence[float]) -> float:
+    """The mean of the unrounded luma: the luma weights applied to the three channel means (one
+    pass of integer sums instead of a gray image and its mean)."""
+    return float(np.dot(_LUMA_WEIGHTS, channel_means[:3]))
+
+
 def _contrast_pixels(pixels: np.ndarray, factor: float, luma: Luma, tables: ContrastTables) -> None:
     if _rounded_luma_fits(factor):
-        mean = torch.tensor(cv2.mean(_gray_pixels(pixels))[0], dtype=torch.float32)  # OpenCV's integer sums
+        mean = torch.tensor(_gray_mean(cv2.mean(pixels)), dtype=torch.float32)  # OpenCV's integer sums
     else:
         mean = torch.from_numpy(_floored_luma(pixels, luma)).to(torch.float32).mean()
     _lut_pixels(pixels, tables(mean.view(1, 1, 1), factor))
@@ -265,8 +274,17 @@ def can_adjust_contrast(image: torch.Tensor) -> bool:
 
 
 def adjust_contrast(image: torch.Tensor, factor: float, luma: Luma, tables: ContrastTables) -> torch.Tensor:
-    """Contrast of uint8 ``[..., C, H, W]``: RGB as a step on interleaved pixels, one channel through one
-    lookup table per image (the torch path's maths)."""
+    """Contrast of uint8 ``[..., C, H, W]``, one lookup table per image. RGB by a factor that fits the
+    unfloored luma (see :func:`_rounded_luma_fits`): its mean from the three plane means, the planes
+    mapped where they are; other RGB factors as a step on interleaved pixels (the floored luma); one
+    channel with the torch path's maths."""
+    if _is_rgb(image) and _rounded_luma_fits(factor):
+        src, out, dst = planes(image)
+        gray = [_gray_mean([cv2.mean(plane)[0] for plane in src[i : i + 3]]) for i in range(0, src.shape[0], 3)]
+        image_tables = tables(torch.tensor(gray, dtype=torch.float32).view(-1, 1, 1, 1), factor).reshape(-1, 256)
+        for i in range(src.shape[0]):
+            _translate(src[i], image_tables[i // 3].numpy(), dst[i])
+        return out
     if _is_rgb(image):
         return adjust_colors(image, [contrast_step(factor, luma, tables)])
     means = image.to(torch.float32).mean(dim=(-3, -2, -1), keepdim=True)

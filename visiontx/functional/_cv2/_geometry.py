@@ -16,30 +16,57 @@ __all__ = [
     "can_pad",
     "can_resize",
     "can_resize_interleaved",
+    "can_resize_linear",
     "can_resize_nearest",
     "can_shrink",
     "pad",
     "resize",
     "resize_interleaved",
+    "resize_linear",
     "resize_nearest",
     "shrink",
 ]
 
 
-def can_resize(image: torch.Tensor, size: Sequence[int], mode: InterpolationMode) -> bool:
+def can_resize(image: torch.Tensor, size: Sequence[int], mode: InterpolationMode, antialias: bool) -> bool:
     """Whether a resize of ``image`` to ``size`` can take :func:`resize`: nearest through OpenCV (see
-    :func:`can_resize_nearest`), bilinear and bicubic through torch's uint8 kernel on interleaved pixels
-    (see :func:`can_resize_interleaved`)."""
+    :func:`can_resize_nearest`), bilinear without a low-pass filter through OpenCV's ``INTER_LINEAR``
+    (see :func:`can_resize_linear`), other bilinear and bicubic resizes through torch's uint8 kernel on
+    interleaved pixels (see :func:`can_resize_interleaved`)."""
     if mode == InterpolationMode.NEAREST:
         return can_resize_nearest(image, size)
+    if mode == InterpolationMode.BILINEAR and can_resize_linear(image, size, antialias):
+        return True
     return can_resize_interleaved(image, size, mode.value)
 
 
 def resize(image: torch.Tensor, size: Sequence[int], mode: InterpolationMode, antialias: bool) -> torch.Tensor:
-    """The resize :func:`can_resize` allows, torch's values exactly."""
+    """The resize :func:`can_resize` allows: torch's values exactly, or within 1 level (uint8) or 1e-4
+    (float32) for bilinear through OpenCV."""
     if mode == InterpolationMode.NEAREST:
         return resize_nearest(image, size)
+    if mode == InterpolationMode.BILINEAR and can_resize_linear(image, size, antialias):
+        return resize_linear(image, size)
     return resize_interleaved(image, size, mode.value, antialias)
+
+
+def can_resize_linear(image: torch.Tensor, size: Sequence[int], antialias: bool) -> bool:
+    """Whether a bilinear resize of ``image`` to ``size`` can take OpenCV's ``INTER_LINEAR``
+    (:func:`resize_linear`): uint8 or float32 without the low-pass filter, which only differs from
+    plain bilinear where a side shrinks (``antialias`` with no side shrinking qualifies too)."""
+    height, width = image.shape[-2:]
+    shrinks = size[0] < height or size[1] < width
+    return can_use(image) and not (antialias and shrinks) and max(*size, height, width) < MAX_SIZE
+
+
+def resize_linear(image: torch.Tensor, size: Sequence[int]) -> torch.Tensor:
+    """Bilinear resize (half-pixel centres, edges clamped) of each ``H x W`` plane by OpenCV's
+    ``INTER_LINEAR``: its fixed-point uint8 weights put some pixels 1 level from torch's (about one in
+    four), 5-10x faster than torch's uint8 kernel."""
+    src, out, dst = planes(image, size)
+    for i in range(src.shape[0]):
+        cv2.resize(src[i], (size[1], size[0]), dst=dst[i], interpolation=cv2.INTER_LINEAR)
+    return out
 
 
 @functools.lru_cache(maxsize=256)

@@ -102,7 +102,7 @@ def _check_tensor_mode(interpolation: InterpolationMode, antialias: bool) -> Non
 
 def _interpolate(image: torch.Tensor, size: tuple[int, int], mode: InterpolationMode, antialias: bool) -> torch.Tensor:
     """``interpolate`` on ``[N, C, H, W]``; uint8 stays uint8 natively where torch supports it."""
-    if _cv2.can_resize(image, size, mode):
+    if _cv2.can_resize(image, size, mode, antialias):
         return _cv2.resize(image, size, mode, antialias)
     smooth = mode in _SMOOTH
     if mode in _NEAREST and not (image.is_floating_point() or image.dtype == torch.uint8):
