@@ -1,7 +1,7 @@
 """Loading on several ranks with ``torch.distributed``: each rank sees its share, the union is one process's run.
 
 Two processes (gloo backend, CPU) each hold a ``DistributedSampler`` and a ``DataLoader`` with workers that
-run a visiontx detection pipeline on the wrapped COCO sample. ``visiontx.datasets.Augmented`` draws the
+run the detection gallery's training pipeline on the wrapped COCO sample. ``visiontx.datasets.Augmented`` draws the
 augmentation of sample ``i`` from ``(seed, epoch, i)`` only, so what the ranks see together equals, sample
 for sample, what a single process sees with the same seed and epoch, whatever the number of ranks and
 workers. Rank 0 gathers every rank's samples, checks that, and draws who saw what.
@@ -28,46 +28,18 @@ import torch.distributed as dist
 import torch.multiprocessing as mp
 from torch.utils.data import DataLoader, Dataset, DistributedSampler
 
-import visiontx.transforms as T
-from visiontx import datapoints
 from visiontx.datasets import Augmented
 from helpers import coco_dataset, fast_mode, output_dir, plot
+from plot_detection_end_to_end import RepeatDataset, training_pipeline
 
 WORLD_SIZE = 2
 SEED = 2026
 EPOCH = 3
 
 
-class Repeated(Dataset):
-    """The COCO sample ``times`` times (un-augmented), so an epoch has several samples to share out."""
-
-    def __init__(self, dataset: Any, times: int) -> None:
-        self.dataset, self.times = dataset, times
-
-    def __len__(self) -> int:
-        return len(self.dataset) * self.times
-
-    def __getitem__(self, index: int) -> Any:
-        return self.dataset[index % len(self.dataset)]
-
-
-def detection_pipeline(size: int) -> T.Compose:
-    return T.Compose(
-        [
-            T.ToImageTensor(),
-            T.RandomPhotometricDistort(p=1.0),
-            T.RandomZoomOut(fill={datapoints.Image: (123, 117, 104), "others": 0}),
-            T.RandomIoUCrop(),
-            T.RandomHorizontalFlip(),
-            T.Resize((size, size), antialias=True),
-            T.SanitizeBoundingBox(),
-        ]
-    )
-
-
 def augmented_dataset(fast: bool) -> Augmented:
     size, times = (64, 8) if fast else (160, 16)
-    return Augmented(Repeated(coco_dataset(), times), detection_pipeline(size), seed=SEED)
+    return Augmented(RepeatDataset(coco_dataset(), times), training_pipeline(size), seed=SEED)
 
 
 def keep_index(batch: list[tuple[int, Any]]) -> list[tuple[int, Any]]:
