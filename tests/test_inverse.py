@@ -215,6 +215,7 @@ def test_a_record_without_geometry_gives_the_outputs_back() -> None:
         (T.Compose([lambda x: x]), "image", r"\(<lambda>\): it is not a visiontx Transform"),
         (T.MixUp(num_classes=4), "batch", r"\(MixUp\): it mixes several samples"),
         (T.CutMix(num_classes=4), "batch", r"\(CutMix\): it mixes several samples"),
+        (T.PerSample(T.RandomAffine(10)), "batch", r"\(PerSample\): each sample has a geometry of its own"),
     ],
 )
 def test_transforms_without_an_inverse_are_named(transform: Any, sample: str, match: str) -> None:

@@ -296,3 +296,59 @@ def test_gaussian_noise_replays_from_the_generator_it_drew_from(make: Any) -> No
     again = pipeline.replay(image, record=json.loads(json.dumps(record)))
     assert torch.equal(out, again)
     assert all(torch.equal(g.get_state(), state) for g, state in zip(generators, states))
+
+
+def test_recording_a_seeded_pipeline_draws_from_its_seed() -> None:
+    """record() gives what the call gives: the seeded Compose's generator, not the global RNG."""
+
+    def make() -> T.Compose:
+        flips = T.RandomChoice([T.RandomHorizontalFlip(), T.RandomVerticalFlip()])
+        return T.Compose([T.RandomRotation(30), T.RandomApply([T.ColorJitter(0.5)], p=0.5), flips], seed=3)
+
+    image = Image(torch.randint(0, 256, (3, 20, 20), dtype=torch.uint8, generator=torch.Generator().manual_seed(0)))
+    expected = make()(image)
+    state = torch.get_rng_state()
+    out, record = make().record(image)
+    assert torch.equal(out, expected)
+    assert torch.equal(torch.get_rng_state(), state)
+
+
+@pytest.mark.parametrize("seeded", [False, True])
+def test_per_sample_records_each_sample_and_replays_bit_exactly(seeded: bool) -> None:
+    inner = T.Compose([T.RandomHorizontalFlip(), T.RandomAffine(20, translate=(0.1, 0.1)), T.ColorJitter(0.4, 0.4)])
+    pipeline = T.Compose([T.PerSample(inner)], seed=5 if seeded else None)
+    batch = Image(torch.randint(0, 256, (4, 3, 24, 24), dtype=torch.uint8, generator=torch.Generator().manual_seed(1)))
+    torch.manual_seed(2)
+    out, record = pipeline.record(batch)
+    record = json.loads(json.dumps(record))
+    node = record["steps"][0]
+    assert node["transform"] == "PerSample" and len(node["samples"]) == 4
+    angles = [sample[1]["angle"] for sample in node["samples"]]
+    assert len(set(angles)) == 4  # each sample its own draw
+    torch.manual_seed(3)  # replay does not depend on the global RNG
+    state = torch.get_rng_state()
+    assert torch.equal(pipeline.replay(batch, record=record), out)
+    assert torch.equal(torch.get_rng_state(), state)
+    # each recorded sample is the single transform with those parameters
+    for i, params in enumerate(node["samples"]):
+        sample = Image(batch[i])
+        for transform, step_params in zip(inner.transforms, params):
+            if step_params is not None:
+                sample = transform.transform(sample, _tape_decode(step_params))
+        torch.testing.assert_close(sample.as_subclass(torch.Tensor), out[i].as_subclass(torch.Tensor), atol=1, rtol=0)
+
+
+def _tape_decode(value: Any) -> Any:
+    from visiontx.transforms._tape import decode
+
+    return decode(value)
+
+
+def test_per_sample_forward_with_params_draws_from_its_generator() -> None:
+    batch = Image(torch.rand(3, 3, 16, 16, generator=torch.Generator().manual_seed(0)))
+    make = lambda: T.PerSample(T.RandomAffine(30), generator=torch.Generator().manual_seed(9))  # noqa: E731
+    out, draws = make().forward_with_params(batch)
+    assert torch.equal(out, make()(batch))
+    assert draws.size == 3 and draws.params(2)["angle"] != draws.params(0)["angle"]
+    with pytest.raises(IndexError, match="sample index"):
+        draws.params(3)

@@ -23,6 +23,7 @@ from ._fusion import _GeometryProbe
 from ._geometry import ElasticTransform, FiveCrop, TenCrop
 from ._meta import SanitizeBoundingBox
 from ._misc import Identity, Lambda
+from ._per_sample import PerSample
 from ._mixing import CutMix, MixUp
 from ._record import check_node, container_steps
 from ._transform import Transform, check_spatial_sizes_agree
@@ -38,6 +39,7 @@ NOT_INVERTIBLE: dict[type, str] = {
     CutMix: "it mixes several samples",
     AugMix: "it blends several differently warped images",
     Lambda: "its function is unknown",
+    PerSample: "each sample has a geometry of its own (its record's 'samples' list what each got)",
 }
 # transforms with their own forward that record no params and leave the geometry as it is
 _NO_GEOMETRY = (SanitizeBoundingBox, Identity)

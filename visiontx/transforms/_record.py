@@ -7,11 +7,14 @@ A record is plain JSON data, one node per transform, nested as the pipeline:
 - a container: ``{"transform": "RandomApply", "applied": bool, "steps": [...]}``, ``"index"`` for
   ``RandomChoice``, ``"order"`` for ``RandomOrder``, nothing for ``Compose``; ``steps`` holds one node per
   applied transform, in the order applied (a fused run's transforms are nodes as unfused ones);
+- ``PerSample``: ``{"transform": "PerSample", "rng": the generator state before it, "samples": [what each
+  sample got, as ``draws.params(i)``]}``;
 - any other callable: ``{"transform": its name}`` (replay calls it again).
 
 The root also carries ``"record_version"``. Replay walks the pipeline and the record together and hands
 each transform its recorded draws (``_tape.Tape``), so it draws nothing; ``GaussianNoise``, which draws
-while transforming, gets the RNG states recorded before it, restored around it.
+while transforming, and ``PerSample``, which draws for the whole batch, get the RNG states recorded before
+them, restored around them.
 """
 
 from __future__ import annotations
@@ -27,14 +30,15 @@ from . import _random, _tape
 from ._container import _Container
 from ._fusion import FusedRun
 from ._misc import GaussianNoise
+from ._per_sample import PerSample
 from ._tape import Tape
 from ._transform import Transform
 
 __all__ = ["RECORD_VERSION", "check_node", "container_steps", "record", "replay"]
 
 RECORD_VERSION = 1
-# transforms whose kernels draw from torch's RNG while transforming: their RNG states are recorded
-_DRAWS_WHILE_TRANSFORMING = (GaussianNoise,)
+# transforms that draw while transforming (noise; per-sample batches): their RNG states are recorded
+_DRAWS_WHILE_TRANSFORMING = (GaussianNoise, PerSample)
 
 
 def record(pipeline: Callable, inputs: tuple[Any, ...]) -> tuple[Any, dict[str, Any]]:
@@ -113,7 +117,11 @@ def _check_choice(container: _Container, node: dict[str, Any]) -> None:
 
 
 def _call(tape: Tape, step: Callable, node: dict[str, Any], where: str, *inputs: Any) -> Any:
-    """``step(*inputs)`` with its draws recorded in / taken from ``node``."""
+    """``step(*inputs)`` with its draws recorded in / taken from ``node``, drawing from the step's own
+    generator (a seeded ``Compose``'s too) as its call does."""
+    generator = getattr(step, "generator", None)
+    if generator is not None and generator is not _random.current_generator():
+        return _random.call_with(generator, _call, tape, step, node, where, *inputs)
     if tape.replaying:
         check_node(node, step, where)
     else:
@@ -165,9 +173,10 @@ def _call_stage(tape: Tape, stage: Callable, entries: list, where: str, *inputs:
 
 
 def _call_with_rng(tape: Tape, step: Transform, node: dict[str, Any], where: str, inputs: tuple) -> Any:
-    """A transform drawing while transforming: the state of the generator it draws from (its own, the
-    current one, else torch's global RNG states) is recorded before it, and restored around its replay on a
-    copy (so replay leaves every generator as it found it)."""
+    """A transform drawing while transforming (``GaussianNoise``) or per sample (``PerSample``): the state of
+    the generator it draws from (its own, the current one, else torch's global RNG states) is recorded
+    before it, and restored around its replay on a copy (so replay leaves every generator as it found it).
+    A ``PerSample`` node also holds what each sample got (``"samples"``, ``draws.params(i)``), to read."""
     devices = list(range(torch.cuda.device_count())) if torch.cuda.is_initialized() else []
     saved, tape.pending = tape.pending, [(step, node)]
     try:
@@ -175,7 +184,11 @@ def _call_with_rng(tape: Tape, step: Transform, node: dict[str, Any], where: str
             generator = step.generator or _random.current_generator()
             states = {"generator": generator.get_state()} if generator is not None else _rng_states(devices)
             node["rng"] = _tape.encode(states, f"{where}'s RNG states")
-            return step(*inputs)
+            if not isinstance(step, PerSample):
+                return step(*inputs)
+            output, draws = step.forward_with_params(*inputs)
+            node["samples"] = [_tape.encode(draws.params(i), f"{where}'s sample {i}") for i in range(draws.size)]
+            return output
         states = _tape.decode(node.get("rng"))
         if not isinstance(states, dict) or not ("cpu" in states or "generator" in states):
             raise ValueError(f"{where}: the record of {node['transform']} holds no RNG states")

@@ -55,16 +55,31 @@ class PerSample(Transform):
     def forward(self, *inputs: Any) -> Any:
         return self.forward_with_params(*inputs)[0]
 
-    def forward_with_params(self, *inputs: Any) -> tuple[Any, Record]:
-        """The output and the record of the draws: ``record.params(i)`` is what sample ``i`` got, in the
-        single transform's form (a dict of ``make_params``, None where ``p`` skipped the sample; a list for
-        ``Compose``; see the README)."""
-        sample = inputs if len(inputs) > 1 else inputs[0]
-        originals, spec = tree_flatten(sample)
-        flat, restore = flatten_sample(sample)  # torchvision's tensors as visiontx's, and back at the end
-        converted = any(a is not b for a, b in zip(flat, originals))
-        batch = Batch.split(tree_unflatten(flat, spec) if converted else sample, type(self).__name__)
-        context = Context(generator=_random.device_generator(batch.device), unpack=len(inputs) > 1)
-        batch, record = batched_for(self.wrapped).run(batch, context)
-        output = batch.rebuild()
-        return (restore(tree_flatten(output)[0]) if converted else output), record
+    def forward_with_params(self, *inputs: Any) -> tuple[Any, SampleDraws]:
+        """The output and the draws: ``draws.params(i)`` is what sample ``i`` got, in the single transform's
+        form (a dict of ``make_params``, None where ``p`` skipped the sample; a list for ``Compose``; see the
+        README), for ``i`` in ``range(draws.size)``."""
+        with _random.using(self.generator):
+            sample = inputs if len(inputs) > 1 else inputs[0]
+            originals, spec = tree_flatten(sample)
+            flat, restore = flatten_sample(sample)  # torchvision's tensors as visiontx's, and back at the end
+            converted = any(a is not b for a, b in zip(flat, originals))
+            batch = Batch.split(tree_unflatten(flat, spec) if converted else sample, type(self).__name__)
+            context = Context(generator=_random.device_generator(batch.device), unpack=len(inputs) > 1)
+            size = batch.size
+            batch, record = batched_for(self.wrapped).run(batch, context)
+            output = batch.rebuild()
+        return (restore(tree_flatten(output)[0]) if converted else output), SampleDraws(size, record)
+
+
+class SampleDraws:
+    """The parameters each sample of a ``PerSample`` call got: :meth:`params` for ``i`` in ``range(size)``."""
+
+    def __init__(self, size: int, record: Record) -> None:
+        self.size, self._record = size, record
+
+    def params(self, i: int) -> Any:
+        """Sample ``i``'s parameters, as the single-sample transform takes them (None: not applied)."""
+        if not isinstance(i, int) or not 0 <= i < self.size:
+            raise IndexError(f"sample index must be an int in [0, {self.size}), got {i!r}")
+        return self._record.params(i)
