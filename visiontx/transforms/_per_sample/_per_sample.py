@@ -42,8 +42,8 @@ class PerSample(Transform):
     Example:
         >>> augment = T.PerSample(T.Compose([T.RandomResizedCrop(224), T.RandomHorizontalFlip()]))
         >>> images = augment(images)            # [B, 3, H, W] -> [B, 3, 224, 224], one crop per sample
-        >>> images, params = augment.forward_with_params(images)
-        >>> params.params(0)                     # sample 0's parameters, as the single transform takes them
+        >>> images, draws = augment.forward_with_params(images)
+        >>> draws.params(0)                      # sample 0's parameters, as the single transform takes them
     """
 
     def __init__(self, transform: Any) -> None:
