@@ -12,7 +12,11 @@ from .._container import Compose, RandomApply, RandomChoice, RandomOrder
 from .._transform import Transform
 from . import _draws
 from ._batch import Batch
-from ._core import Batched, Context, Leaf, LeafRecord, Loop, Record, batched_for, register, run_sequence, run_single
+from .. import _random
+from ._core import (
+    Batched, Context, Leaf, LeafRecord, Loop, Record, batched_for, own_generator, register, run_sequence, run_single,
+    run_transform,
+)
 from ._fusion import run_fused
 
 
@@ -95,7 +99,7 @@ class BatchedRandomChoice(Batched):
         index = _draws.choices(batch.size, self.transform.p, batch.device, context.generator)
         options, records = [], []
         for transform in self.transform.transforms:
-            option, record = batched_for(transform).run(batch, context)
+            option, record = run_transform(transform, batch, context)
             options.append(option)
             records.append(record)
         chosen = [index == j for j in range(len(options))]
@@ -121,18 +125,29 @@ class BatchedRandomOrder(Batched):
         if not implementations or batch.lists or not all(isinstance(i, Leaf) for i in implementations):
             return Loop(self.transform, functools.partial(_order_one, self.transform.transforms)).run(batch, context)
         order = _draws.permutations(batch.size, len(implementations), batch.device, context.generator)
-        draws = [(i, i.coins(batch, context), i.draw(batch, context)) for i in implementations]
+        draws = []
+        for implementation in implementations:
+            with own_generator(implementation.transform, batch, context) as own:
+                draws.append((implementation, implementation.coins(batch, own), implementation.draw(batch, own)))
         for step in range(len(implementations)):
             options = [batch.with_values([i._apply_leaf(x, v, a) for x in batch.leaves]) for i, a, v in draws]
+            if step == 0 and any(_shapes(option) != _shapes(batch) for option in options):
+                # a transform changes the size, so the draws of later steps would be for another size: a loop
+                return Loop(self.transform, functools.partial(_order_one, self.transform.transforms)).run(batch, context)
             batch = _select([order[:, step] == j for j in range(len(options))], options, self.name)
         records = [LeafRecord(i, v, a) for i, a, v in draws]
         return batch, _OrderRecord(order, records)
 
 
+def _shapes(batch: Batch) -> list[tuple[int, ...]]:
+    return [tuple(leaf.shape) for leaf in batch.leaves]
+
+
 def _order_one(transforms: list[Any], sample: Any) -> tuple[Any, list[tuple[int, Any]]]:
-    """One sample through ``transforms`` in a random order (torch's default generator), and what each got."""
+    """One sample through ``transforms`` in a random order (the current generator, else torch's default
+    one), and what each got."""
     drawn = []
-    for j in torch.randperm(len(transforms)).tolist():
+    for j in _random.randperm(len(transforms)):
         if isinstance(transforms[j], Transform) and type(transforms[j]).forward is Transform.forward:
             sample, params = run_single(transforms[j], sample)
         else:
