@@ -296,3 +296,40 @@ def test_gaussian_noise_replays_from_the_generator_it_drew_from(make: Any) -> No
     again = pipeline.replay(image, record=json.loads(json.dumps(record)))
     assert torch.equal(out, again)
     assert all(torch.equal(g.get_state(), state) for g, state in zip(generators, states))
+
+
+def _seeded_pipeline() -> T.Compose:
+    return T.Compose(
+        [T.RandomHorizontalFlip(), T.RandomChoice([T.RandomCrop(16), T.CenterCrop(16)]), T.ColorJitter(0.5)], seed=7
+    )
+
+
+def test_record_of_a_seeded_compose_draws_from_its_seed() -> None:
+    image = make_image((32, 32), seed=2)
+    torch.manual_seed(0)
+    state = torch.get_rng_state()
+    out, record = _seeded_pipeline().record(image)
+    assert torch.equal(state, torch.get_rng_state())
+    torch.manual_seed(1)
+    assert torch.equal(out, _seeded_pipeline()(image))
+    assert torch.equal(_seeded_pipeline().replay(image, record=record), out)
+
+
+def test_record_of_a_container_with_its_own_generator_leaves_the_global_rng() -> None:
+    image = make_image((32, 32), seed=2)
+    torch.manual_seed(0)
+    state = torch.get_rng_state()
+    T.RandomApply([T.ColorJitter(0.5)], generator=torch.Generator().manual_seed(1)).record(image)
+    assert torch.equal(state, torch.get_rng_state())
+
+
+@pytest.mark.parametrize("nested", [False, True])
+def test_a_per_sample_batch_cannot_be_recorded_or_replayed(nested: bool) -> None:
+    batch = Image(torch.zeros(2, 3, 8, 8, dtype=torch.uint8))
+    per_sample = T.PerSample(T.RandomHorizontalFlip())
+    pipeline = T.Compose([per_sample]) if nested else per_sample
+    with pytest.raises(ValueError, match="PerSample"):
+        pipeline.record(batch)
+    record = {"record_version": 1, "transform": "Compose", "steps": [{"transform": "PerSample"}]}
+    with pytest.raises(ValueError, match="PerSample"):
+        pipeline.replay(batch, record=record if nested else record["steps"][0])

@@ -27,6 +27,7 @@ from . import _random, _tape
 from ._container import _Container
 from ._fusion import FusedRun
 from ._misc import GaussianNoise
+from ._per_sample import PerSample
 from ._tape import Tape
 from ._transform import Transform
 
@@ -118,6 +119,16 @@ def _call(tape: Tape, step: Callable, node: dict[str, Any], where: str, *inputs:
         check_node(node, step, where)
     else:
         node["transform"] = name_of(step)
+    if isinstance(step, PerSample):
+        raise ValueError(
+            f"{where} ({node['transform']}): a PerSample batch cannot be recorded or replayed yet; record the "
+            "wrapped transform on each sample instead (PerSample.forward_with_params returns every sample's params)"
+        )
+    with _random.using(getattr(step, "generator", None)):  # its own generator (a seeded Compose's), as a call
+        return _call_drawing(tape, step, node, where, inputs)
+
+
+def _call_drawing(tape: Tape, step: Callable, node: dict[str, Any], where: str, inputs: tuple) -> Any:
     if isinstance(step, _Container):
         return _call_container(tape, step, node, where, inputs)
     if isinstance(step, _DRAWS_WHILE_TRANSFORMING):

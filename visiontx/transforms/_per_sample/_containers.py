@@ -118,7 +118,8 @@ class _OrderRecord(Record):
 class BatchedRandomOrder(Batched):
     """One order per sample. With vectorised leaf transforms that keep the shape, each transform draws
     once and, at each of the ``n`` steps, every transform is applied to the whole batch with its draw and
-    each sample takes the one its order names there (``n * n`` applications); otherwise a loop."""
+    each sample takes the one its order names there (``n * n`` applications); otherwise (a looping
+    child, per-sample lists, a transform changing the size) a loop."""
 
     def run(self, batch: Batch, context: Context) -> tuple[Batch, Record]:
         implementations = [batched_for(t) for t in self.transform.transforms]
