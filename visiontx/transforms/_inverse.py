@@ -22,6 +22,7 @@ from ._container import _Container
 from ._fusion import _GeometryProbe
 from ._geometry import ElasticTransform, FiveCrop, TenCrop
 from ._meta import SanitizeBoundingBox
+from ._meta_keypoints import SanitizeKeyPoints
 from ._misc import Identity, Lambda
 from ._mixing import CutMix, MixUp
 from ._record import check_node, container_steps
@@ -40,7 +41,7 @@ NOT_INVERTIBLE: dict[type, str] = {
     Lambda: "its function is unknown",
 }
 # transforms with their own forward that record no params and leave the geometry as it is
-_NO_GEOMETRY = (SanitizeBoundingBox, Identity)
+_NO_GEOMETRY = (SanitizeBoundingBox, SanitizeKeyPoints, Identity)
 
 
 def inverse(
