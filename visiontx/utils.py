@@ -250,8 +250,9 @@ def draw_keypoints(
         keypoints: ``[N, K, 2]`` ``(x, y)`` of the ``K`` points of ``N`` instances (truncated to ints);
             ``KeyPoints`` give their ``visibility`` when they track one and ``visibility`` is None.
         connectivity: pairs ``(i, j)`` of point indices joined by a line (a skeleton).
-        colors: the color of every point and line: a name (``"red"``, ``"#FF00FF"``) or ``(r, g, b)``;
-            default white. (torchvision draws its lines white whatever ``colors`` says.)
+        colors: the color of every point and line: a name (``"red"``, ``"#FF00FF"``) or ``(r, g, b)``.
+            None (the default, torchvision's result): white lines and no points drawn (only ``colors``
+            draws the points). (torchvision draws its lines white whatever ``colors`` says.)
         radius: radius of the points, in pixels.
         width: width of the lines.
         visibility: bool-like ``[N, K]`` (or ``[N, K, 1]``), True where a point is drawn; None: the
