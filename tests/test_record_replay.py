@@ -333,3 +333,23 @@ def test_a_per_sample_batch_cannot_be_recorded_or_replayed(nested: bool) -> None
     record = {"record_version": 1, "transform": "Compose", "steps": [{"transform": "PerSample"}]}
     with pytest.raises(ValueError, match="PerSample"):
         pipeline.replay(batch, record=record if nested else record["steps"][0])
+
+
+class _WatchedNoise(T.GaussianNoise):
+    """GaussianNoise noting the generator its instance holds while it transforms."""
+
+    def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
+        self.seen.append(self.watched.generator)
+        return super().transform(inpt, params)
+
+
+def test_gaussian_noise_replay_leaves_the_transform_unchanged_while_it_runs() -> None:
+    """Replay must not swap the transform's generator (another thread may be calling the same transform)."""
+    own = torch.Generator().manual_seed(1)
+    noise = _WatchedNoise(sigma=0.2, generator=own)
+    noise.seen, noise.watched = [], noise
+    image = Image(torch.rand(3, 8, 8, generator=torch.Generator().manual_seed(0)))
+    out, record = noise.record(image)
+    again = noise.replay(image, record=record)
+    assert torch.equal(out, again)
+    assert all(generator is own for generator in noise.seen) and len(noise.seen) == 2

@@ -16,6 +16,7 @@ while transforming, gets the RNG states recorded before it, restored around it.
 
 from __future__ import annotations
 
+import copy
 import functools
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -191,7 +192,7 @@ def _call_with_rng(tape: Tape, step: Transform, node: dict[str, Any], where: str
         if not isinstance(states, dict) or not ("cpu" in states or "generator" in states):
             raise ValueError(f"{where}: the record of {node['transform']} holds no RNG states")
         if "generator" in states:
-            return _call_with_generator_state(step, states["generator"], inputs)
+            return _call_with_generator_state(tape, step, node, states["generator"], inputs)
         with torch.random.fork_rng(devices=devices):
             torch.set_rng_state(states["cpu"])
             for device, state in enumerate(states.get("cuda", [])[: len(devices)]):
@@ -201,16 +202,17 @@ def _call_with_rng(tape: Tape, step: Transform, node: dict[str, Any], where: str
         tape.pending = saved
 
 
-def _call_with_generator_state(step: Transform, state: torch.Tensor, inputs: tuple) -> Any:
-    """``step(*inputs)`` drawing from a new generator in ``state`` (the step's own generator is untouched)."""
+def _call_with_generator_state(
+    tape: Tape, step: Transform, node: dict[str, Any], state: torch.Tensor, inputs: tuple
+) -> Any:
+    """``step(*inputs)`` drawing from a new generator in ``state``: a shallow copy of the step holds it, so
+    the step itself (which other threads may be calling) is never changed."""
     replayed = torch.Generator()
     replayed.set_state(state)
-    own = step.generator
-    step.generator = replayed
-    try:
-        return step(*inputs)
-    finally:
-        step.generator = own
+    twin = copy.copy(step)
+    twin.generator = replayed
+    tape.pending = [(twin, node)]
+    return twin(*inputs)
 
 
 def _rng_states(devices: list[int]) -> dict[str, Any]:
