@@ -99,3 +99,17 @@ def test_own_generator_inside_a_fused_per_sample_run() -> None:
     first = pipeline()(batch)
     torch.manual_seed(2)
     assert torch.equal(first, pipeline()(batch))
+
+
+@pytest.mark.parametrize("value", [0, "random"])
+def test_erasing_with_per_sample_targets_holding_labels(value: Any) -> None:
+    """A target dict's labels are no image (the sample holds an Image), for the batch as for one sample."""
+    batch = _batch()
+    targets = [{"labels": torch.tensor([i])} for i in range(B)]
+    transform = T.RandomErasing(p=1.0, value=value)
+    (images, out_targets), record = T.PerSample(transform).forward_with_params(batch, targets)
+    for i in range(B):
+        params = record.params(i)
+        assert params["h"] < 24  # a rectangle was erased
+        assert torch.equal(images[i], transform.transform(Image(batch[i]), params))
+        assert torch.equal(out_targets[i]["labels"], torch.tensor([i]))
