@@ -113,3 +113,17 @@ def test_erasing_with_per_sample_targets_holding_labels(value: Any) -> None:
         assert params["h"] < 24  # a rectangle was erased
         assert torch.equal(images[i], transform.transform(Image(batch[i]), params))
         assert torch.equal(out_targets[i]["labels"], torch.tensor([i]))
+
+
+def test_random_order_loop_unpacks_several_inputs_for_plain_callables() -> None:
+    """As the single RandomOrder: called with (images, boxes), a function in it gets them unpacked."""
+    batch = _batch()
+    boxes = [BoundingBox(torch.tensor([[2.0, 3.0, 10.0, 12.0]]), format="XYXY", spatial_size=(24, 28)) for _ in range(B)]
+
+    def shift(image: Any, box: Any) -> tuple[Any, Any]:
+        return image, BoundingBox.wrap_like(box, box.as_subclass(torch.Tensor) + 1)
+
+    images, out_boxes = T.PerSample(T.RandomOrder([shift, T.RandomHorizontalFlip(p=1.0)]))(batch, boxes)
+    assert torch.equal(images, batch.flip(-1))
+    for box in out_boxes:  # the shift reached every sample: y (which the flip keeps) moved by 1
+        assert box[0, 1] == 4.0 and box[0, 3] == 13.0

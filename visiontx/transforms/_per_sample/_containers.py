@@ -124,7 +124,7 @@ class BatchedRandomOrder(Batched):
     def run(self, batch: Batch, context: Context) -> tuple[Batch, Record]:
         implementations = [batched_for(t) for t in self.transform.transforms]
         if not implementations or batch.lists or not all(isinstance(i, Leaf) for i in implementations):
-            return Loop(self.transform, functools.partial(_order_one, self.transform.transforms)).run(batch, context)
+            return Loop(self.transform, functools.partial(_order_one, self.transform.transforms, context.unpack)).run(batch, context)
         order = _draws.permutations(batch.size, len(implementations), batch.device, context.generator)
         draws = []
         for implementation in implementations:
@@ -134,7 +134,7 @@ class BatchedRandomOrder(Batched):
             options = [batch.with_values([i._apply_leaf(x, v, a) for x in batch.leaves]) for i, a, v in draws]
             if step == 0 and any(_shapes(option) != _shapes(batch) for option in options):
                 # a transform changes the size, so the draws of later steps would be for another size: a loop
-                return Loop(self.transform, functools.partial(_order_one, self.transform.transforms)).run(batch, context)
+                return Loop(self.transform, functools.partial(_order_one, self.transform.transforms, context.unpack)).run(batch, context)
             batch = _select([order[:, step] == j for j in range(len(options))], options, self.name)
         records = [LeafRecord(i, v, a) for i, a, v in draws]
         return batch, _OrderRecord(order, records)
@@ -144,14 +144,14 @@ def _shapes(batch: Batch) -> list[tuple[int, ...]]:
     return [tuple(leaf.shape) for leaf in batch.leaves]
 
 
-def _order_one(transforms: list[Any], sample: Any) -> tuple[Any, list[tuple[int, Any]]]:
+def _order_one(transforms: list[Any], unpack: bool, sample: Any) -> tuple[Any, list[tuple[int, Any]]]:
     """One sample through ``transforms`` in a random order (the current generator, else torch's default
-    one), and what each got."""
+    one), and what each got; other callables get the caller's inputs unpacked when there were several."""
     drawn = []
     for j in _random.randperm(len(transforms)):
         if isinstance(transforms[j], Transform) and type(transforms[j]).forward is Transform.forward:
             sample, params = run_single(transforms[j], sample)
         else:
-            sample, params = transforms[j](sample), None
+            sample, params = (transforms[j](*sample) if unpack else transforms[j](sample)), None
         drawn.append((j, params))
     return sample, drawn
