@@ -121,7 +121,7 @@ def _call(tape: Tape, step: Callable, node: dict[str, Any], where: str, *inputs:
     else:
         node["transform"] = name_of(step)
     if isinstance(step, PerSample):
-        raise ValueError(
+        raise ValueError(  # noqa: TRY004 (a pipeline step that cannot be recorded, as inverse's steps)
             f"{where} ({node['transform']}): a PerSample batch cannot be recorded or replayed yet; record the "
             "wrapped transform on each sample instead (PerSample.forward_with_params returns every sample's params)"
         )

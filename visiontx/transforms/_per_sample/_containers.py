@@ -8,13 +8,23 @@ from typing import Any
 import torch
 
 from ...datapoints import Datapoint
+from .. import _random
 from .._container import Compose, RandomApply, RandomChoice, RandomOrder
 from .._transform import Transform
 from . import _draws
 from ._batch import Batch
-from .. import _random
 from ._core import (
-    Batched, Context, Leaf, LeafRecord, Loop, Record, batched_for, own_generator, register, run_sequence, run_single,
+    Batched,
+    Context,
+    Leaf,
+    LeafRecord,
+    Loop,
+    Record,
+    batched_for,
+    own_generator,
+    register,
+    run_sequence,
+    run_single,
     run_transform,
 )
 from ._fusion import run_fused
@@ -124,7 +134,7 @@ class BatchedRandomOrder(Batched):
     def run(self, batch: Batch, context: Context) -> tuple[Batch, Record]:
         implementations = [batched_for(t) for t in self.transform.transforms]
         if not implementations or batch.lists or not all(isinstance(i, Leaf) for i in implementations):
-            return Loop(self.transform, functools.partial(_order_one, self.transform.transforms, context.unpack)).run(batch, context)
+            return self._loop(batch, context)
         order = _draws.permutations(batch.size, len(implementations), batch.device, context.generator)
         draws = []
         for implementation in implementations:
@@ -134,10 +144,15 @@ class BatchedRandomOrder(Batched):
             options = [batch.with_values([i._apply_leaf(x, v, a) for x in batch.leaves]) for i, a, v in draws]
             if step == 0 and any(_shapes(option) != _shapes(batch) for option in options):
                 # a transform changes the size, so the draws of later steps would be for another size: a loop
-                return Loop(self.transform, functools.partial(_order_one, self.transform.transforms, context.unpack)).run(batch, context)
+                return self._loop(batch, context)
             batch = _select([order[:, step] == j for j in range(len(options))], options, self.name)
         records = [LeafRecord(i, v, a) for i, a, v in draws]
         return batch, _OrderRecord(order, records)
+
+    def _loop(self, batch: Batch, context: Context) -> tuple[Batch, Record]:
+        return Loop(self.transform, functools.partial(_order_one, self.transform.transforms, context.unpack)).run(
+            batch, context
+        )
 
 
 def _shapes(batch: Batch) -> list[tuple[int, ...]]:

@@ -89,8 +89,8 @@ def own_generator(transform: Any, batch: Batch, context: Context) -> Iterator[Co
 
 def run_transform(transform: Any, batch: Batch, context: Context) -> tuple[Batch, Record]:
     """``transform``'s batched implementation on the batch, drawing from its own generator if it has one."""
-    with own_generator(transform, batch, context) as context:
-        return batched_for(transform).run(batch, context)
+    with own_generator(transform, batch, context) as own:
+        return batched_for(transform).run(batch, own)
 
 
 def run_sequence(transforms: list[Any], batch: Batch, context: Context) -> tuple[Batch, list[Record]]:
