@@ -257,3 +257,15 @@ def test_inverse_of_a_rotation_matches_the_rotation_by_minus_the_angle() -> None
     back = transform.inverse(output, record).as_subclass(torch.Tensor)
     torch.testing.assert_close(back, by_hand, rtol=0, atol=1e-6)
     assert not math.isclose(angle, 0.0)
+
+
+@pytest.mark.parametrize("sanitize", [T.SanitizeKeyPoints(), T.SanitizeBoundingBox(labels_getter=None)],
+                         ids=["SanitizeKeyPoints", "SanitizeBoundingBox"])
+def test_sanitizing_steps_are_the_identity_for_the_inverse(sanitize: Any) -> None:
+    transform = T.Compose([T.RandomHorizontalFlip(p=1.0), sanitize])
+    points = KeyPoints(POINTS, spatial_size=(H, W))
+    boxes = BoundingBox(BOXES, format="XYXY", spatial_size=(H, W))
+    (out_points, out_boxes), record = transform.record(points, boxes)
+    back_points, back_boxes = transform.inverse((out_points, out_boxes), record)
+    torch.testing.assert_close(back_points.as_subclass(torch.Tensor), POINTS, rtol=0, atol=1e-9)
+    torch.testing.assert_close(back_boxes.as_subclass(torch.Tensor), BOXES, rtol=0, atol=1e-9)

@@ -181,6 +181,10 @@ def test_draw_keypoints_colors_its_lines_and_takes_one_channel() -> None:
         (dict(visibility=VISIBILITY[:1]), ValueError, "visibility must have shape"),
         (dict(visibility=[[True] * 3] * 2), TypeError, "visibility must be a tensor"),
         (dict(connectivity=[(0, 3)]), ValueError, "connectivity must hold pairs of point indices"),
+        (dict(connectivity=[(0,)]), ValueError, "connectivity must hold pairs of point indices"),
+        (dict(radius=-1), ValueError, "radius must be non-negative"),
+        (dict(width=-2), ValueError, "width must be non-negative"),
+        (dict(radius="2"), TypeError, "radius must be a number"),
         (dict(colors="nocolor"), ValueError, "colors: unknown color"),
         (dict(image=torch.zeros(3, 5, 5, dtype=torch.int32)), ValueError, "image must be uint8 or float"),
     ],
@@ -189,3 +193,8 @@ def test_draw_keypoints_bad_input(kwargs: dict[str, Any], error: type, match: st
     arguments = {"image": _image(), "keypoints": POINTS, **kwargs}
     with pytest.raises(error, match=match):
         draw_keypoints(**arguments)
+
+
+def test_draw_keypoints_takes_connectivity_as_a_tensor() -> None:
+    edges = torch.tensor(EDGES)
+    assert torch.equal(draw_keypoints(_image(), POINTS, connectivity=edges), draw_keypoints(_image(), POINTS, EDGES))

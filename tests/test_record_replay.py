@@ -352,3 +352,48 @@ def test_per_sample_forward_with_params_draws_from_its_generator() -> None:
     assert draws.size == 3 and draws.params(2)["angle"] != draws.params(0)["angle"]
     with pytest.raises(IndexError, match="sample index"):
         draws.params(3)
+
+
+def _seeded_pipeline() -> T.Compose:
+    return T.Compose(
+        [T.RandomHorizontalFlip(), T.RandomChoice([T.RandomCrop(16), T.CenterCrop(16)]), T.ColorJitter(0.5)], seed=7
+    )
+
+
+def test_record_of_a_seeded_compose_draws_from_its_seed() -> None:
+    image = make_image((32, 32), seed=2)
+    torch.manual_seed(0)
+    state = torch.get_rng_state()
+    out, record = _seeded_pipeline().record(image)
+    assert torch.equal(state, torch.get_rng_state())
+    torch.manual_seed(1)
+    assert torch.equal(out, _seeded_pipeline()(image))
+    assert torch.equal(_seeded_pipeline().replay(image, record=record), out)
+
+
+def test_record_of_a_container_with_its_own_generator_leaves_the_global_rng() -> None:
+    image = make_image((32, 32), seed=2)
+    torch.manual_seed(0)
+    state = torch.get_rng_state()
+    T.RandomApply([T.ColorJitter(0.5)], generator=torch.Generator().manual_seed(1)).record(image)
+    assert torch.equal(state, torch.get_rng_state())
+
+
+class _WatchedNoise(T.GaussianNoise):
+    """GaussianNoise noting the generator its instance holds while it transforms."""
+
+    def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
+        self.seen.append(self.watched.generator)
+        return super().transform(inpt, params)
+
+
+def test_gaussian_noise_replay_leaves_the_transform_unchanged_while_it_runs() -> None:
+    """Replay must not swap the transform's generator (another thread may be calling the same transform)."""
+    own = torch.Generator().manual_seed(1)
+    noise = _WatchedNoise(sigma=0.2, generator=own)
+    noise.seen, noise.watched = [], noise
+    image = Image(torch.rand(3, 8, 8, generator=torch.Generator().manual_seed(0)))
+    out, record = noise.record(image)
+    again = noise.replay(image, record=record)
+    assert torch.equal(out, again)
+    assert all(generator is own for generator in noise.seen) and len(noise.seen) == 2

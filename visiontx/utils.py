@@ -22,6 +22,7 @@ import PIL.ImageDraw
 import PIL.ImageFont
 import torch
 
+from ._args import check_number
 from .datapoints import BoundingBox, BoundingBoxFormat, KeyPoints
 from .functional import convert_format_bounding_box, pil_to_tensor, to_dtype_image_tensor, to_image_pil
 
@@ -250,8 +251,9 @@ def draw_keypoints(
         keypoints: ``[N, K, 2]`` ``(x, y)`` of the ``K`` points of ``N`` instances (truncated to ints);
             ``KeyPoints`` give their ``visibility`` when they track one and ``visibility`` is None.
         connectivity: pairs ``(i, j)`` of point indices joined by a line (a skeleton).
-        colors: the color of every point and line: a name (``"red"``, ``"#FF00FF"``) or ``(r, g, b)``;
-            default white. (torchvision draws its lines white whatever ``colors`` says.)
+        colors: the color of every point and line: a name (``"red"``, ``"#FF00FF"``) or ``(r, g, b)``.
+            None (the default, torchvision's result): white lines and no points drawn (only ``colors``
+            draws the points). (torchvision draws its lines white whatever ``colors`` says.)
         radius: radius of the points, in pixels.
         width: width of the lines.
         visibility: bool-like ``[N, K]`` (or ``[N, K, 1]``), True where a point is drawn; None: the
@@ -265,8 +267,13 @@ def draw_keypoints(
     color = None if colors is None else _rgb(colors, "colors")
     canvas = _to_pil(rgb)
     draw = PIL.ImageDraw.Draw(canvas)
-    edges = [(int(i), int(j)) for i, j in (connectivity or ())]
+    check_number(radius, "radius", non_negative=True)
+    check_number(width, "width", non_negative=True)
     num_points = points.shape[1]
+    pairs = [] if connectivity is None else list(connectivity)
+    if any(not hasattr(edge, "__len__") or len(edge) != 2 for edge in pairs):
+        raise ValueError(f"connectivity must hold pairs of point indices in [0, {num_points}), got {pairs}")
+    edges = [(int(i), int(j)) for i, j in pairs]
     if any(not (0 <= k < num_points) for edge in edges for k in edge):
         raise ValueError(f"connectivity must hold pairs of point indices in [0, {num_points}), got {edges}")
     for instance, shown in zip(points.to(torch.int64).tolist(), visibility.tolist()):

@@ -22,6 +22,7 @@ from ._container import _Container
 from ._fusion import _GeometryProbe
 from ._geometry import ElasticTransform, FiveCrop, TenCrop
 from ._meta import SanitizeBoundingBox
+from ._meta_keypoints import SanitizeKeyPoints
 from ._misc import Identity, Lambda
 from ._per_sample import PerSample
 from ._mixing import CutMix, MixUp
@@ -42,7 +43,7 @@ NOT_INVERTIBLE: dict[type, str] = {
     PerSample: "each sample has a geometry of its own (its record's 'samples' list what each got)",
 }
 # transforms with their own forward that record no params and leave the geometry as it is
-_NO_GEOMETRY = (SanitizeBoundingBox, Identity)
+_NO_GEOMETRY = (SanitizeBoundingBox, SanitizeKeyPoints, Identity)
 
 
 def inverse(

@@ -19,6 +19,7 @@ them, restored around them.
 
 from __future__ import annotations
 
+import copy
 import functools
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -117,15 +118,16 @@ def _check_choice(container: _Container, node: dict[str, Any]) -> None:
 
 
 def _call(tape: Tape, step: Callable, node: dict[str, Any], where: str, *inputs: Any) -> Any:
-    """``step(*inputs)`` with its draws recorded in / taken from ``node``, drawing from the step's own
-    generator (a seeded ``Compose``'s too) as its call does."""
-    generator = getattr(step, "generator", None)
-    if generator is not None and generator is not _random.current_generator():
-        return _random.call_with(generator, _call, tape, step, node, where, *inputs)
+    """``step(*inputs)`` with its draws recorded in / taken from ``node``."""
     if tape.replaying:
         check_node(node, step, where)
     else:
         node["transform"] = name_of(step)
+    with _random.using(getattr(step, "generator", None)):  # its own generator (a seeded Compose's), as a call
+        return _call_drawing(tape, step, node, where, inputs)
+
+
+def _call_drawing(tape: Tape, step: Callable, node: dict[str, Any], where: str, inputs: tuple) -> Any:
     if isinstance(step, _Container):
         return _call_container(tape, step, node, where, inputs)
     if isinstance(step, _DRAWS_WHILE_TRANSFORMING):
@@ -193,7 +195,7 @@ def _call_with_rng(tape: Tape, step: Transform, node: dict[str, Any], where: str
         if not isinstance(states, dict) or not ("cpu" in states or "generator" in states):
             raise ValueError(f"{where}: the record of {node['transform']} holds no RNG states")
         if "generator" in states:
-            return _call_with_generator_state(step, states["generator"], inputs)
+            return _call_with_generator_state(tape, step, node, states["generator"], inputs)
         with torch.random.fork_rng(devices=devices):
             torch.set_rng_state(states["cpu"])
             for device, state in enumerate(states.get("cuda", [])[: len(devices)]):
@@ -203,16 +205,17 @@ def _call_with_rng(tape: Tape, step: Transform, node: dict[str, Any], where: str
         tape.pending = saved
 
 
-def _call_with_generator_state(step: Transform, state: torch.Tensor, inputs: tuple) -> Any:
-    """``step(*inputs)`` drawing from a new generator in ``state`` (the step's own generator is untouched)."""
+def _call_with_generator_state(
+    tape: Tape, step: Transform, node: dict[str, Any], state: torch.Tensor, inputs: tuple
+) -> Any:
+    """``step(*inputs)`` drawing from a new generator in ``state``: a shallow copy of the step holds it, so
+    the step itself (which other threads may be calling) is never changed."""
     replayed = torch.Generator()
     replayed.set_state(state)
-    own = step.generator
-    step.generator = replayed
-    try:
-        return step(*inputs)
-    finally:
-        step.generator = own
+    twin = copy.copy(step)
+    twin.generator = replayed
+    tape.pending = [(twin, node)]
+    return twin(*inputs)
 
 
 def _rng_states(devices: list[int]) -> dict[str, Any]:

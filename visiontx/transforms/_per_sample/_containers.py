@@ -8,11 +8,25 @@ from typing import Any
 import torch
 
 from ...datapoints import Datapoint
+from .. import _random
 from .._container import Compose, RandomApply, RandomChoice, RandomOrder
 from .._transform import Transform
 from . import _draws
 from ._batch import Batch
-from ._core import Batched, Context, Leaf, LeafRecord, Loop, Record, batched_for, register, run_sequence, run_single
+from ._core import (
+    Batched,
+    Context,
+    Leaf,
+    LeafRecord,
+    Loop,
+    Record,
+    batched_for,
+    own_generator,
+    register,
+    run_sequence,
+    run_single,
+    run_transform,
+)
 from ._fusion import run_fused
 
 
@@ -95,7 +109,7 @@ class BatchedRandomChoice(Batched):
         index = _draws.choices(batch.size, self.transform.p, batch.device, context.generator)
         options, records = [], []
         for transform in self.transform.transforms:
-            option, record = batched_for(transform).run(batch, context)
+            option, record = run_transform(transform, batch, context)
             options.append(option)
             records.append(record)
         chosen = [index == j for j in range(len(options))]
@@ -114,28 +128,45 @@ class _OrderRecord(Record):
 class BatchedRandomOrder(Batched):
     """One order per sample. With vectorised leaf transforms that keep the shape, each transform draws
     once and, at each of the ``n`` steps, every transform is applied to the whole batch with its draw and
-    each sample takes the one its order names there (``n * n`` applications); otherwise a loop."""
+    each sample takes the one its order names there (``n * n`` applications); otherwise (a looping
+    child, per-sample lists, a transform changing the size) a loop."""
 
     def run(self, batch: Batch, context: Context) -> tuple[Batch, Record]:
         implementations = [batched_for(t) for t in self.transform.transforms]
         if not implementations or batch.lists or not all(isinstance(i, Leaf) for i in implementations):
-            return Loop(self.transform, functools.partial(_order_one, self.transform.transforms)).run(batch, context)
+            return self._loop(batch, context)
         order = _draws.permutations(batch.size, len(implementations), batch.device, context.generator)
-        draws = [(i, i.coins(batch, context), i.draw(batch, context)) for i in implementations]
+        draws = []
+        for implementation in implementations:
+            with own_generator(implementation.transform, batch, context) as own:
+                draws.append((implementation, implementation.coins(batch, own), implementation.draw(batch, own)))
         for step in range(len(implementations)):
             options = [batch.with_values([i._apply_leaf(x, v, a) for x in batch.leaves]) for i, a, v in draws]
+            if step == 0 and any(_shapes(option) != _shapes(batch) for option in options):
+                # a transform changes the size, so the draws of later steps would be for another size: a loop
+                return self._loop(batch, context)
             batch = _select([order[:, step] == j for j in range(len(options))], options, self.name)
         records = [LeafRecord(i, v, a) for i, a, v in draws]
         return batch, _OrderRecord(order, records)
 
+    def _loop(self, batch: Batch, context: Context) -> tuple[Batch, Record]:
+        return Loop(self.transform, functools.partial(_order_one, self.transform.transforms, context.unpack)).run(
+            batch, context
+        )
 
-def _order_one(transforms: list[Any], sample: Any) -> tuple[Any, list[tuple[int, Any]]]:
-    """One sample through ``transforms`` in a random order (torch's default generator), and what each got."""
+
+def _shapes(batch: Batch) -> list[tuple[int, ...]]:
+    return [tuple(leaf.shape) for leaf in batch.leaves]
+
+
+def _order_one(transforms: list[Any], unpack: bool, sample: Any) -> tuple[Any, list[tuple[int, Any]]]:
+    """One sample through ``transforms`` in a random order (the current generator, else torch's default
+    one), and what each got; other callables get the caller's inputs unpacked when there were several."""
     drawn = []
-    for j in torch.randperm(len(transforms)).tolist():
+    for j in _random.randperm(len(transforms)):
         if isinstance(transforms[j], Transform) and type(transforms[j]).forward is Transform.forward:
             sample, params = run_single(transforms[j], sample)
         else:
-            sample, params = transforms[j](sample), None
+            sample, params = (transforms[j](*sample) if unpack else transforms[j](sample)), None
         drawn.append((j, params))
     return sample, drawn

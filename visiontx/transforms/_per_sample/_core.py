@@ -3,8 +3,9 @@ draws, and the loop every other transform falls back to."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+import contextlib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
 from typing import Any
 
 import torch
@@ -12,6 +13,7 @@ from torch.utils._pytree import tree_flatten, tree_unflatten
 
 from ...datapoints import Datapoint, Mask
 from ...functional import _cv2
+from .. import _random
 from .._transform import RandomApplyTransform, Transform, check_spatial_sizes_agree, flatten_sample
 from . import _draws
 from ._batch import Batch, _index, _stack
@@ -72,11 +74,30 @@ def is_vectorised(transform: Any) -> bool:
     return type(transform) in _IMPLEMENTATIONS
 
 
+@contextlib.contextmanager
+def own_generator(transform: Any, batch: Batch, context: Context) -> Iterator[Context]:
+    """The context for ``transform``'s draws: with a generator of its own (``generator=``, a seeded
+    ``Compose``'s), that one is the current generator (the loop's draws) and the context's (on another
+    device, one of that device seeded from it), as when the transform runs alone."""
+    generator = getattr(transform, "generator", None)
+    if generator is None or generator is _random.current_generator():
+        yield context
+        return
+    with _random.using(generator):
+        yield replace(context, generator=_random.device_generator(batch.device))
+
+
+def run_transform(transform: Any, batch: Batch, context: Context) -> tuple[Batch, Record]:
+    """``transform``'s batched implementation on the batch, drawing from its own generator if it has one."""
+    with own_generator(transform, batch, context) as own:
+        return batched_for(transform).run(batch, own)
+
+
 def run_sequence(transforms: list[Any], batch: Batch, context: Context) -> tuple[Batch, list[Record]]:
     """``transforms`` one after the other on the batch, and their records."""
     records = []
     for transform in transforms:
-        batch, record = batched_for(transform).run(batch, context)
+        batch, record = run_transform(transform, batch, context)
         records.append(record)
     return batch, records
 
@@ -95,13 +116,14 @@ def run_single(transform: Transform, sample: Any) -> tuple[Any, dict[str, Any] |
     (None when the coin of ``p`` skipped the sample)."""
     flat, rebuild = flatten_sample(sample, convert=transform._converts_torchvision)
     transform.check_inputs(flat)
-    if transform._skip():
-        return sample, None
-    needs = transform._needs_transform_list(flat)
-    selected = [inpt for inpt, need in zip(flat, needs) if need]
-    if len(selected) > 1:
-        check_spatial_sizes_agree(selected)
-    params = transform.make_params(selected)
+    with _random.using(transform.generator):  # its own generator, as Transform.forward
+        if transform._skip():
+            return sample, None
+        needs = transform._needs_transform_list(flat)
+        selected = [inpt for inpt, need in zip(flat, needs) if need]
+        if len(selected) > 1:
+            check_spatial_sizes_agree(selected)
+        params = transform.make_params(selected)
     return rebuild([transform.transform(x, params) if need else x for x, need in zip(flat, needs)]), params
 
 

@@ -23,7 +23,7 @@ from .._geometry import (
 )
 from .._utils import FillMixin
 from ._batch import Batch, _index
-from ._core import Context, LeafRecord, Loop, Record, batched_for, run_sequence
+from ._core import Context, LeafRecord, Loop, Record, batched_for, own_generator, run_sequence
 
 # the fusible transforms whose batched implementations give per-sample matrices onto a common canvas
 _MATRIX_RUNS = (RandomResizedCrop, RandomAffine, RandomRotation, RandomPerspective, RandomCrop,
@@ -101,8 +101,9 @@ def _run_matrices(run: list[Any], batch: Batch, context: Context) -> tuple[Batch
     for transform in run:
         implementation = batched_for(transform)
         probe = _probe(batch, canvas)
-        applied = implementation.coins(probe, context)
-        values = implementation.draw(probe, context)
+        with own_generator(transform, probe, context) as own:
+            applied = implementation.coins(probe, own)
+            values = implementation.draw(probe, own)
         on = torch.ones(size, dtype=torch.bool, device=device) if applied is None else applied
         if "inverse" in values:
             matrices, canvas = G.invert(values["inverse"]), tuple(values["out_size"])

@@ -42,6 +42,7 @@ class BatchedErasing(Leaf):
     def draw(self, batch: Batch, context: Context) -> dict[str, Any]:
         t, n, device, generator = self.transform, batch.size, batch.device, context.generator
         flat = tree_flatten(batch.sample(0))[0] if n else []
+        flat = [x for x, need in zip(flat, t._needs_transform_list(flat)) if need]  # as a single call picks them
         channels, height, width = query_chw(flat) if n else (batch.channels or 1, *batch.spatial_size)
         if t._value is not None and len(t._value) not in (1, channels):
             t.make_params(flat)  # raises its per-channel error

@@ -9,7 +9,7 @@ from torch.utils._pytree import tree_flatten, tree_unflatten
 from .. import _random
 from .._transform import Transform, flatten_sample
 from ._batch import Batch
-from ._core import Context, Record, batched_for
+from ._core import Context, Record, run_transform
 
 
 class PerSample(Transform):
@@ -67,7 +67,7 @@ class PerSample(Transform):
             batch = Batch.split(tree_unflatten(flat, spec) if converted else sample, type(self).__name__)
             context = Context(generator=_random.device_generator(batch.device), unpack=len(inputs) > 1)
             size = batch.size
-            batch, record = batched_for(self.wrapped).run(batch, context)
+            batch, record = run_transform(self.wrapped, batch, context)
             output = batch.rebuild()
         return (restore(tree_flatten(output)[0]) if converted else output), SampleDraws(size, record)
 
