@@ -49,18 +49,7 @@ from ._color import (
     sharpen,
 )
 from ._decode import can_decode_jpeg, decode_jpeg
-from ._geometry import (
-    can_copy_crop,
-    can_pad,
-    can_resize,
-    can_resize_linear,
-    can_shrink,
-    copy_crop,
-    pad,
-    resize,
-    resize_linear,
-    shrink,
-)
+from ._geometry import can_pad, can_resize, can_resize_linear, can_shrink, pad, resize, resize_linear, shrink
 from ._layout import contiguous, interleaved, planar
 from ._misc import can_erase, can_gaussian_blur, can_jpeg, erase, gaussian_blur, jpeg
 from ._warp import can_remap_nearest, can_warp, remap, remap_nearest, warp
@@ -78,7 +67,6 @@ __all__ = [
     "can_adjust_contrast",
     "can_adjust_hue",
     "can_adjust_saturation",
-    "can_copy_crop",
     "can_decode_jpeg",
     "can_equalize",
     "can_erase",
@@ -97,7 +85,6 @@ __all__ = [
     "can_warp",
     "contiguous",
     "contrast_step",
-    "copy_crop",
     "decode_jpeg",
     "disabled",
     "equalize",

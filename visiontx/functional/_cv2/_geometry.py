@@ -13,14 +13,12 @@ from ._base import MAX_SIZE, can_use, cv2
 from ._layout import channel_count, interleaved, plane_fill, planes
 
 __all__ = [
-    "can_copy_crop",
     "can_pad",
     "can_resize",
     "can_resize_interleaved",
     "can_resize_linear",
     "can_resize_nearest",
     "can_shrink",
-    "copy_crop",
     "pad",
     "resize",
     "resize_interleaved",
@@ -175,15 +173,3 @@ def pad(image: torch.Tensor, padding: Sequence[int], padding_mode: str, fill: Se
     for i in range(src.shape[0]):
         cv2.copyMakeBorder(src[i], top, bottom, left, right, border, dst=dst[i], value=plane_fill(fill, channels, i))
     return out
-
-
-def can_copy_crop(image: torch.Tensor) -> bool:
-    """Whether a crop inside contiguous ``image`` should come back as a contiguous copy (:func:`copy_crop`)
-    rather than torch's view: a view's later ``.contiguous()`` (torch's strided copy) costs about twice
-    numpy's row copies."""
-    return can_use(image) and image.is_contiguous()
-
-
-def copy_crop(image: torch.Tensor, top: int, left: int, height: int, width: int) -> torch.Tensor:
-    """A contiguous copy of rows ``top:top+height`` and columns ``left:left+width`` (inside the image)."""
-    return torch.from_numpy(np.ascontiguousarray(image.numpy()[..., top : top + height, left : left + width]))

@@ -15,7 +15,6 @@ import torch
 from ..._args import CropSize, parse_crop_size
 from ..._names import accepts_canvas_size, mask_kernel, video_kernel
 from ...datapoints import BoundingBoxFormat, Image, Mask, Video
-from .. import _cv2
 from .._checks import check_spatial
 from .._interpolation import InterpolationMode
 from .._registry import get_kernel, register_geometry_kernel, register_kernels, register_mask_kernel
@@ -95,23 +94,10 @@ def _valid_span(start: int, length: int, size: int) -> tuple[int, int]:
 
 @register_kernels(crop, (torch.Tensor, Image, Video, Mask))
 def crop_image_tensor(image: torch.Tensor, top: int, left: int, height: int, width: int) -> torch.Tensor:
-    """Crop a tensor ``[..., H, W]``: inside the image, a view (a contiguous copy on the OpenCV wing's
-    CPU path, cheaper than a view's later ``.contiguous()``)."""
+    """Crop a tensor ``[..., H, W]`` (a view when the region is inside the image)."""
     check_spatial(image, "crop")
-    img_height, img_width = image.shape[-2:]
-    if _is_inside(top, left, height, width, img_height, img_width) and _cv2.can_copy_crop(image):
-        return _cv2.copy_crop(image, top, left, height, width)
-    return _crop_view(image, top, left, height, width)
-
-
-def _is_inside(top: int, left: int, height: int, width: int, img_height: int, img_width: int) -> bool:
-    return 0 <= top <= top + height <= img_height and 0 <= left <= left + width <= img_width
-
-
-def _crop_view(image: torch.Tensor, top: int, left: int, height: int, width: int) -> torch.Tensor:
-    """The crop as a view when inside the image (what resizes read), zero-padded where outside."""
     *batch, img_height, img_width = image.shape
-    if _is_inside(top, left, height, width, img_height, img_width):
+    if 0 <= top <= top + height <= img_height and 0 <= left <= left + width <= img_width:
         # The view that slicing gives, built directly (cheaper than ``image[..., a:b, c:d]``).
         stride = image.stride()
         offset = image.storage_offset() + top * stride[-2] + left * stride[-1]
@@ -272,7 +258,7 @@ def resized_crop_image_tensor(
     antialias: bool | None = True,
 ) -> torch.Tensor:
     """Crop then resize a tensor ``[..., C, H, W]``."""
-    cropped = _crop_view(image, top, left, height, width)  # the resize reads the view: no copy
+    cropped = crop_image_tensor(image, top, left, height, width)
     return resize_image_tensor(cropped, size, interpolation=interpolation, antialias=antialias)
 
 
@@ -296,7 +282,7 @@ def resized_crop_image_pil(
 
 def resized_crop_mask(mask: torch.Tensor, top: int, left: int, height: int, width: int, size: SizeArg) -> torch.Tensor:
     """Crop then resize (nearest) a mask ``[..., H, W]``."""
-    return resize_mask(_crop_view(mask, top, left, height, width), size)
+    return resize_mask(crop_image_tensor(mask, top, left, height, width), size)
 
 
 register_mask_kernel(resized_crop, resized_crop_mask, sampling=("interpolation", "antialias"))
