@@ -47,6 +47,11 @@ def interleaved(image: torch.Tensor, out: np.ndarray | None = None) -> np.ndarra
     """Contiguous ``H x W x C`` numpy pixels of a CPU ``C x H x W`` tensor (uint8, or float32 with
     ``out``; C <= 4), merged by OpenCV. Without ``out`` an interleaved uint8 input may come back as a
     view of its own memory; with ``out`` the pixels are always written there."""
+    if cv2 is not None and image.is_contiguous():  # the common case first: planes read through numpy
+        planes = image.numpy()
+        channels = planes.shape[0]
+        if channels > 1 and planes.size:
+            return cv2.merge(list(planes), dst=out).reshape(*planes.shape[1:], channels)
     if _is_interleaved(image):
         pixels = image.movedim(-3, -1).numpy()
         return np.ascontiguousarray(pixels) if out is None else _copied(pixels, out)
