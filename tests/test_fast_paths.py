@@ -802,8 +802,10 @@ def test_fast_erase_matches_torch_path(dtype: torch.dtype, channels: int, batch_
 
     image = make_image_tensor((9, 11), channels=channels, batch_dims=batch_dims, dtype=dtype)
     per_channel = torch.tensor(_fills(channels, dtype))[:, None, None]
-    values = [torch.rand(channels, 4, 5) * 300, per_channel, 7.6, torch.tensor(2)]
-    for (i, j, h, w), v in zip([(1, 2, 4, 5), (0, 0, 9, 11), (6, 8, 4, 5), (3, 3, 0, 2)], values):
+    one_value = torch.full((1,) * (len(batch_dims) + 5), 3.0)  # more dims than the region, all 1: any region
+    values = [torch.rand(channels, 4, 5) * 300, per_channel, 7.6, torch.tensor(2), one_value]
+    regions = [(1, 2, 4, 5), (0, 0, 9, 11), (6, 8, 4, 5), (3, 3, 0, 2), (2, 1, 3, 4)]
+    for (i, j, h, w), v in zip(regions, values):
         before = image.clone()
         fast, reference = _fast_and_torch(F.erase_image_tensor, image, i, j, h, w, v)
         torch.testing.assert_close(fast, reference, rtol=0, atol=0)

@@ -47,6 +47,11 @@ def interleaved(image: torch.Tensor, out: np.ndarray | None = None) -> np.ndarra
     """Contiguous ``H x W x C`` numpy pixels of a CPU ``C x H x W`` tensor (uint8, or float32 with
     ``out``; C <= 4), merged by OpenCV. Without ``out`` an interleaved uint8 input may come back as a
     view of its own memory; with ``out`` the pixels are always written there."""
+    if cv2 is not None and image.is_contiguous():  # the common case first: planes read through numpy
+        planes = image.numpy()
+        channels = planes.shape[0]
+        if channels > 1 and planes.size:
+            return cv2.merge(list(planes), dst=out).reshape(*planes.shape[1:], channels)
     if _is_interleaved(image):
         pixels = image.movedim(-3, -1).numpy()
         return np.ascontiguousarray(pixels) if out is None else _copied(pixels, out)
@@ -70,13 +75,14 @@ def contiguous(image: torch.Tensor) -> torch.Tensor:
 
 def planes(image: torch.Tensor, out_size: Sequence[int] | None = None) -> tuple[np.ndarray, torch.Tensor, np.ndarray]:
     """(input planes ``N x H x W`` as numpy, output tensor, output planes as numpy)."""
-    height, width = image.shape[-2:]
+    if image.is_contiguous():  # the common case first: numpy's shape is cheaper to read than torch's
+        array = image.numpy()
+    else:  # crops keep their row stride (OpenCV takes it; no copy)
+        array = (image if image.stride(-1) == 1 and not _is_interleaved(image) else contiguous(image)).numpy()
+    *lead, height, width = array.shape
     out_h, out_w = out_size if out_size is not None else (height, width)
-    # crops keep their row stride (OpenCV takes it; no copy), numpy's reshape: a cheaper view
-    flat = image if image.stride(-1) == 1 and not _is_interleaved(image) else contiguous(image)
-    src = flat.numpy().reshape(-1, height, width)
-    dst = np.empty((*image.shape[:-2], out_h, out_w), dtype=src.dtype)  # with from_numpy: cheaper than torch.empty
-    return src, torch.from_numpy(dst), dst.reshape(-1, out_h, out_w)
+    dst = np.empty((*lead, out_h, out_w), dtype=array.dtype)  # with from_numpy: cheaper than torch.empty
+    return array.reshape(-1, height, width), torch.from_numpy(dst), dst.reshape(-1, out_h, out_w)
 
 
 def channel_count(image: torch.Tensor) -> int:

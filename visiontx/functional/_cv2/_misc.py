@@ -56,6 +56,8 @@ def can_erase(image: torch.Tensor, i: int, j: int, h: int, w: int, value: torch.
     value without autograd that broadcasts to the region."""
     if inplace or not image.is_contiguous() or value.requires_grad or not can_use(image):
         return False
+    if value.numel() == 1:  # every dim is 1: broadcasts to any region (the usual scalar fill)
+        return True
     height, width = image.shape[-2:]
     region = (*image.shape[:-2], len(range(height)[i : i + h]), len(range(width)[j : j + w]))
     return _broadcasts(value.shape, region)
