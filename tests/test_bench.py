@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import math
 import pathlib
+import subprocess
 import sys
 
 import pytest
@@ -71,6 +72,7 @@ def test_run_bench_sections_are_checked() -> None:
 
 def test_albumentations_in_another_interpreter_is_timed_like_a_local_peer(capsys) -> None:
     # the worker protocol, run here under this interpreter (albumentations 2.0.8 stands in for AlbumentationsX)
+    pytest.importorskip("albumentations")  # a benchmark peer (the "bench" extra), not a test dependency
     config = BenchConfig(settings=TINY.settings, sizes=TINY.sizes, sections=("transforms", "loader"),
                          loader_images=2, loader_workers=0, loader_batch=2, loader_repeats=1,
                          only=("RandomHorizontalFlip", "Resize(x0.7)"))
@@ -86,6 +88,7 @@ def test_albumentations_in_another_interpreter_is_timed_like_a_local_peer(capsys
 
 
 def test_remote_worker_reports_errors() -> None:
+    pytest.importorskip("albumentations")  # the worker times albumentations
     from harness.remote import RemoteError, Worker
 
     worker = Worker(sys.executable)
@@ -159,3 +162,24 @@ def test_benchmarks_run_script_defaults_to_results_md(monkeypatch) -> None:
 
 def test_the_package_carries_no_benchmark_code() -> None:
     assert not list(pathlib.Path(visiontx.__file__).parent.rglob("*bench*"))
+
+
+def test_a_worker_without_albumentations_is_an_error_and_leaves_no_pipes_open(tmp_path) -> None:
+    from harness.remote import RemoteError, Worker
+
+    python = tmp_path / "python"  # an "interpreter" whose worker stops at once, as one without albumentations
+    python.write_text("#!/bin/sh\nexit 1\n")
+    python.chmod(0o755)
+    opened = []
+    original = subprocess.Popen
+
+    def recording_popen(*args, **kwargs):
+        opened.append(original(*args, **kwargs))
+        return opened[-1]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(subprocess, "Popen", recording_popen)
+        with pytest.raises(RemoteError, match="stopped"):
+            Worker(str(python))
+    (process,) = opened
+    assert process.stdin.closed and process.stdout.closed and process.returncode == 1

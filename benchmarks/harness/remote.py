@@ -25,13 +25,21 @@ class Worker:
     def __init__(self, python: str) -> None:
         self.process = subprocess.Popen([python, str(WORKER)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                         text=True, bufsize=1)
-        hello = self.ask(op="hello")
+        try:
+            hello = self.ask(op="hello")
+        except Exception:
+            self.close()  # (no albumentations there, or another start-up error: no open pipes left behind)
+            raise
         self.version = f"{hello['version']} (OpenCV {hello['cv2']}; its own interpreter: {python})"
 
     def ask(self, **request: Any) -> dict:
         assert self.process.stdin is not None and self.process.stdout is not None
-        self.process.stdin.write(json.dumps(request) + "\n")
-        line = self.process.stdout.readline()
+        try:
+            self.process.stdin.write(json.dumps(request) + "\n")
+        except BrokenPipeError:
+            line = ""
+        else:
+            line = self.process.stdout.readline()
         if not line:
             raise RemoteError(f"error: the worker {WORKER.name} stopped")
         answer = json.loads(line)
@@ -47,9 +55,14 @@ class Worker:
     def close(self) -> None:
         """End the worker (it stops at the end of its input) and close the pipes."""
         assert self.process.stdin is not None and self.process.stdout is not None
-        self.process.stdin.close()
+        try:
+            self.process.stdin.close()
+        except BrokenPipeError:  # the worker is gone already
+            pass
         self.process.wait(timeout=30)
         self.process.stdout.close()
+        if self.process.stderr is not None:
+            self.process.stderr.close()
 
 
 class RemoteCall:
