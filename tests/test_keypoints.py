@@ -268,6 +268,16 @@ GEOMETRIC = {
         [T.RandomZoomOut(p=0.5), T.RandomRotation(20, interpolation="bilinear"), T.RandomHorizontalFlip()]
         + [T.RandomResizedCrop((50, 60), scale=(0.6, 1.0), antialias=False)]
     ),
+    "fused": T.Compose(
+        [
+            T.RandomZoomOut(p=1.0, side_range=(1.0, 1.5)),
+            T.RandomRotation(30, interpolation="bilinear"),
+            T.RandomAffine(0, translate=(0.05, 0.05), scale=(0.9, 1.1), shear=8, interpolation="bilinear"),
+            T.RandomPerspective(0.2, p=1.0, interpolation="bilinear"),
+            T.RandomResizedCrop((56, 64), scale=(0.6, 1.0), antialias=False),
+        ],
+        fuse_geometry=True,
+    ),
 }
 
 
