@@ -3,6 +3,7 @@ draws, and the loop every other transform falls back to."""
 
 from __future__ import annotations
 
+import abc
 import contextlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
@@ -27,15 +28,15 @@ class Context:
     unpack: bool  # the caller gave several inputs (callables get them unpacked)
 
 
-class Record:
+class Record(abc.ABC):
     """The draws of one transform on one batch; :meth:`params` gives those of one sample."""
 
+    @abc.abstractmethod
     def params(self, i: int) -> Any:
         """The parameters sample ``i`` got, as the single-sample transform takes them (None: not applied)."""
-        raise NotImplementedError
 
 
-class Batched:
+class Batched(abc.ABC):
     """How one transform runs on a batch (one instance per transform)."""
 
     def __init__(self, transform: Any) -> None:
@@ -45,8 +46,9 @@ class Batched:
     def name(self) -> str:
         return f"PerSample({type(self.transform).__name__})"
 
+    @abc.abstractmethod
     def run(self, batch: Batch, context: Context) -> tuple[Batch, Record]:
-        raise NotImplementedError
+        """The transformed batch and the record of its draws."""
 
 
 _IMPLEMENTATIONS: dict[type, Callable[[Any], Batched]] = {}
@@ -189,9 +191,9 @@ class Leaf(Batched):
         """The parameters of every sample: tensors with leading dim ``B`` (or values shared by all)."""
         return {}
 
+    @abc.abstractmethod
     def apply(self, leaf: torch.Tensor, values: dict[str, Any]) -> torch.Tensor:
         """The transformed batched ``leaf`` (a plain tensor ``[B, ...]``; masks when ``moves_masks``)."""
-        raise NotImplementedError
 
     def sample_params(self, values: dict[str, Any], i: int) -> dict[str, Any]:
         """Sample ``i``'s parameters from the host copy of :meth:`draw`'s values."""
