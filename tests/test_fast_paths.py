@@ -105,7 +105,7 @@ def test_warp_affine_matches_grid_sample(dtype: torch.dtype, mode: str, angle: f
     image = make_image_tensor((31, 40), batch_dims=(2,), dtype=dtype)
     fill = 0.5 if dtype.is_floating_point else 127.0
     matrix = _rotation_matrix(angle, (31, 40))
-    out = _warp.warp_affine(image, matrix, (31, 40), mode, [fill], num_channels=3)
+    out = _warp.warp_planes(image, matrix, (31, 40), mode, [fill], num_channels=3)
     expected = _reference_warp(image, matrix, mode, fill)
     diff = (out.double() - expected.double()).abs()
     scale = 1.0 if dtype.is_floating_point else 255.0
@@ -118,8 +118,8 @@ def test_warp_affine_matches_grid_sample(dtype: torch.dtype, mode: str, angle: f
 def test_warp_affine_identity_and_integer_shift_are_exact() -> None:
     image = make_image_tensor((9, 12), batch_dims=(2,))
     identity = [[1, 0, 0], [0, 1, 0]]
-    torch.testing.assert_close(_warp.warp_affine(image, identity, (9, 12), "bilinear", None, 3), image, rtol=0, atol=0)
-    shifted = _warp.warp_affine(image, [[1, 0, -2], [0, 1, 0]], (9, 12), "nearest", [1, 2, 3], num_channels=3)
+    torch.testing.assert_close(_warp.warp_planes(image, identity, (9, 12), "bilinear", None, 3), image, rtol=0, atol=0)
+    shifted = _warp.warp_planes(image, [[1, 0, -2], [0, 1, 0]], (9, 12), "nearest", [1, 2, 3], num_channels=3)
     torch.testing.assert_close(shifted[..., 2:], image[..., :-2], rtol=0, atol=0)
     expected_fill = torch.tensor([1, 2, 3], dtype=torch.uint8).view(1, 3, 1, 1).expand(2, 3, 9, 2)
     torch.testing.assert_close(shifted[..., :2], expected_fill, rtol=0, atol=0)
@@ -129,8 +129,8 @@ def test_warp_affine_identity_and_integer_shift_are_exact() -> None:
 def test_warp_perspective_with_affine_matrix_equals_warp_affine() -> None:
     image = make_image_tensor((20, 25))
     matrix = _rotation_matrix(30.0, (20, 25))
-    affine = _warp.warp_affine(image, matrix, (20, 25), "bilinear", None, 3)
-    perspective = _warp.warp_perspective(image, [*matrix, [0, 0, 1]], (20, 25), "bilinear", None, 3)
+    affine = _warp.warp_planes(image, matrix, (20, 25), "bilinear", None, 3)
+    perspective = _warp.warp_planes(image, [*matrix, [0, 0, 1]], (20, 25), "bilinear", None, 3)
     torch.testing.assert_close(perspective, affine, rtol=0, atol=1)
 
 
@@ -571,8 +571,8 @@ def test_grouped_warps_equal_plane_by_plane(dtype: torch.dtype, channels: int, b
     projective = [*affine, [0.004, -0.006, 1.0]]
     grid = torch.rand(21, 33, 2, generator=torch.Generator().manual_seed(1), dtype=torch.float32) * 2.4 - 1.2
     runs = {
-        "affine": lambda x, fill, c: _warp.warp_affine(x, affine, (21, 33), "bilinear", fill, c),
-        "perspective": lambda x, fill, c: _warp.warp_perspective(x, projective, (21, 33), "bilinear", fill, c),
+        "affine": lambda x, fill, c: _warp.warp_planes(x, affine, (21, 33), "bilinear", fill, c),
+        "perspective": lambda x, fill, c: _warp.warp_planes(x, projective, (21, 33), "bilinear", fill, c),
         "warp with fill": lambda x, fill, c: _cv2.warp(x, projective, (21, 33), fill),
         "remap with fill": lambda x, fill, c: _cv2.remap(x, grid, fill),
     }

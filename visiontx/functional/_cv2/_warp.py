@@ -17,7 +17,7 @@ from .._interpolation import InterpolationMode
 from ._base import MAX_SIZE, can_use, cv2
 from ._layout import channel_count, plane_fill, planes, scratch
 
-__all__ = ["can_remap_nearest", "can_warp", "remap", "remap_nearest", "warp", "warp_affine", "warp_perspective"]
+__all__ = ["can_remap_nearest", "can_warp", "remap", "remap_nearest", "warp", "warp_planes"]
 
 _INTERPOLATION = {"nearest": 0, "bilinear": 1}  # cv2.INTER_NEAREST, cv2.INTER_LINEAR
 
@@ -90,7 +90,7 @@ def _warp_op(
     )
 
 
-def warp_affine(
+def warp_planes(
     image: torch.Tensor,
     matrix: Sequence[Sequence[float]],
     size: Sequence[int],
@@ -98,23 +98,12 @@ def warp_affine(
     fill: Sequence[float] | None,
     num_channels: int = 1,
 ) -> torch.Tensor:
-    """Warp ``[..., H, W]`` planes with the 2 x 3 ``matrix`` mapping output pixel (x, y) to input
-    pixel coordinates (pixel centres at integers), to output ``size`` ``(H, W)``. Outside pixels take
-    ``fill`` (per channel; ``num_channels`` tells how planes group into images)."""
-    op = _warp_op(cv2.warpAffine, np.reshape(matrix, (2, 3)), size, interpolation)
-    return _map_planes(image, size, fill, num_channels, op)[0]
-
-
-def warp_perspective(
-    image: torch.Tensor,
-    matrix: Sequence[Sequence[float]],
-    size: Sequence[int],
-    interpolation: str,
-    fill: Sequence[float] | None,
-    num_channels: int = 1,
-) -> torch.Tensor:
-    """Like :func:`warp_affine` with a 3 x 3 projective ``matrix`` (output pixel -> input pixel)."""
-    op = _warp_op(cv2.warpPerspective, np.reshape(matrix, (3, 3)), size, interpolation)
+    """Warp ``[..., H, W]`` planes with ``matrix`` mapping output pixel (x, y) to input pixel coordinates
+    (pixel centres at integers): 2 x 3 affine (``cv2.warpAffine``) or 3 x 3 projective
+    (``cv2.warpPerspective``), to output ``size`` ``(H, W)``. Outside pixels take ``fill`` (per channel;
+    ``num_channels`` tells how planes group into images)."""
+    m = np.asarray(matrix, dtype=np.float64)
+    op = _warp_op(cv2.warpAffine if m.shape == (2, 3) else cv2.warpPerspective, m, size, interpolation)
     return _map_planes(image, size, fill, num_channels, op)[0]
 
 
@@ -137,8 +126,7 @@ def warp(
     m = _to_pixel_centres(inverse)
     channels = channel_count(image)
     affine = bool(np.all(m[2] == [0.0, 0.0, 1.0]))
-    run = warp_affine if affine else warp_perspective
-    out = run(image, m[:2] if affine else m, size, "bilinear", fill, channels)
+    out = warp_planes(image, m[:2] if affine else m, size, "bilinear", fill, channels)
     if fill is not None:
         with np.errstate(divide="ignore", over="ignore", invalid="ignore"):  # degenerate maps: nan weights, skipped
             rows, cols = _border_band(m, image.shape[-2:], size)

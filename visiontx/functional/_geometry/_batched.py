@@ -14,7 +14,7 @@ import torch
 from ..._args import FillArg
 from .._interpolation import InterpolationMode
 from ._grid import batched_matrix_grid, filled, has_no_pixels, image_fill, parse_mode, sample, work_dtype
-from ._warp import _identity_grid as identity_grid
+from ._warp import sample_displaced
 
 
 def eye(size: int, device: torch.device) -> torch.Tensor:
@@ -120,13 +120,7 @@ def elastic_batch(
 ) -> torch.Tensor:
     """``F.elastic`` of each image of ``images`` ``[B, ..., H, W]`` by its own ``displacement[b]``
     (``[B, H, W, 2]``, normalised units): one batched sampling."""
-    mode, fill_values = parse_mode(interpolation, bicubic=True), image_fill(fill, images)
-    size = (images.shape[-2], images.shape[-1])
-    if has_no_pixels(images, size):
-        return filled(images, size, fill_values)
-    dtype = work_dtype(images.dtype)
-    grid = identity_grid(size, dtype, images.device)[None] + displacement.to(dtype=dtype, device=images.device)
-    return sample(images, grid, mode, fill_values)
+    return sample_displaced(images, displacement, interpolation, fill)
 
 
 def shrinks_by_two(matrices: torch.Tensor, canvas: Sequence[int]) -> torch.Tensor:

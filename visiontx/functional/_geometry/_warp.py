@@ -286,16 +286,31 @@ def elastic_image_tensor(
     """Elastic warp of a tensor ``[..., C, H, W]`` (nearest, bilinear or bicubic: ``grid_sample``'s,
     as torchvision, whose overshoot integer images saturate)."""
     check_spatial(image, "elastic")
-    displacement = _check_displacement(displacement, image.shape[-2:])
-    mode, fill_values = parse_mode(interpolation, bicubic=True), image_fill(fill, image)
-    if has_no_pixels(image, image.shape[-2:]):
-        return filled(image, image.shape[-2:], fill_values)
-    dtype = work_dtype(image.dtype)
-    grid = _identity_grid(image.shape[-2:], dtype, image.device)
-    grid = grid.add_(displacement[0].to(dtype=dtype, device=image.device))
-    if _cv2.can_warp(image, mode, fill_values):
-        return _cv2.remap(image, grid, fill_values)
-    return sample(image, grid, mode, fill_values)
+    return sample_displaced(image, _check_displacement(displacement, image.shape[-2:]), interpolation, fill)
+
+
+def sample_displaced(
+    images: torch.Tensor,
+    displacement: torch.Tensor,
+    interpolation: InterpolationMode | str | int = InterpolationMode.BILINEAR,
+    fill: FillArg = None,
+) -> torch.Tensor:
+    """``images`` ``[..., H, W]`` sampled at the identity grid moved by ``displacement`` (normalised units):
+    ``[1, H, W, 2]`` for every image (OpenCV's remap where it can), or ``[B, H, W, 2]``, one per image of
+    ``images`` ``[B, ..., H, W]`` (one batched sampling)."""
+    size = images.shape[-2:]
+    mode, fill_values = parse_mode(interpolation, bicubic=True), image_fill(fill, images)
+    if has_no_pixels(images, size):
+        return filled(images, size, fill_values)
+    dtype = work_dtype(images.dtype)
+    grid = _identity_grid(size, dtype, images.device)
+    displacement = displacement.to(dtype=dtype, device=images.device)
+    if displacement.shape[0] != 1:
+        return sample(images, grid[None] + displacement, mode, fill_values)
+    grid = grid.add_(displacement[0])
+    if _cv2.can_warp(images, mode, fill_values):
+        return _cv2.remap(images, grid, fill_values)
+    return sample(images, grid, mode, fill_values)
 
 
 elastic_video = video_kernel(elastic_image_tensor)
