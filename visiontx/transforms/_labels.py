@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+import torch
+
 from ._transform import _is_pure_tensor
 
 LabelsGetter = Callable[[Any], Any]
@@ -68,3 +70,21 @@ def parse_labels_getter(labels_getter: str | LabelsGetter | None) -> LabelsGette
         return labels_getter
     names = ", ".join(map(repr, _NAMED_GETTERS))
     raise ValueError(f"labels_getter must be a registered name ({names}), a callable or None, got {labels_getter!r}")
+
+
+def matching_labels(getter: LabelsGetter, sample: Any, count: int, what: str) -> tuple[torch.Tensor, ...]:
+    """The tensors ``getter`` finds in ``sample`` (None: none), each with ``count`` rows, one per ``what``.
+
+    ``TypeError`` when the getter returns something else, ``ValueError`` when a tensor has another length.
+    """
+    labels = getter(sample)
+    if labels is None:
+        return ()
+    entries = tuple(labels) if isinstance(labels, (tuple, list)) else (labels,)
+    for entry in entries:
+        if not isinstance(entry, torch.Tensor):
+            kind = type(entry).__name__
+            raise TypeError(f"labels_getter must return a tensor, a tuple of tensors or None, got {kind}")
+        if entry.ndim == 0 or entry.shape[0] != count:
+            raise ValueError(f"labels of shape {tuple(entry.shape)} do not match the {count} {what}")
+    return entries

@@ -10,7 +10,7 @@ from .. import functional as F
 from .._args import is_number
 from ..datapoints import BoundingBox, BoundingBoxFormat, Datapoint, Mask
 from ..datapoints._bounding_box import parse_clamping_mode
-from ._labels import LabelsGetter, parse_labels_getter
+from ._labels import LabelsGetter, matching_labels, parse_labels_getter
 from ._transform import Transform, draws_nothing, flatten_sample
 from ._utils import get_bounding_boxes
 
@@ -111,14 +111,11 @@ class SanitizeBoundingBox(Transform):
     @draws_nothing
     def forward(self, *inputs: Any) -> Any:
         sample = inputs if len(inputs) > 1 else inputs[0]
-        labels = _as_label_tensors(self._labels_getter(sample))
         flat_inputs, rebuild = flatten_sample(sample)
         boxes = get_bounding_boxes(flat_inputs)
         if boxes.ndim > 2:
             raise ValueError(f"{type(self).__name__}() needs boxes of shape N x 4, got {tuple(boxes.shape)}")
-        for label in labels:
-            if label.ndim == 0 or label.shape[0] != boxes.shape[0]:
-                raise ValueError(f"labels of shape {tuple(label.shape)} do not match the {boxes.shape[0]} boxes")
+        labels = matching_labels(self._labels_getter, sample, boxes.shape[0], "boxes")
         kept, valid = F.sanitize_bounding_boxes(boxes, min_size=self.min_size, min_area=self.min_area)
         if kept.shape[0] == boxes.shape[0]:  # nothing to remove: the sample as it is
             return sample
@@ -136,13 +133,3 @@ class SanitizeBoundingBox(Transform):
         kept = inpt.as_subclass(torch.Tensor).index_select(0, params["keep"].to(inpt.device))
         return type(inpt).wrap_like(inpt, kept) if isinstance(inpt, Datapoint) else kept
 
-
-def _as_label_tensors(labels: Any) -> tuple[torch.Tensor, ...]:
-    if labels is None:
-        return ()
-    entries = tuple(labels) if isinstance(labels, (tuple, list)) else (labels,)
-    for entry in entries:
-        if not isinstance(entry, torch.Tensor):
-            kind = type(entry).__name__
-            raise TypeError(f"labels_getter must return a tensor, a tuple of tensors or None, got {kind}")
-    return entries

@@ -6,8 +6,7 @@ from typing import Any
 
 from .. import functional as F
 from ..datapoints import KeyPoints
-from ._labels import LabelsGetter, parse_labels_getter
-from ._meta import _as_label_tensors
+from ._labels import LabelsGetter, matching_labels, parse_labels_getter
 from ._transform import Transform, flatten_sample
 from ._utils import get_keypoints
 
@@ -57,15 +56,10 @@ class SanitizeKeyPoints(Transform):
 
     def forward(self, *inputs: Any) -> Any:
         sample = inputs if len(inputs) > 1 else inputs[0]
-        labels = _as_label_tensors(self._labels_getter(sample))
         flat_inputs, rebuild = flatten_sample(sample)
         points = get_keypoints(flat_inputs)
-        for label in labels:
-            if label.ndim == 0 or label.shape[0] != points.shape[0]:
-                raise ValueError(
-                    f"labels of shape {tuple(label.shape)} do not match the {points.shape[0]} key points "
-                    f"(or groups) of shape {tuple(points.shape)}"
-                )
+        what = f"key points (or groups) of shape {tuple(points.shape)}"
+        labels = matching_labels(self._labels_getter, sample, points.shape[0], what)
         kept, valid = F.sanitize_keypoints(points, remove=self.remove)
         params = dict(points=points, kept=kept, labels=labels if self.remove else (), valid=valid)
         return rebuild([self.transform(inpt, params) for inpt in flat_inputs])
