@@ -145,6 +145,8 @@ def _warp_leaf(
     if any(_RANKS.get(getattr(t, "interpolation", None), 2) == 0 for t in run):
         nearest = G.warp_batch(plain, inverse, canvas, InterpolationMode.NEAREST, fill, projective)
         out = torch.where((ranks == 0).view(-1, *[1] * (out.ndim - 1)), nearest, out)
+    if not any(getattr(t, "antialias", False) for t in run):  # nothing antialiases: no read-back
+        return out
     shrinking = antialias & G.shrinks_by_two(composed, canvas)
     if bool(shrinking.any()):  # one read-back: those samples average blocks first, one at a time
         out = out.clone()
