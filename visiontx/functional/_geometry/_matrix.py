@@ -15,7 +15,7 @@ from collections.abc import Sequence
 import torch
 
 from ...datapoints import BoundingBoxFormat
-from .._meta import _from_xyxy, _to_xyxy
+from .._meta import _clamp_xyxy_, _from_xyxy, _to_xyxy
 
 
 def translation_matrix(dx: float, dy: float) -> list[list[float]]:
@@ -138,8 +138,7 @@ def transform_boxes(
     else:
         out = _map_corners(xyxy, m)
     if clamp_to is not None:
-        out[..., 0::2] = out[..., 0::2].clamp(0, clamp_to[1])
-        out[..., 1::2] = out[..., 1::2].clamp(0, clamp_to[0])
+        _clamp_xyxy_(out, clamp_to[0], clamp_to[1])
     out = _from_xyxy(out, format) if format != BoundingBoxFormat.XYXY else out
     return out if dtype.is_floating_point else out.round_().to(dtype)
 

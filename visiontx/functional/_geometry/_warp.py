@@ -20,7 +20,7 @@ from ...datapoints import BoundingBoxFormat, Image, Video
 from .. import _cv2
 from .._checks import check_spatial
 from .._interpolation import InterpolationMode
-from .._meta import _from_xyxy, _to_xyxy, clamp_bounding_box_tensor, convert_format_bounding_box_tensor
+from .._meta import _clamp_xyxy_, _from_xyxy, _to_xyxy, clamp_bounding_box_tensor, convert_format_bounding_box_tensor
 from .._registry import get_kernel, register_geometry_kernel, register_kernels, register_mask_kernel
 from ._description import Geometry, register_geometry, transform_bounding_box
 from ._grid import FillArg, filled, has_no_pixels, image_fill, parse_mode, pil_fill, sample, work_dtype
@@ -379,8 +379,7 @@ def elastic_bounding_box(
     points = follow_inverse_displacement(xs, ys, displacement, dtype)
     out = torch.cat([points.amin(-2), points.amax(-2)], dim=-1)
     if clamp_to is not None:
-        out[..., 0::2] = out[..., 0::2].clamp(0, width)
-        out[..., 1::2] = out[..., 1::2].clamp(0, height)
+        _clamp_xyxy_(out, height, width)
     out = _from_xyxy(out, format) if format != BoundingBoxFormat.XYXY else out
     return out if bounding_box.is_floating_point() else out.round_().to(bounding_box.dtype)
 

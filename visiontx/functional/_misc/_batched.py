@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import torch
-from torch.nn.functional import pad
 
 from .._dtype import max_value
+from ._blur import _blur_axis
 
 
 def gaussian_weights(size: int, sigma: torch.Tensor) -> torch.Tensor:
@@ -19,20 +19,6 @@ def gaussian_weights(size: int, sigma: torch.Tensor) -> torch.Tensor:
     offsets = torch.arange(size, dtype=torch.float64, device=sigma.device) - (size - 1) / 2
     values = torch.exp(-0.5 * (offsets[None, :] / sigma[:, None]) ** 2)
     return values / values.sum(dim=1, keepdim=True)
-
-
-def _blur_axis(planes: torch.Tensor, weights: torch.Tensor, dim: int) -> torch.Tensor:
-    """Convolve float planes ``[B, N, H, W]`` along ``dim`` with each image's ``weights`` ``[B, k]``."""
-    size = weights.shape[1]
-    if size == 1:
-        return planes
-    half, length = size // 2, planes.shape[dim]
-    padded = pad(planes, [0, 0, half, half] if dim == -2 else [half, half, 0, 0], mode="reflect")
-    weights = weights.to(planes.dtype).view(-1, size, 1, 1, 1).unbind(1)
-    output = padded.narrow(dim, 0, length) * weights[0]
-    for i in range(1, size):
-        output.addcmul_(padded.narrow(dim, i, length), weights[i])
-    return output
 
 
 def gaussian_blur_batch(image: torch.Tensor, kernel_size: Sequence[int], sigma: torch.Tensor) -> torch.Tensor:
@@ -47,7 +33,9 @@ def gaussian_blur_batch(image: torch.Tensor, kernel_size: Sequence[int], sigma: 
         raise ValueError(f"kernel_size {size!r} needs an image larger than half of it, got {height}x{width}")
     dtype = image.dtype if image.is_floating_point() else torch.float32
     planes = image.reshape(image.shape[0], -1, height, width).to(dtype)
-    wy, wx = gaussian_weights(ky, sigma[:, 1]), gaussian_weights(kx, sigma[:, 0])
+    # per-image kernels as ``[B, 1, 1, 1]`` weights, one per tap (``_blur_axis``'s tensor weights)
+    wy = gaussian_weights(ky, sigma[:, 1]).to(dtype).view(-1, ky, 1, 1, 1).unbind(1)
+    wx = gaussian_weights(kx, sigma[:, 0]).to(dtype).view(-1, kx, 1, 1, 1).unbind(1)
     output = _blur_axis(_blur_axis(planes, wy, dim=-2), wx, dim=-1).reshape(image.shape)
     if image.is_floating_point():
         return output

@@ -54,8 +54,10 @@ def _weights(size: int, sigma: float) -> list[float]:
     return [v / total for v in values]
 
 
-def _blur_axis(planes: torch.Tensor, weights: list[float], dim: int) -> torch.Tensor:
-    """Convolve float planes ``N x 1 x H x W`` along ``dim`` (-2 or -1): a weighted sum of shifted views."""
+def _blur_axis(planes: torch.Tensor, weights: Sequence[float] | Sequence[torch.Tensor], dim: int) -> torch.Tensor:
+    """Convolve float planes ``N x M x H x W`` along ``dim`` (-2 or -1): a weighted sum of shifted views.
+    ``weights`` are floats (one kernel for all planes) or ``N x 1 x 1 x 1`` tensors (a kernel per ``N``:
+    the batched blur's per-image kernels, ``_batched.gaussian_blur_batch``)."""
     size = len(weights)
     if size == 1:
         return planes
@@ -63,7 +65,11 @@ def _blur_axis(planes: torch.Tensor, weights: list[float], dim: int) -> torch.Te
     padded = pad(planes, [0, 0, half, half] if dim == -2 else [half, half, 0, 0], mode="reflect")
     output = padded.narrow(dim, 0, length) * weights[0]
     for i in range(1, size):
-        output.add_(padded.narrow(dim, i, length), alpha=weights[i])
+        weight = weights[i]
+        if isinstance(weight, torch.Tensor):
+            output.addcmul_(padded.narrow(dim, i, length), weight)
+        else:
+            output.add_(padded.narrow(dim, i, length), alpha=weight)
     return output
 
 
