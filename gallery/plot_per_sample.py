@@ -46,10 +46,10 @@ def main() -> None:
         generator=torch.Generator().manual_seed(0),
     )
     images = next(iter(loader))  # [B, 3, H, W] uint8, every sample the same picture
-    augmented, record = augment.forward_with_params(images)  # images.cuda() on a GPU
+    augmented, draws = augment.forward_with_params(images)  # images.cuda() on a GPU
     titles = []
     for i in range(batch_size):
-        crop, flip, _, affine = record.params(i)
+        crop, flip, _, affine = draws.params(i)
         flipped = "flip" if flip is not None else "no flip"
         titles.append(f"crop {crop['height']}x{crop['width']}, {flipped}, {affine['angle']:.0f}°")
     half = batch_size // 2

@@ -14,7 +14,6 @@ import torch
 from ..._args import FillArg
 from .._interpolation import InterpolationMode
 from ._grid import batched_matrix_grid, filled, has_no_pixels, image_fill, parse_mode, sample, work_dtype
-from ._warp import sample_displaced
 
 
 def eye(size: int, device: torch.device) -> torch.Tensor:
@@ -110,17 +109,6 @@ def warp_batch(
         bounds = (bounds - 1.0).to(grid.dtype).view(-1, 1, 1, 4)
         grid = torch.maximum(torch.minimum(grid, bounds[..., 2:]), bounds[..., :2])
     return sample(images, grid, mode, fill_values)
-
-
-def elastic_batch(
-    images: torch.Tensor,
-    displacement: torch.Tensor,
-    interpolation: InterpolationMode | str | int = InterpolationMode.BILINEAR,
-    fill: FillArg = None,
-) -> torch.Tensor:
-    """``F.elastic`` of each image of ``images`` ``[B, ..., H, W]`` by its own ``displacement[b]``
-    (``[B, H, W, 2]``, normalised units): one batched sampling."""
-    return sample_displaced(images, displacement, interpolation, fill)
 
 
 def shrinks_by_two(matrices: torch.Tensor, canvas: Sequence[int]) -> torch.Tensor:

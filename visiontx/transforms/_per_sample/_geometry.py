@@ -12,6 +12,7 @@ from ... import functional as F
 from ...datapoints import Mask
 from ...functional import InterpolationMode
 from ...functional._geometry import _batched as G
+from ...functional._geometry._warp import sample_displaced
 from .._geometry import (
     ElasticTransform,
     RandomAffine,
@@ -244,7 +245,7 @@ class BatchedElastic(Warp):
     def apply(self, leaf: torch.Tensor, values: dict[str, Any]) -> torch.Tensor:
         mode = InterpolationMode.NEAREST if isinstance(leaf, Mask) else self.transform.interpolation
         fill = self.transform._fill_for(leaf)
-        return G.elastic_batch(leaf.as_subclass(torch.Tensor), values["displacement"], mode, fill)
+        return sample_displaced(leaf.as_subclass(torch.Tensor), values["displacement"], mode, fill)
 
     def sample_params(self, values: dict[str, Any], i: int) -> dict[str, Any]:
         return dict(displacement=values["displacement"][i : i + 1])
