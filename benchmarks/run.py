@@ -19,14 +19,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default=str(HERE / "RESULTS.md"), help="where to write the markdown results")
     parser.add_argument("--albx-python", default=None,
                         help="an interpreter with AlbumentationsX: time it as a fourth peer (see NOTES.md)")
+    parser.add_argument("--only", nargs="+", default=None, metavar="NAME",
+                        help="only the transform and pipeline entries whose name contains one of these")
+    parser.add_argument("--sizes", nargs="+", default=None, metavar="HxW", help="input sizes, e.g. 256x256 512x512")
     args = parser.parse_args(argv)
     for path in (HERE, HERE.parent):
         if str(path) not in sys.path:
             sys.path.insert(0, str(path))
-    from harness import run_bench
+    import dataclasses
 
-    extra = {"albx_python": args.albx_python} if args.albx_python else {}
-    return run_bench(quick=args.quick, out=args.out, **extra)
+    from harness import QUICK_CONFIG, BenchConfig, run_bench
+
+    config = QUICK_CONFIG if args.quick else BenchConfig()
+    if args.only:
+        config = dataclasses.replace(config, only=tuple(args.only), sections=("transforms", "pipelines"))
+    if args.sizes:
+        sizes = tuple(tuple(int(n) for n in size.lower().split("x")) for size in args.sizes)
+        config = dataclasses.replace(config, sizes=sizes)
+    return run_bench(out=args.out, config=config, albx_python=args.albx_python)
 
 
 if __name__ == "__main__":
