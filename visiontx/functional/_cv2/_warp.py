@@ -122,105 +122,60 @@ def warp(
 ) -> torch.Tensor:
     """Bilinear warp of ``[..., C, H, W]`` to ``size`` ``(H, W)``; ``inverse`` (2 x 3 affine or 3 x 3
     projective) maps output to input points in continuous coordinates. Without ``fill`` outside points
-    are 0; with it, border pixels blend towards it as the torch path does (see ``_blend_border``)."""
+    are 0; with it, border pixels blend towards it as the torch path does (see ``_blend_border``): the
+    pixels whose footprint straddles the border are those of the sampled alpha plane strictly between
+    its bounds (see :func:`_band`)."""
     m = _to_pixel_centres(inverse)
     channels = channel_count(image)
     affine = bool(np.all(m[2] == [0.0, 0.0, 1.0]))
-    out = warp_planes(image, m[:2] if affine else m, size, "bilinear", fill, channels)
+    op = _warp_op(cv2.warpAffine if affine else cv2.warpPerspective, m[:2] if affine else m, size, "bilinear")
+    out, weight = _map_planes(image, size, fill, channels, op, with_weight=fill is not None)
     if fill is not None:
-        with np.errstate(divide="ignore", over="ignore", invalid="ignore"):  # degenerate maps: nan weights, skipped
-            rows, cols = _border_band(m, image.shape[-2:], size)
-            x, y = cols.astype(np.float64), rows.astype(np.float64)
-            u, v, d = (m[i, 0] * x + m[i, 1] * y + m[i, 2] for i in range(3))
-            _blend_border(out, rows, cols, _footprint(u / d, v / d, image.shape[-2:]), fill, channels)
+        index = _band(weight)
+        y, x = np.divmod(index, size[1])
+        u, v = (m[i, 0] * x + m[i, 1] * y + m[i, 2] for i in range(2))
+        if not affine:
+            with np.errstate(divide="ignore", over="ignore", invalid="ignore"):  # degenerate maps: nan weights, skipped
+                d = m[2, 0] * x + m[2, 1] * y + m[2, 2]
+                u, v = u / d, v / d
+        _blend_border(out, index, _footprint(u, v, image.shape[-2:]), fill, channels)
     return out
 
 
-def _border_band(m: np.ndarray, in_size: Sequence[int], out_size: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
-    """Output pixels whose bilinear footprint may straddle the input's border under the 3 x 3 output
-    -> input map ``m`` (pixel centres): source point inside ``(-1, W) x (-1, H)`` but not inside
-    ``[0, W - 1] x [0, H - 1]``, each bound widened by 0.01 pixel; rows where the projective divisor
-    is not positive throughout are taken whole (extra pixels are harmless: their exact footprint
-    weight is used). Worked out row by row: each is one or two runs."""
-    height, width = in_size
-    out_h, out_w = out_size
-    y = np.arange(out_h, dtype=np.float64)
-    outer = _spans(m, y, (-1.01, width + 0.01), (-1.01, height + 0.01), out_w)
-    inner = _spans(m, y, (0.01, width - 1.01), (0.01, height - 1.01), out_w)
-    divisor = m[2, 1] * y + m[2, 2]
-    whole = (divisor <= 0) | (divisor + m[2, 0] * (out_w - 1) <= 0)
-    outer_start, outer_stop = np.where(whole, 0, outer[0]), np.where(whole, out_w, outer[1])
-    empty = whole | (inner[0] >= inner[1])
-    inner_start, inner_stop = np.where(empty, outer_stop, inner[0]), np.where(empty, outer_stop, inner[1])
-    left = _runs(outer_start, inner_start)  # [outer start, inner start) and [inner stop, outer stop)
-    right = _runs(inner_stop, outer_stop)
-    return np.concatenate([left[0], right[0]]), np.concatenate([left[1], right[1]])
-
-
-def _spans(m: np.ndarray, y: np.ndarray, u_range: tuple[float, float], v_range: tuple[float, float],
-           width: int) -> tuple[np.ndarray, np.ndarray]:
-    """Per output row ``y``: the integer ``x`` in ``[start, stop)`` (within ``[0, width)``) whose
-    source point (``m @ (x, y, 1)`` over its positive last coordinate) lies in ``u_range x v_range``
-    (bounds inclusive)."""
-    start, stop = np.zeros_like(y), np.full_like(y, width)
-    for row, (low, high) in zip(m[:2], (u_range, v_range)):
-        for a, b, c in (row - low * m[2], high * m[2] - row):  # a x + b y + c >= 0
-            offset = b * y + c
-            if a > 0:
-                start = np.maximum(start, np.ceil(-offset / a))
-            elif a < 0:
-                stop = np.minimum(stop, np.floor(-offset / a) + 1)
-            else:
-                stop = np.where(offset >= 0, stop, 0.0)
-    return np.clip(start, 0, width).astype(np.int64), np.clip(stop, 0, width).astype(np.int64)
-
-
-def _runs(starts: np.ndarray, stops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Rows and columns of the pixels ``starts[r] <= x < stops[r]`` of each row ``r``."""
-    lengths = np.maximum(stops - starts, 0)
-    rows = np.repeat(np.arange(starts.size), lengths)
-    cols = np.arange(rows.size) + np.repeat(starts - (np.cumsum(lengths) - lengths), lengths)
-    return rows, cols
-
-
-# The float32 values strictly between 0 and 1, as inclusive bounds.
-_OPEN_UNIT_INTERVAL = (
-    float(np.finfo(np.float32).smallest_subnormal),
-    float(np.nextafter(np.float32(1), np.float32(0))),
-)
-
-
-def _band(weight: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Rows and columns of the pixels whose footprint ``weight`` is strictly inside its range: uint8
-    0..255 (for uint8 images), or float32 0..1 (for float images, which need every such pixel)."""
-    low, high = (1, 254) if weight.dtype == np.uint8 else _OPEN_UNIT_INTERVAL
-    points = cv2.findNonZero(cv2.inRange(weight, low, high))
-    if points is None:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    points = points.reshape(-1, 2)  # (x, y) pairs
-    return points[:, 1].astype(np.int64), points[:, 0].astype(np.int64)
+def _band(weight: np.ndarray) -> np.ndarray:
+    """Flat indices of the pixels whose footprint ``weight`` is strictly inside its range: uint8 0..255
+    (for uint8 images), or float32 0..1 (for float images, which need every such pixel)."""
+    if weight.dtype == np.uint8:
+        inside = (weight - np.uint8(1)) < np.uint8(254)  # 1..254, by uint8 wrap-around: one pass
+    else:
+        inside = (weight > 0.0) & (weight < 1.0)
+    return np.flatnonzero(inside)
 
 
 def _footprint(u: np.ndarray, v: np.ndarray, in_size: Sequence[int]) -> np.ndarray:
     """The in-image share of the bilinear footprint at pixel-centre source points ``(u, v)``."""
     height, width = in_size
-    wx = np.clip(np.minimum(u + 1.0, width - u), 0.0, 1.0)
-    wy = np.clip(np.minimum(v + 1.0, height - v), 0.0, 1.0)
+    wx = np.minimum(u + 1.0, width - u)
+    wy = np.minimum(v + 1.0, height - v)
+    for share in (wx, wy):  # clipped to [0, 1] in place (ufuncs: cheaper than np.clip on short arrays)
+        np.minimum(np.maximum(share, 0.0, out=share), 1.0, out=share)
     return wx * wy
 
 
-def _blend_border(out: torch.Tensor, rows: np.ndarray, cols: np.ndarray, w: np.ndarray, fill: Sequence[float],
-                  channels: int) -> None:
+def _blend_border(out: torch.Tensor, index: np.ndarray, w: np.ndarray, fill: Sequence[float], channels: int) -> None:
     """Turn OpenCV's border (``v + (1 - w) fill``, ``v`` the in-image part, ``w`` the in-image share of
     the footprint) into the torch path's (``v w + (1 - w) fill``): ``w out + (1 - w)^2 fill``, on the
-    given border pixels, in place."""
+    border pixels of flat ``index``, in place."""
     w = w.astype(np.float32)
     straddling = (w > 0) & (w < 1)  # elsewhere OpenCV's value is already the torch path's
-    index, w = (rows * out.shape[-1] + cols)[straddling], w[straddling]
+    index, w = index[straddling], w[straddling]
     fill_share = (1.0 - w) ** 2
     for i, plane in enumerate(out.numpy().reshape(-1, out.shape[-2] * out.shape[-1])):
-        blended = plane.take(index) * w + fill_share * np.float32(plane_fill(fill, channels, i))
-        plane[index] = np.clip(np.rint(blended), 0, 255) if out.dtype == torch.uint8 else blended
+        blended = plane.take(index) * w
+        blended += fill_share * np.float32(plane_fill(fill, channels, i))
+        if out.dtype == torch.uint8:  # within 0..255 already (w v + (1 - w)^2 fill, uint8 v and fill): no clip
+            np.rint(blended, out=blended)
+        plane[index] = blended
 
 
 def remap(image: torch.Tensor, grid: torch.Tensor, fill: Sequence[float] | None) -> torch.Tensor:
@@ -237,9 +192,9 @@ def remap(image: torch.Tensor, grid: torch.Tensor, fill: Sequence[float] | None)
 
     out, weight = _map_planes(image, maps[0].shape, fill, channels, op, with_weight=fill is not None)
     if fill is not None:
-        rows, cols = _band(weight)
-        w = _footprint(maps[0][rows, cols].astype(np.float64), maps[1][rows, cols].astype(np.float64), (height, width))
-        _blend_border(out, rows, cols, w, fill, channels)
+        index = _band(weight)
+        u, v = (np.take(grid_map, index).astype(np.float64) for grid_map in maps)
+        _blend_border(out, index, _footprint(u, v, (height, width)), fill, channels)
     return out
 
 
