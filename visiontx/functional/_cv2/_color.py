@@ -10,7 +10,7 @@ lookup tables), so those exist once.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 import torch
@@ -134,12 +134,28 @@ def grayscale(image: torch.Tensor, num_output_channels: int) -> torch.Tensor:
     OpenCV's fixed-point RGB -> gray (weights 0.299 / 0.587 / 0.114, rounded): within one level of
     the torch kernel's (0.2989 weights), off by one on about 1 % of pixels."""
     height, width = image.shape[-2:]
-    out = torch.from_numpy(np.empty((*image.shape[:-3], num_output_channels, height, width), dtype=np.uint8))
-    dst = out.numpy().reshape(-1, num_output_channels, height, width)
-    for item, target in zip(image.reshape(-1, 3, height, width), dst):
-        _gray_pixels(interleaved(item), out=target[0])
+    out = np.empty((*image.shape[:-3], num_output_channels, height, width), dtype=np.uint8)
+    dst = out.reshape(-1, num_output_channels, height, width)
+    for pixels, target in zip(_rgb_pixels(image), dst):
+        _gray_pixels(pixels, out=target[0])
         target[1:] = target[0]
-    return out
+    return torch.from_numpy(out)
+
+
+def _rgb_pixels(image: torch.Tensor) -> Iterator[np.ndarray]:
+    """The interleaved ``H x W x 3`` pixels of each image of RGB ``[..., 3, H, W]`` in turn, merged into a
+    per-thread scratch buffer (valid until the next one). Contiguous planes are read through numpy
+    (torch views cost more per image)."""
+    height, width = image.shape[-2:]
+    images = image.reshape(-1, 3, height, width)
+    planes_np = images.numpy() if images.is_contiguous() else None
+    dtype = np.uint8 if image.dtype == torch.uint8 else np.float32
+    for i in range(images.shape[0]):
+        pixels = scratch([((height, width, 3), dtype)], slot="pixels")[0]
+        if planes_np is None:
+            yield interleaved(images[i], out=pixels)
+        else:
+            yield cv2.merge(list(planes_np[i]), dst=pixels)
 
 
 def _gray_pixels(pixels: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
@@ -161,8 +177,7 @@ def adjust_colors(image: torch.Tensor, steps: Sequence[PixelStep]) -> torch.Tens
     after, however many steps run. The pixels are per-thread scratch, valid during the steps only."""
     height, width = image.shape[-2:]
     out = np.empty(image.shape, dtype=np.uint8 if image.dtype == torch.uint8 else np.float32)
-    for item, target in zip(image.reshape(-1, 3, height, width), out.reshape(-1, 3, height, width)):
-        pixels = interleaved(item, out=scratch([((height, width, 3), out.dtype)], slot="pixels")[0])
+    for pixels, target in zip(_rgb_pixels(image), out.reshape(-1, 3, height, width)):
         for step in steps:
             step(pixels)
         cv2.split(pixels, list(target))
