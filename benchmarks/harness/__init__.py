@@ -163,11 +163,26 @@ def _per_size(run: _Run, title: str, selected: list, min_calls: int | None = Non
         table = (report.throughput_table(rows, missing=run.missing, peers=run.columns, floor=True)
                  + _summary_line(rows, run.missing, run.columns))
         lines += table if rows else ["(none available)"]
+        if rows and title == "Transforms":
+            lines += _floor_line(rows, run.columns)
         if unavailable:
             lines += ["", "Not available in visiontx yet: " + ", ".join(unavailable) + "."]
     if title == "Transforms" and run.config.only is None:
         skipped = "; ".join(f"{k} ({v})" for k, v in cases.NOT_BENCHMARKED.items())
         lines += ["", f"Not benchmarked: {skipped}."]
+    return lines
+
+
+def _floor_line(rows: list, columns: Sequence[str]) -> list[str]:
+    work, ours = report.above_floor(rows, columns)
+    if not work and not ours:
+        return ["", "Every entry is within 4x of the copy floor."]
+    lines = [""]
+    if work:
+        lines.append(f"Above 4x the copy floor where the fastest library is too (the work costs more than a copy: "
+                     f"interpolation, filtering, colour conversion, coding, random draws): {', '.join(work)}.")
+    if ours:
+        lines.append(f"Above 4x the copy floor where another library is not: {', '.join(ours)}.")
     return lines
 
 

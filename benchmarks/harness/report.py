@@ -59,13 +59,15 @@ def _mean_cell(peer: str, ratios: list[float], missing: Collection[str]) -> str:
 def throughput_table(rows: Sequence[Row], unit: str = "img/s", missing: Collection[str] = (),
                      peers: Sequence[str] = PEERS, floor: bool = False) -> list[str]:
     """Calls per second for each of ``peers``, speed-ups of visiontx, and a geometric-mean line; with
-    ``floor``, the copy floor of each row (``times["floor"]``) and visiontx's time as a multiple of it."""
+    ``floor``, the copy floor of each row (``times["floor"]``), visiontx's time as a multiple of it, and
+    the fastest library's (visiontx included) as a multiple of it: where that is also far above the
+    floor, the work itself costs more than a copy."""
     others = peers[1:]
-    floor_heads = " floor µs | vx/floor |" if floor else ""
+    floor_heads = " floor µs | vx/floor | fastest/floor |" if floor else ""
     lines = [
         "| transform | " + " | ".join(f"{p} {unit}" for p in peers) + " | "
         + " | ".join(f"vx/{SHORT[p]}" for p in others) + " |" + floor_heads + " note |",
-        "|---|" + "--:|" * (len(peers) + len(others) + (2 if floor else 0)) + "---|",
+        "|---|" + "--:|" * (len(peers) + len(others) + (3 if floor else 0)) + "---|",
     ]
     ratios: dict[str, list[float]] = {p: [] for p in others}
     for label, times, note in rows:
@@ -75,21 +77,35 @@ def throughput_table(rows: Sequence[Row], unit: str = "img/s", missing: Collecti
                 ratios[peer].append(cell)
         errors = [f"{p}: {v}" for p, v in times.items() if isinstance(v, str) and len(v) > 40]
         notes = "; ".join(filter(None, [_note(note, missing), *errors]))
-        floor_cells = _floor_cells(times) if floor else ""
+        floor_cells = _floor_cells(times, peers) if floor else ""
         lines.append(
             f"| {label} | " + " | ".join(_cell(times, p, missing, lambda s: f"{1.0 / s:,.0f}") for p in peers) + " | "
             + " | ".join(_fmt_ratio(c) for c in cells) + " |" + floor_cells + f" {notes} |"
         )
     means = " | ".join(_mean_cell(p, ratios[p], missing) for p in others)
-    lines.append("| **geometric mean** |" + " |" * len(peers) + f" {means} |" + (" | |" if floor else "") + " |")
+    lines.append("| **geometric mean** |" + " |" * len(peers) + f" {means} |" + (" | | |" if floor else "") + " |")
     return lines
 
 
-def _floor_cells(times: dict[str, Any]) -> str:
+def _floor_cells(times: dict[str, Any], peers: Sequence[str]) -> str:
     floor, ours = _seconds(times.get("floor")), _seconds(times.get("visiontx"))
     if floor is None or ours is None:
-        return " | |"
-    return f" {floor * 1e6:,.1f} | {ours / floor:.1f}x |"
+        return " | | |"
+    fastest = min(t for p in peers if (t := _seconds(times.get(p))) is not None)
+    return f" {floor * 1e6:,.1f} | {ours / floor:.1f}x | {fastest / floor:.1f}x |"
+
+
+def above_floor(rows: Sequence[Row], peers: Sequence[str], limit: float = 4.0) -> tuple[list[str], list[str]]:
+    """The labels of rows where visiontx takes more than ``limit`` times the copy floor: those where the
+    fastest library does too (the work costs more than a copy), and those where it does not."""
+    work, ours = [], []
+    for label, times, _ in rows:
+        floor, vx = _seconds(times.get("floor")), _seconds(times.get("visiontx"))
+        if floor is None or vx is None or vx <= limit * floor:
+            continue
+        fastest = min(t for p in peers if (t := _seconds(times.get(p))) is not None)
+        (work if fastest > limit * floor else ours).append(label)
+    return work, ours
 
 
 def micro_table(rows: Sequence[Row], missing: Collection[str] = ()) -> list[str]:
