@@ -26,18 +26,26 @@ def main(argv: list[str] | None = None) -> int:
     for path in (HERE, HERE.parent):
         if str(path) not in sys.path:
             sys.path.insert(0, str(path))
+    from harness import run_bench
+
+    extra = {"albx_python": args.albx_python} if args.albx_python else {}
+    if args.only or args.sizes:
+        extra["config"] = _partial(args.quick, args.only, args.sizes)
+    return run_bench(quick=args.quick, out=args.out, **extra)
+
+
+def _partial(quick: bool, only: list[str] | None, sizes: list[str] | None):  # noqa: ANN202 (harness not importable yet)
+    """The run's configuration restricted to the ``only`` entries (transforms and pipelines) and ``sizes``."""
     import dataclasses
 
-    from harness import QUICK_CONFIG, BenchConfig, run_bench
+    from harness import QUICK_CONFIG, BenchConfig
 
-    config = QUICK_CONFIG if args.quick else BenchConfig()
-    if args.only:
-        config = dataclasses.replace(config, only=tuple(args.only), sections=("transforms", "pipelines"))
-    if args.sizes:
-        sizes = tuple(tuple(int(n) for n in size.lower().split("x")) for size in args.sizes)
-        config = dataclasses.replace(config, sizes=sizes)
-    return run_bench(out=args.out, config=config, albx_python=args.albx_python)
-
+    config = QUICK_CONFIG if quick else BenchConfig()
+    if only:
+        config = dataclasses.replace(config, only=tuple(only), sections=("transforms", "pipelines"))
+    if sizes:
+        config = dataclasses.replace(config, sizes=tuple(tuple(int(n) for n in s.lower().split("x")) for s in sizes))
+    return config
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -158,6 +158,10 @@ def test_benchmarks_run_script_defaults_to_results_md(monkeypatch) -> None:
     monkeypatch.setattr(harness, "run_bench", lambda **kw: calls.append(kw) or 0)
     assert script.main(["--quick"]) == 0
     assert calls == [{"quick": True, "out": str(cli.BENCHMARKS / "RESULTS.md")}]
+    assert script.main(["--only", "Resize", "Pad", "--sizes", "256x256", "768x1024", "--out", "x.md"]) == 0
+    config = calls[-1]["config"]
+    assert config.only == ("Resize", "Pad") and config.sizes == ((256, 256), (768, 1024))
+    assert config.sections == ("transforms", "pipelines") and calls[-1]["out"] == "x.md"
 
 
 def test_the_package_carries_no_benchmark_code() -> None:
