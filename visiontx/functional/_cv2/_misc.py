@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
 import torch
 
 from ._base import can_use, cv2
@@ -17,11 +18,11 @@ def can_gaussian_blur(image: torch.Tensor) -> bool:
     return can_use(image)
 
 
-def gaussian_blur(image: torch.Tensor, kernel_x: torch.Tensor, kernel_y: torch.Tensor) -> torch.Tensor:
-    """Separable convolution of each plane with 1-D kernels, reflect border (no edge repeat)."""
+def gaussian_blur(image: torch.Tensor, kernel_x: Sequence[float], kernel_y: Sequence[float]) -> torch.Tensor:
+    """Separable convolution of each ``H x W`` plane of ``[..., H, W]`` with 1-D kernels, reflect border
+    (no edge repeat)."""
     src, out, dst = planes(image)
-    kx = kernel_x.to(torch.float32).numpy()
-    ky = kernel_y.to(torch.float32).numpy()
+    kx, ky = np.asarray(kernel_x, dtype=np.float32), np.asarray(kernel_y, dtype=np.float32)
     for i in range(src.shape[0]):
         cv2.sepFilter2D(src[i], -1, kx, ky, dst=dst[i], borderType=cv2.BORDER_REFLECT_101)
     return out

@@ -94,9 +94,9 @@ def gaussian_blur_image_tensor(
     if ky // 2 >= height or kx // 2 >= width:
         raise ValueError(f"kernel_size {kernel_size!r} needs an image larger than half of it, got {height}x{width}")
     wx, wy = _weights(kx, sx), _weights(ky, sy)
-    planes = image.reshape(-1, 1, height, width)
     if _cv2.can_gaussian_blur(image):
-        return _cv2.gaussian_blur(planes, torch.tensor(wx), torch.tensor(wy)).view(image.shape)
+        return _cv2.gaussian_blur(image, wx, wy)
+    planes = image.reshape(-1, 1, height, width)
     output = _blur_planes_torch(planes if image.is_floating_point() else planes.to(torch.float32), wx, wy)
     if image.is_floating_point():
         return output.reshape(image.shape)
