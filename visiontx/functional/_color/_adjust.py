@@ -198,7 +198,7 @@ def adjust_gamma(inpt: Any, gamma: float, gain: float = 1.0) -> Any:
 
 
 def _gamma_lut(gamma: float, gain: float, device: torch.device | None = None) -> torch.Tensor:
-    return make_lut(lambda v: v.div(255).pow(gamma).mul(255 * gain), device)
+    return make_lut(lambda v: (v / 255) ** gamma * (255 * gain), device)
 
 
 @register_kernels(adjust_gamma, (torch.Tensor, Image, Video))

@@ -145,7 +145,7 @@ def solarize_image_tensor(image: torch.Tensor, threshold: float) -> torch.Tensor
 @functools.lru_cache(maxsize=64)
 def _solarize_lut(threshold: float) -> torch.Tensor:
     """The uint8 lookup table of a solarize (on the CPU; cached, so never to be modified)."""
-    return make_lut(lambda v: torch.where(v >= threshold, 255 - v, v), None)
+    return make_lut(lambda v: v + (v >= threshold) * (255 - 2 * v), None)  # 255 - v from the threshold on
 
 
 solarize_video = video_kernel(solarize_image_tensor)

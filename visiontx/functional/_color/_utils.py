@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
+import numpy as np
 import PIL.Image
 import torch
 
@@ -45,10 +47,21 @@ def apply_lut(image: torch.Tensor, lut: torch.Tensor) -> torch.Tensor:
     return lut.index_select(0, index).view(image.shape)
 
 
-def make_lut(fn: Callable[[torch.Tensor], torch.Tensor], device: torch.device | None) -> torch.Tensor:
-    """A uint8 lookup table from ``fn`` applied to the float values 0..255 (rounded and clamped)."""
-    values = torch.arange(256, dtype=torch.float64, device=device)
-    return fn(values).round_().clamp_(0, 255).to(torch.uint8)
+def make_lut(fn: Callable[[Any], Any], device: torch.device | None) -> torch.Tensor:
+    """A uint8 lookup table from ``fn`` applied to the float64 values 0..255 (rounded half to even, clamped).
+
+    ``fn`` uses arithmetic operators only: it gets a numpy array for CPU tables (a few numpy ops on 256
+    values cost a fraction of torch's) and a tensor for other devices.
+    """
+    if device is None or device.type == "cpu":
+        values = np.rint(fn(_VALUES))
+        np.minimum(np.maximum(values, 0.0, out=values), 255.0, out=values)
+        return torch.from_numpy(values.astype(np.uint8))
+    return fn(torch.arange(256, dtype=torch.float64, device=device)).round_().clamp_(0, 255).to(torch.uint8)
+
+
+_VALUES = np.arange(256, dtype=np.float64)
+_VALUES.flags.writeable = False  # shared: lookup-table functions return new arrays
 
 
 def pil_point(image: PIL.Image.Image, lut: torch.Tensor) -> PIL.Image.Image:

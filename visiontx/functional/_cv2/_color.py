@@ -74,10 +74,11 @@ def can_lut(image: torch.Tensor, table: torch.Tensor) -> bool:
 
 def lut(image: torch.Tensor, table: torch.Tensor) -> torch.Tensor:
     """Map every value of a uint8 ``image`` through ``table`` (256 uint8 entries, one for all planes)."""
-    out = torch.empty(image.shape, dtype=torch.uint8)
-    src = contiguous(image).view(-1, image.shape[-1]).numpy()
-    _translate(src, table.contiguous().numpy(), out.view(-1, image.shape[-1]).numpy())
-    return out
+    src = contiguous(image).numpy()
+    out = np.empty(src.shape, dtype=np.uint8)
+    width = src.shape[-1]
+    _translate(src.reshape(-1, width), table.contiguous().numpy(), out.reshape(-1, width))
+    return torch.from_numpy(out)
 
 
 def can_lut_planes(image: torch.Tensor, tables: torch.Tensor) -> bool:
