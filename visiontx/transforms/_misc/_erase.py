@@ -11,7 +11,7 @@ import PIL.Image
 import torch
 
 from ... import functional as F
-from ..._args import check_range, parse_fill, per_channel_error
+from ..._args import check_range, fill_tensor, parse_fill, per_channel_error
 from ...datapoints import BoundingBox, KeyPoints, Mask
 from .. import _random
 from .._transform import RandomApplyTransform
@@ -66,6 +66,7 @@ class RandomErasing(RandomApplyTransform):
         self.value = value
         self._value = _erase_value(value)
         self._fixed = None if self._value is None else torch.tensor(self._value)[:, None, None]  # as torchvision's
+        self._fixed_as: dict[tuple[torch.dtype, torch.device], torch.Tensor] = {}
         self.inplace = inplace
         self._log_ratio = torch.log(torch.tensor(self.ratio)).tolist()  # float32 logs, as torchvision
 
@@ -99,4 +100,9 @@ class RandomErasing(RandomApplyTransform):
         v = params["v"]
         if v is not self._fixed:  # the noise, cast as torchvision's assignment casts it (F.erase rounds fixed values)
             v = v.to(torch.uint8 if isinstance(inpt, PIL.Image.Image) else inpt.dtype)
+        elif isinstance(inpt, torch.Tensor):  # the fixed value as F.erase would convert it, once per dtype and device
+            key = (inpt.dtype, inpt.device)
+            if key not in self._fixed_as:
+                self._fixed_as[key] = fill_tensor(self._fixed, inpt.dtype, inpt.device)
+            v = self._fixed_as[key]
         return self.call_kernel(F.erase, inpt, **dict(params, v=v), inplace=self.inplace)
