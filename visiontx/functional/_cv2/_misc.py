@@ -36,19 +36,18 @@ def can_jpeg(image: torch.Tensor) -> bool:
 def jpeg(image: torch.Tensor, quality: int) -> torch.Tensor:
     """JPEG round trip of uint8 ``[..., C, H, W]`` (C is 1 or 3) with OpenCV's libjpeg (the same
     bytes as Pillow's encoder and decoder at default settings)."""
-    flat = image.reshape(-1, *image.shape[-3:])
-    out = torch.empty(flat.shape, dtype=torch.uint8)
+    flat = contiguous(image.reshape(-1, *image.shape[-3:])).numpy()
+    out = np.empty(flat.shape, dtype=np.uint8)
     params = [cv2.IMWRITE_JPEG_QUALITY, int(quality)]
     for item, target in zip(flat, out):
-        item_planes = list(contiguous(item).numpy())
-        color = len(item_planes) == 3
-        _, encoded = cv2.imencode(".jpg", cv2.merge(item_planes[::-1]) if color else item_planes[0], params)
+        color = item.shape[0] == 3  # OpenCV codes BGR pixels
+        _, encoded = cv2.imencode(".jpg", cv2.merge(list(item[::-1])) if color else item[0], params)
         decoded = cv2.imdecode(encoded, cv2.IMREAD_COLOR if color else cv2.IMREAD_GRAYSCALE)
         if color:
-            cv2.split(decoded, list(target.numpy())[::-1])
+            cv2.split(decoded, list(target[::-1]))
         else:
-            target[0].copy_(torch.from_numpy(decoded))
-    return out.reshape(image.shape)
+            target[0] = decoded
+    return torch.from_numpy(out).reshape(image.shape)
 
 
 def can_erase(image: torch.Tensor, i: int, j: int, h: int, w: int, value: torch.Tensor, inplace: bool) -> bool:
