@@ -162,8 +162,26 @@ def test_gaussian_blur_matches_conv(dtype: torch.dtype, kernel_size: int) -> Non
 def test_histograms_match_bincount() -> None:
     rows = make_image_tensor((5, 7), channels=1).reshape(5, 7)
     expected = torch.stack([torch.bincount(r.long(), minlength=256) for r in rows])
-    torch.testing.assert_close(_color.histograms(rows), expected, rtol=0, atol=0)
-    assert _color.histograms(rows[:0]).shape == (0, 256)
+    torch.testing.assert_close(torch.from_numpy(_color.histograms(rows.numpy())), expected, rtol=0, atol=0)
+    assert _color.histograms(rows[:0].numpy()).shape == (0, 256)
+
+
+def test_numpy_equalize_tables_equal_the_torch_ones() -> None:
+    """The OpenCV path's tables (numpy) against the torch path's, on random images and the edge cases of
+    PIL's algorithm: one value (step 0, kept as is), two values, every value once."""
+    import numpy as np
+
+    from visiontx.functional._color._histogram import _equalize_luts, _equalize_tables
+
+    g = torch.Generator().manual_seed(0)
+    images = [torch.randint(0, 256, (64, 64), generator=g), torch.randint(40, 60, (64, 64), generator=g),
+              torch.full((64, 64), 7), torch.tensor([3, 200]).repeat(32, 64), torch.arange(256).reshape(16, 16)]
+    for image in images:
+        hist = torch.bincount(image.reshape(-1), minlength=256).unsqueeze(0)
+        expected = _equalize_luts(hist, image.numel())
+        assert torch.equal(torch.from_numpy(_equalize_tables(hist.numpy(), image.numel())), expected)
+    both = torch.stack([torch.bincount(i.reshape(-1), minlength=256) for i in images[:3]])
+    assert np.array_equal(_equalize_tables(both.numpy(), 4096), _equalize_luts(both, 4096).numpy())
 
 
 @needs_cv2

@@ -105,11 +105,10 @@ def _translate(src: np.ndarray, table: np.ndarray, dst: np.ndarray) -> None:
         cv2.LUT(src, table, dst=dst)
 
 
-def histograms(rows: torch.Tensor) -> torch.Tensor:
-    """``N x 256`` int64 counts of the values of each row of a uint8 ``N x P`` tensor."""
-    src = rows.contiguous().numpy()
-    counts = [cv2.calcHist([row[None]], [0], None, [256], [0, 256]).reshape(256) for row in src]
-    return torch.from_numpy(np.stack(counts)).to(torch.int64) if counts else torch.zeros(0, 256, dtype=torch.int64)
+def histograms(rows: np.ndarray) -> np.ndarray:
+    """``N x 256`` int64 counts of the values of each row of a uint8 ``N x P`` array (OpenCV's calcHist)."""
+    counts = [cv2.calcHist([row[None]], [0], None, [256], [0, 256]).reshape(256) for row in rows]
+    return np.stack(counts).astype(np.int64) if counts else np.zeros((0, 256), dtype=np.int64)
 
 
 def can_equalize(image: torch.Tensor) -> bool:
@@ -117,11 +116,14 @@ def can_equalize(image: torch.Tensor) -> bool:
     return can_use(image, dtypes=_UINT8)
 
 
-def equalize(image: torch.Tensor, tables: Callable[[torch.Tensor, int], torch.Tensor]) -> torch.Tensor:
-    """Equalize each ``H x W`` plane of uint8 ``image`` through the torch path's ``tables(histograms,
-    pixels per plane)`` (``N x 256`` uint8 lookup tables for ``N x 256`` counts)."""
-    rows = image.reshape(-1, image.shape[-2] * image.shape[-1])
-    return lut_planes(image, tables(histograms(rows), rows.shape[1]))
+def equalize(image: torch.Tensor, tables: Callable[[np.ndarray, int], np.ndarray]) -> torch.Tensor:
+    """Equalize each ``H x W`` plane of uint8 ``image`` through ``tables(histograms, pixels per plane)``
+    (``N x 256`` uint8 numpy lookup tables for ``N x 256`` int64 counts)."""
+    src, out, dst = planes(image)
+    plane_tables = tables(histograms(src.reshape(src.shape[0], -1)), src.shape[1] * src.shape[2])
+    for i in range(src.shape[0]):
+        _translate(src[i], plane_tables[i], dst[i])
+    return out
 
 
 # ------------------------------------------------------------------------------------------------- grayscale
