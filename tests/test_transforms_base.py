@@ -352,6 +352,17 @@ def test_scalar_draws_match_torch_calls_under_the_same_seed() -> None:
     assert got == expected
 
 
+def test_exp_uniform_draws_from_the_current_generator() -> None:
+    from visiontx.transforms import _random
+
+    expected_generator = torch.Generator().manual_seed(3)
+    expected = [torch.exp(torch.empty(1).uniform_(-1.5, 0.5, generator=expected_generator)).item() for _ in range(20)]
+    state = torch.get_rng_state()
+    with _random.using(torch.Generator().manual_seed(3)):
+        got = [_random.exp_uniform(-1.5, 0.5) for _ in range(20)]
+    assert got == expected and torch.equal(torch.get_rng_state(), state)
+
+
 def test_random_resized_crop_draws_torchvisions_regions() -> None:
     """The float32 aspect ratio (``exp_uniform``) keeps torchvision's regions, rejected draws included."""
     tv = pytest.importorskip("torchvision.transforms.v2")
