@@ -519,6 +519,33 @@ def test_linear_resize_is_within_one_level_of_torch(antialias, channels, batch_d
 
 
 @needs_cv2
+@pytest.mark.parametrize(
+    ("interpolation", "antialias", "atol"), [("nearest", False, 0), ("bilinear", False, 1), ("bilinear", True, 0)]
+)
+@pytest.mark.parametrize("shape", [(300, 260), (3, 300, 260), (2, 1, 3, 300, 260)])
+def test_resize_hands_any_leading_dims_to_the_wing(interpolation, antialias, atol, shape) -> None:
+    """The wing takes the image with its own leading dims (2-D images, 5-D batches): same shape and values
+    as the torch kernel's flattened call."""
+    import visiontx.functional as F
+
+    image = make_image_tensor(shape[-2:], channels=1, batch_dims=()).reshape(shape[-2:]).expand(shape).contiguous()
+    image[..., 5:9, :] = 17  # planes need not be equal: the first batch item differs from the others
+    if len(shape) > 3:
+        image[1] = 255 - image[1]
+    antialiased_plane = antialias and len(shape) == 2  # torch's own layout: no channels to interleave
+    assert _cv2.can_resize(image, (150, 113), _interpolation(interpolation), antialias) != antialiased_plane
+    fast, reference = _fast_and_torch(F.resize_image_tensor, image, [150, 113], interpolation, antialias=antialias)
+    assert fast.shape == reference.shape == (*shape[:-2], 150, 113)
+    torch.testing.assert_close(fast, reference, rtol=0, atol=atol)
+
+
+def _interpolation(name: str) -> Any:
+    from visiontx.functional._interpolation import InterpolationMode
+
+    return InterpolationMode.parse(name)
+
+
+@needs_cv2
 def test_linear_resize_gate() -> None:
     image = make_image_tensor((64, 64))
     assert _geometry.can_resize_linear(image, (32, 32), antialias=False)

@@ -343,11 +343,37 @@ def test_scalar_draws_match_torch_calls_under_the_same_seed() -> None:
         int(torch.randint(0, 277, ())),
         int(torch.randint(5, 9, ())),
         int(torch.randint(0, 2**40, ())),
+        torch.exp(torch.empty(1).uniform_(-0.29, 0.29)).item(),
         torch.rand(1).item(),
     ]
     torch.manual_seed(7)
-    got = [_random.rand(), _random.uniform(0.25, 3.5), _random.randint(277), _random.randint(5, 9), _random.randint(2**40), _random.rand()]
+    got = [_random.rand(), _random.uniform(0.25, 3.5), _random.randint(277), _random.randint(5, 9), _random.randint(2**40),
+           _random.exp_uniform(-0.29, 0.29), _random.rand()]
     assert got == expected
+
+
+def test_exp_uniform_draws_from_the_current_generator() -> None:
+    from visiontx.transforms import _random
+
+    expected_generator = torch.Generator().manual_seed(3)
+    expected = [torch.exp(torch.empty(1).uniform_(-1.5, 0.5, generator=expected_generator)).item() for _ in range(20)]
+    state = torch.get_rng_state()
+    with _random.using(torch.Generator().manual_seed(3)):
+        got = [_random.exp_uniform(-1.5, 0.5) for _ in range(20)]
+    assert got == expected and torch.equal(torch.get_rng_state(), state)
+
+
+def test_random_resized_crop_draws_torchvisions_regions() -> None:
+    """The float32 aspect ratio (``exp_uniform``) keeps torchvision's regions, rejected draws included."""
+    tv = pytest.importorskip("torchvision.transforms.v2")
+    image = torch.zeros(3, 60, 90, dtype=torch.uint8)
+    for kwargs in ({}, {"scale": (0.5, 1.0), "ratio": (0.3, 3.0)}):
+        ours, theirs = T.RandomResizedCrop(16, **kwargs), tv.RandomResizedCrop(16, **kwargs)
+        for seed in range(300):
+            torch.manual_seed(seed)
+            got = ours.make_params([image])
+            torch.manual_seed(seed)
+            assert got == theirs.make_params([image]), seed
 
 
 def test_scalar_draws_use_one_scratch_tensor_per_thread() -> None:

@@ -102,6 +102,16 @@ def uniform(low: float, high: float) -> float:
     return scratch.float.uniform_(low, high, generator=generator).item()
 
 
+def exp_uniform(low: float, high: float) -> float:
+    """``exp`` (in float32) of a float32 draw from ``[low, high)``, as
+    ``torch.exp(torch.empty(1).uniform_(low, high)).item()`` (one draw, the exponential taken in place)."""
+    scratch = _scratch
+    generator = scratch.generator
+    if generator is None:
+        return scratch.float.uniform_(low, high).exp_().item()
+    return scratch.float.uniform_(low, high, generator=generator).exp_().item()
+
+
 def randint(low: int, high: int | None = None) -> int:
     """An int from ``[low, high)`` (``[0, low)`` when ``high`` is omitted), as ``torch.randint``."""
     if high is None:

@@ -45,7 +45,7 @@ def resize(image: torch.Tensor, size: Sequence[int], mode: InterpolationMode, an
     (float32) for bilinear through OpenCV."""
     if mode == InterpolationMode.NEAREST:
         return resize_nearest(image, size)
-    if mode == InterpolationMode.BILINEAR and can_resize_linear(image, size, antialias):
+    if mode == InterpolationMode.BILINEAR and _linear_suffices(image, size, antialias):  # can_use held already
         return resize_linear(image, size)
     return resize_interleaved(image, size, mode.value, antialias)
 
@@ -54,9 +54,14 @@ def can_resize_linear(image: torch.Tensor, size: Sequence[int], antialias: bool)
     """Whether a bilinear resize of ``image`` to ``size`` can take OpenCV's ``INTER_LINEAR``
     (:func:`resize_linear`): uint8 or float32 without the low-pass filter, which only differs from
     plain bilinear where a side shrinks (``antialias`` with no side shrinking qualifies too)."""
+    return can_use(image) and _linear_suffices(image, size, antialias)
+
+
+def _linear_suffices(image: torch.Tensor, size: Sequence[int], antialias: bool) -> bool:
+    """:func:`can_resize_linear` but for :func:`can_use`: no low-pass filter needed, sizes OpenCV takes."""
     height, width = image.shape[-2:]
     shrinks = size[0] < height or size[1] < width
-    return can_use(image) and not (antialias and shrinks) and max(*size, height, width) < MAX_SIZE
+    return not (antialias and shrinks) and max(*size, height, width) < MAX_SIZE
 
 
 def resize_linear(image: torch.Tensor, size: Sequence[int]) -> torch.Tensor:

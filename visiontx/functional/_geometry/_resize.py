@@ -102,8 +102,6 @@ def _check_tensor_mode(interpolation: InterpolationMode, antialias: bool) -> Non
 
 def _interpolate(image: torch.Tensor, size: tuple[int, int], mode: InterpolationMode, antialias: bool) -> torch.Tensor:
     """``interpolate`` on ``[N, C, H, W]``; uint8 stays uint8 natively where torch supports it."""
-    if _cv2.can_resize(image, size, mode, antialias):
-        return _cv2.resize(image, size, mode, antialias)
     smooth = mode in _SMOOTH
     if mode in _NEAREST and not (image.is_floating_point() or image.dtype == torch.uint8):
         return _nearest_by_index(image, size, mode)
@@ -164,6 +162,8 @@ def resize_image_tensor(
     out_shape = (*shape[:-2], *new_size)
     if image.numel() == 0:
         return image.new_empty(out_shape)
+    if _cv2.can_resize(image, new_size, interpolation, antialias):  # any leading dims: no reshapes
+        return _cv2.resize(image, new_size, interpolation, antialias)
     channels = shape[-3] if image.ndim >= 3 else 1
     flat = image.reshape(-1, channels, *shape[-2:])
     return _interpolate(flat, new_size, interpolation, antialias).reshape(out_shape)

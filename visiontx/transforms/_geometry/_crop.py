@@ -154,8 +154,7 @@ class RandomResizedCrop(Transform):
         area = height * width
         for _ in range(10):
             target_area = area * _random.uniform(*self.scale)
-            log_ratio = _random.uniform(self._log_ratio[0], self._log_ratio[1])  # float32, as torchvision's
-            aspect_ratio = torch.exp(torch.tensor(log_ratio, dtype=torch.float32)).item()
+            aspect_ratio = _random.exp_uniform(self._log_ratio[0], self._log_ratio[1])  # float32, as torchvision's
             w = int(round(math.sqrt(target_area * aspect_ratio)))
             h = int(round(math.sqrt(target_area / aspect_ratio)))
             if 0 < w <= width and 0 < h <= height:
