@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import contextlib
+import sys
 from collections.abc import Mapping, Sequence
 from typing import Any, Callable, TypeVar
 
 import torch
 from torch._C import DisableTorchFunctionSubclass
+from torch.autograd import forward_ad as _forward_ad
 
 D = TypeVar("D", bound="Datapoint")
 
@@ -69,6 +71,46 @@ def _tree_map_tensors(fn: Callable[[torch.Tensor], Any], output: Any) -> Any:
     if isinstance(output, (tuple, list)):
         return type(output)(_tree_map_tensors(fn, o) for o in output)
     return output
+
+
+def unwrap(datapoint: torch.Tensor) -> torch.Tensor:
+    """A plain tensor sharing ``datapoint``'s data and autograd history, as ``as_subclass(torch.Tensor)``.
+
+    When nothing tracks its gradients (no ``requires_grad``, no forward-mode AD level open), the
+    cheaper ``detach()`` alias is enough (the registry's adapters unwrap every datapoint they pass on).
+    """
+    with DisableTorchFunctionSubclass():
+        if datapoint.requires_grad or _forward_ad._current_level >= 0:
+            return datapoint.as_subclass(torch.Tensor)
+        return datapoint.detach()
+
+
+def _references_seen_in_callee(tensor: torch.Tensor) -> int:
+    return sys.getrefcount(tensor)
+
+
+def _references_of_unshared() -> int:
+    """What :func:`adopt` sees for a tensor held by nothing but its caller's local variable."""
+    tensor = torch.empty(0)
+    return _references_seen_in_callee(tensor)
+
+
+_UNSHARED = _references_of_unshared()
+
+
+def adopt(tensor: torch.Tensor, cls: type[D]) -> D:
+    """``tensor.as_subclass(cls)`` (``cls`` without metadata) for a kernel's output.
+
+    A plain tensor that nothing but the caller's one local variable refers to (a kernel's fresh
+    output) becomes ``cls`` in place, ``tensor.__class__ = cls`` (as torch's ``UninitializedParameter``
+    does), which saves creating a second tensor object; any other tensor is wrapped by ``as_subclass``.
+    The caller must pass a local variable it does not use afterwards.
+    """
+    if type(tensor) is torch.Tensor and sys.getrefcount(tensor) == _UNSHARED:
+        tensor.__class__ = cls
+        return tensor  # type: ignore[return-value]
+    with DisableTorchFunctionSubclass():
+        return tensor.as_subclass(cls)
 
 
 class Datapoint(torch.Tensor):

@@ -197,13 +197,22 @@ class Transform(nn.Module):
         return rebuild([self.transform(inpt, params) if need else inpt for inpt, need in zip(flat_inputs, needs)])
 
     def _forward_leaf(self, inpt: Any) -> Any:
-        """:meth:`forward` for a lone image (its own flat sample): no pytree round trip, no size check."""
-        self.check_inputs([inpt])
+        """:meth:`forward` for a lone image (its own flat sample): no pytree round trip, no size check;
+        the base class's no-op hooks are not called."""
+        cls = type(self)
+        if cls.check_inputs is not _NO_CHECK:
+            self.check_inputs([inpt])
         tape = _TAPE.tape
         if self._skip() if tape is None else tape.skip(self):
             return inpt
-        selected = [inpt] if self._needs_transform_list([inpt])[0] else []
-        params = self.make_params(selected) if tape is None else tape.params(self, selected)
+        if cls._needs_transform_list is _NEEDS_BY_TYPE:
+            selected = [inpt] if isinstance(inpt, self._transformed_types) else []
+        else:
+            selected = [inpt] if self._needs_transform_list([inpt])[0] else []
+        if tape is not None:
+            params = tape.params(self, selected)
+        else:
+            params = {} if cls.make_params is _NO_PARAMS else self.make_params(selected)
         return self.transform(inpt, params) if selected else inpt
 
     def _needs_transform_list(self, flat_inputs: list[Any]) -> list[bool]:
@@ -234,6 +243,9 @@ class Transform(nn.Module):
 
 
 Transform.__init__ = recording_init(Transform.__init__)  # type: ignore[method-assign]
+# The base class's hooks, which _forward_leaf skips calling when a subclass keeps them
+_NO_CHECK, _NO_PARAMS = Transform.check_inputs, Transform.make_params
+_NEEDS_BY_TYPE = Transform._needs_transform_list
 
 
 def draws_nothing(forward: Callable[..., Any]) -> Callable[..., Any]:
