@@ -164,13 +164,12 @@ class Datapoint(torch.Tensor):
         kwargs: Mapping[str, Any] | None = None,
     ) -> Any:
         with DisableTorchFunctionSubclass():
-            output = func(*args, **(kwargs or {}))
-        # ``clone``, ``to``, ... keep the type of the tensor they convert (``self``), not of an argument:
-        # ``tensor.to(image)`` is a plain tensor
-        keeps_type = func in _KEEP_TYPE and bool(args) and isinstance(args[0], Datapoint)
-        if not keeps_type and _return_type == "tensor":
-            # in-place ops and no-op methods (``.float()`` of a float image) return the datapoint itself
-            return output.as_subclass(torch.Tensor) if isinstance(output, Datapoint) else output
+            output = func(*args, **kwargs) if kwargs else func(*args)
+            # ``clone``, ``to``, ... keep the type of the tensor they convert (``self``), not of an argument:
+            # ``tensor.to(image)`` is a plain tensor
+            if _return_type == "tensor" and not (func in _KEEP_TYPE and args and isinstance(args[0], Datapoint)):
+                # in-place ops and no-op methods (``.float()`` of a float image) return the datapoint itself
+                return output.as_subclass(torch.Tensor) if isinstance(output, Datapoint) else output
         like = _first_datapoint(args, kwargs)
         if like is None:
             return output
@@ -179,6 +178,20 @@ class Datapoint(torch.Tensor):
         return _tree_map_tensors(
             lambda t: t if isinstance(t, Datapoint) else wrapper.wrap_like(like, t), output
         )
+
+    def contiguous(self, memory_format: torch.memory_format = torch.contiguous_format) -> torch.Tensor:
+        """``torch.Tensor.contiguous``, without the cost of ``__torch_function__`` in the common case: the
+        "tensor" return type, no torch function mode, a class that keeps :class:`Datapoint`'s
+        ``__torch_function__``. The result is the same: a plain tensor (an alias when already contiguous)."""
+        if (
+            _return_type == "tensor"
+            and getattr(type(self).__torch_function__, "__func__", None) is _DATAPOINT_TORCH_FUNCTION
+            and not _torch_function_mode_enabled()
+        ):
+            with DisableTorchFunctionSubclass():
+                output = _TENSOR_CONTIGUOUS(self, memory_format=memory_format)
+                return output.as_subclass(torch.Tensor) if output is self else output
+        return super().contiguous(memory_format=memory_format)
 
     # Cheap attribute access: bypass __torch_function__ for the attributes transforms read most.
     @property
@@ -219,6 +232,11 @@ class Datapoint(torch.Tensor):
         name = type(self).__name__
         body = body[len("tensor(") : -1].replace("\n" + " " * len("tensor("), "\n" + " " * len(f"{name}("))
         return f"{name}({body}{extra})"
+
+
+_DATAPOINT_TORCH_FUNCTION = Datapoint.__torch_function__.__func__
+_TENSOR_CONTIGUOUS = torch.Tensor.contiguous
+_torch_function_mode_enabled = torch._C._is_torch_function_mode_enabled
 
 
 def _rebuild_datapoint(cls: type[D], tensor: torch.Tensor, metadata: dict[str, Any]) -> D:
