@@ -151,7 +151,7 @@ def parse_size(size: SizeArg, max_size: int | None) -> list[int] | None:
 def parse_crop_size(size: CropSize, name: str = "output_size", *, positive: bool = False) -> tuple[int, int]:
     """An int, ``[s]`` or ``(h, w)`` as ``(h, w)`` of non-negative (``positive``: positive) ints."""
     minimum = 1 if positive else 0
-    if type(size) is tuple and len(size) == 2 and type(size[0]) is type(size[1]) is int and min(size) >= minimum:
+    if type(size) is tuple and len(size) == 2 and type(size[0]) is type(size[1]) is int and size[0] >= minimum <= size[1]:
         return size  # already parsed (transforms store it so)
     if isinstance(size, int) and not isinstance(size, bool):
         size = [size]

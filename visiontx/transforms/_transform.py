@@ -17,7 +17,7 @@ from .. import _torchvision_interop as _interop
 from .._args import check_probability
 from ..datapoints import BoundingBox, Datapoint, Image, KeyPoints, Mask, Video
 from ..functional import get_spatial_size
-from ..functional._registry import _find_kernel, get_kernel
+from ..functional._registry import _LOOKUP_CACHE, _find_kernel, get_kernel
 from . import _random, _serialize, _tape
 from ._arguments import format_call, recording_init
 from ._tape import state as _TAPE
@@ -120,6 +120,11 @@ class Transform(nn.Module):
             or self._compiled_call_impl is not None or _tracing_state()
         ):
             return super().__call__(*inputs, **kwargs)
+        if (
+            len(inputs) == 1 and _LEAF_PATH.get(type(inputs[0])) and type(self).forward is _BASE_FORWARD
+            and self.generator is None and "forward" not in self.__dict__
+        ):
+            return self._forward_leaf(inputs[0])  # what the base class's forward would do, one frame less
         return self.forward(*inputs)
 
     def check_inputs(self, flat_inputs: list[Any]) -> None:
@@ -135,7 +140,10 @@ class Transform(nn.Module):
 
     def call_kernel(self, functional: Callable, inpt: Any, *args: Any, **kwargs: Any) -> Any:
         """Call ``functional``'s kernel for ``inpt``; datapoints it has no kernel for pass through."""
-        kernel = _find_kernel(functional, type(inpt))
+        try:
+            kernel = _LOOKUP_CACHE[functional, type(inpt)]
+        except KeyError:
+            kernel = _find_kernel(functional, type(inpt))
         if kernel is None:
             if isinstance(inpt, Datapoint) or _interop.native_type(type(inpt)) is not None:
                 return inpt
@@ -203,7 +211,10 @@ class Transform(nn.Module):
         if cls.check_inputs is not _NO_CHECK:
             self.check_inputs([inpt])
         tape = _TAPE.tape
-        if self._skip() if tape is None else tape.skip(self):
+        if tape is not None:
+            if tape.skip(self):
+                return inpt
+        elif cls._skip is not _NO_SKIP and self._skip():
             return inpt
         if cls._needs_transform_list is _NEEDS_BY_TYPE:
             selected = [inpt] if isinstance(inpt, self._transformed_types) else []
@@ -244,8 +255,8 @@ class Transform(nn.Module):
 
 Transform.__init__ = recording_init(Transform.__init__)  # type: ignore[method-assign]
 # The base class's hooks, which _forward_leaf skips calling when a subclass keeps them
-_NO_CHECK, _NO_PARAMS = Transform.check_inputs, Transform.make_params
-_NEEDS_BY_TYPE = Transform._needs_transform_list
+_NO_CHECK, _NO_PARAMS, _NO_SKIP = Transform.check_inputs, Transform.make_params, Transform._skip
+_NEEDS_BY_TYPE, _BASE_FORWARD = Transform._needs_transform_list, Transform.forward
 
 
 def draws_nothing(forward: Callable[..., Any]) -> Callable[..., Any]:

@@ -107,7 +107,8 @@ def _crop_spatial(image: torch.Tensor, top: int, left: int, height: int, width: 
         # The view that slicing gives, built directly (cheaper than ``image[..., a:b, c:d]``).
         stride = image.stride()
         offset = image.storage_offset() + top * stride[-2] + left * stride[-1]
-        return image.as_strided((*shape[:-2], height, width), stride, offset)
+        size = (shape[0], height, width) if len(shape) == 3 else (*shape[:-2], height, width)
+        return image.as_strided(size, stride, offset)
     _check_crop_size(height, width)
     y0, y1 = _valid_span(top, height, img_height)
     x0, x1 = _valid_span(left, width, img_width)
