@@ -187,3 +187,21 @@ def test_lone_leaf_calls_overridden_hooks() -> None:
     Checked(p=1.0)(image)
     assert VideoOnly(p=1.0)(image) is image  # not transformed, but make_params still sees [] (as torchvision)
     assert calls == [("check", 1), ("params", 1), ("check", 1), ("params", 0)]
+
+
+def test_lone_leaf_shortcut_honours_patched_forward_generators_and_hooks() -> None:
+    image = Image(torch.arange(48, dtype=torch.uint8).reshape(3, 4, 4))
+    patched = T.RandomHorizontalFlip(1.0)
+    patched.forward = lambda *inputs: "patched"
+    assert patched(image) == "patched"
+    state = torch.get_rng_state()
+    seeded = T.RandomHorizontalFlip(0.5, generator=torch.Generator().manual_seed(0))
+    outs = [seeded(image) for _ in range(8)]
+    assert torch.equal(torch.get_rng_state(), state)  # drew from its own generator only
+    flips = [torch.equal(out, image.flip(-1)) for out in outs]
+    expected = [torch.rand(1, generator=g).item() < 0.5 for g in [torch.Generator().manual_seed(0)] for _ in range(8)]
+    assert flips == expected
+    seen = []
+    hooked = T.RandomVerticalFlip(1.0)
+    hooked.register_forward_hook(lambda module, args, out: seen.append(type(out)))
+    assert torch.equal(hooked(image), image.flip(-2)) and seen == [Image]

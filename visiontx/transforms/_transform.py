@@ -121,7 +121,7 @@ class Transform(nn.Module):
         ):
             return super().__call__(*inputs, **kwargs)
         if (
-            len(inputs) == 1 and _LEAF_PATH.get(type(inputs[0])) and type(self).forward is _BASE_FORWARD
+            type(self).forward is _BASE_FORWARD and len(inputs) == 1 and _LEAF_PATH.get(type(inputs[0]))
             and self.generator is None and "forward" not in self.__dict__
         ):
             return self._forward_leaf(inputs[0])  # what the base class's forward would do, one frame less
