@@ -205,3 +205,14 @@ def test_lone_leaf_shortcut_honours_patched_forward_generators_and_hooks() -> No
     hooked = T.RandomVerticalFlip(1.0)
     hooked.register_forward_hook(lambda module, args, out: seen.append(type(out)))
     assert torch.equal(hooked(image), image.flip(-2)) and seen == [Image]
+
+
+def test_functorch_grad_and_jvp_flow_through_the_adapter() -> None:
+    x, weights = _planar() / 100, torch.rand(3, 6, 8)
+
+    def loss(image):
+        return (F.vertical_flip(image) * weights).sum()
+
+    assert torch.allclose(torch.func.grad(loss)(Image(x)), weights.flip(-2))
+    _, tangent = torch.func.jvp(loss, (Image(x),), (torch.ones(3, 6, 8),))
+    assert torch.allclose(tangent, weights.sum())

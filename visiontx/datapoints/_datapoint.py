@@ -179,7 +179,7 @@ class Datapoint(torch.Tensor):
             lambda t: t if isinstance(t, Datapoint) else wrapper.wrap_like(like, t), output
         )
 
-    def contiguous(self, memory_format: torch.memory_format = torch.contiguous_format) -> torch.Tensor:
+    def contiguous(self, *, memory_format: torch.memory_format = torch.contiguous_format) -> torch.Tensor:
         """``torch.Tensor.contiguous``, without the cost of ``__torch_function__`` in the common case: the
         "tensor" return type, no torch function mode, a class that keeps :class:`Datapoint`'s
         ``__torch_function__``. The result is the same: a plain tensor (an alias when already contiguous)."""
