@@ -232,6 +232,10 @@ def parse_padding(padding: PaddingArg) -> tuple[int, int, int, int]:
     """``padding`` (an int, ``[lr, tb]`` or ``[left, top, right, bottom]``) as ``(left, top, right, bottom)``."""
     if type(padding) is int and padding >= 0:
         return padding, padding, padding, padding
+    if type(padding) in (tuple, list) and len(padding) == 4:  # the common already-parsed form, checked cheaply
+        left, top, right, bottom = padding
+        if type(left) is type(top) is type(right) is type(bottom) is int and min(left, top, right, bottom) >= 0:
+            return left, top, right, bottom
     if isinstance(padding, int) and not isinstance(padding, bool):
         values = [padding] * 4
     elif isinstance(padding, Sequence) and not isinstance(padding, str) and len(padding) in (1, 2, 4):
