@@ -151,7 +151,7 @@ def parse_size(size: SizeArg, max_size: int | None) -> list[int] | None:
 def parse_crop_size(size: CropSize, name: str = "output_size", *, positive: bool = False) -> tuple[int, int]:
     """An int, ``[s]`` or ``(h, w)`` as ``(h, w)`` of non-negative (``positive``: positive) ints."""
     minimum = 1 if positive else 0
-    if type(size) is tuple and len(size) == 2 and type(size[0]) is type(size[1]) is int and min(size) >= minimum:
+    if type(size) is tuple and len(size) == 2 and type(size[0]) is type(size[1]) is int and size[0] >= minimum <= size[1]:
         return size  # already parsed (transforms store it so)
     if isinstance(size, int) and not isinstance(size, bool):
         size = [size]
@@ -232,6 +232,10 @@ def parse_padding(padding: PaddingArg) -> tuple[int, int, int, int]:
     """``padding`` (an int, ``[lr, tb]`` or ``[left, top, right, bottom]``) as ``(left, top, right, bottom)``."""
     if type(padding) is int and padding >= 0:
         return padding, padding, padding, padding
+    if type(padding) in (tuple, list) and len(padding) == 4:  # the common already-parsed form, checked cheaply
+        left, top, right, bottom = padding
+        if type(left) is type(top) is type(right) is type(bottom) is int and min(left, top, right, bottom) >= 0:
+            return left, top, right, bottom
     if isinstance(padding, int) and not isinstance(padding, bool):
         values = [padding] * 4
     elif isinstance(padding, Sequence) and not isinstance(padding, str) and len(padding) in (1, 2, 4):

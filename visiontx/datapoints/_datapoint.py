@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import contextlib
+import sys
 from collections.abc import Mapping, Sequence
 from typing import Any, Callable, TypeVar
 
 import torch
 from torch._C import DisableTorchFunctionSubclass
+from torch.autograd import forward_ad as _forward_ad
 
 D = TypeVar("D", bound="Datapoint")
 
@@ -71,6 +73,46 @@ def _tree_map_tensors(fn: Callable[[torch.Tensor], Any], output: Any) -> Any:
     return output
 
 
+def unwrap(datapoint: torch.Tensor) -> torch.Tensor:
+    """A plain tensor sharing ``datapoint``'s data and autograd history, as ``as_subclass(torch.Tensor)``.
+
+    When nothing tracks its gradients (no ``requires_grad``, no forward-mode AD level open), the
+    cheaper ``detach()`` alias is enough (the registry's adapters unwrap every datapoint they pass on).
+    """
+    with DisableTorchFunctionSubclass():
+        if datapoint.requires_grad or _forward_ad._current_level >= 0:
+            return datapoint.as_subclass(torch.Tensor)
+        return datapoint.detach()
+
+
+def _references_seen_in_callee(tensor: torch.Tensor) -> int:
+    return sys.getrefcount(tensor)
+
+
+def _references_of_unshared() -> int:
+    """What :func:`adopt` sees for a tensor held by nothing but its caller's local variable."""
+    tensor = torch.empty(0)
+    return _references_seen_in_callee(tensor)
+
+
+_UNSHARED = _references_of_unshared()
+
+
+def adopt(tensor: torch.Tensor, cls: type[D]) -> D:
+    """``tensor.as_subclass(cls)`` (``cls`` without metadata) for a kernel's output.
+
+    A plain tensor that nothing but the caller's one local variable refers to (a kernel's fresh
+    output) becomes ``cls`` in place, ``tensor.__class__ = cls`` (as torch's ``UninitializedParameter``
+    does), which saves creating a second tensor object; any other tensor is wrapped by ``as_subclass``.
+    The caller must pass a local variable it does not use afterwards.
+    """
+    if type(tensor) is torch.Tensor and sys.getrefcount(tensor) == _UNSHARED:
+        tensor.__class__ = cls
+        return tensor  # type: ignore[return-value]
+    with DisableTorchFunctionSubclass():
+        return tensor.as_subclass(cls)
+
+
 class Datapoint(torch.Tensor):
     """Base class of visiontx's tensor subclasses (``Image``, ``Video``, ``Mask``, ``BoundingBox``).
 
@@ -122,13 +164,12 @@ class Datapoint(torch.Tensor):
         kwargs: Mapping[str, Any] | None = None,
     ) -> Any:
         with DisableTorchFunctionSubclass():
-            output = func(*args, **(kwargs or {}))
-        # ``clone``, ``to``, ... keep the type of the tensor they convert (``self``), not of an argument:
-        # ``tensor.to(image)`` is a plain tensor
-        keeps_type = func in _KEEP_TYPE and bool(args) and isinstance(args[0], Datapoint)
-        if not keeps_type and _return_type == "tensor":
-            # in-place ops and no-op methods (``.float()`` of a float image) return the datapoint itself
-            return output.as_subclass(torch.Tensor) if isinstance(output, Datapoint) else output
+            output = func(*args, **kwargs) if kwargs else func(*args)
+            # ``clone``, ``to``, ... keep the type of the tensor they convert (``self``), not of an argument:
+            # ``tensor.to(image)`` is a plain tensor
+            if _return_type == "tensor" and not (func in _KEEP_TYPE and args and isinstance(args[0], Datapoint)):
+                # in-place ops and no-op methods (``.float()`` of a float image) return the datapoint itself
+                return output.as_subclass(torch.Tensor) if isinstance(output, Datapoint) else output
         like = _first_datapoint(args, kwargs)
         if like is None:
             return output
@@ -137,6 +178,20 @@ class Datapoint(torch.Tensor):
         return _tree_map_tensors(
             lambda t: t if isinstance(t, Datapoint) else wrapper.wrap_like(like, t), output
         )
+
+    def contiguous(self, *, memory_format: torch.memory_format = torch.contiguous_format) -> torch.Tensor:
+        """``torch.Tensor.contiguous``, without the cost of ``__torch_function__`` in the common case: the
+        "tensor" return type, no torch function mode, a class that keeps :class:`Datapoint`'s
+        ``__torch_function__``. The result is the same: a plain tensor (an alias when already contiguous)."""
+        if (
+            _return_type == "tensor"
+            and getattr(type(self).__torch_function__, "__func__", None) is _DATAPOINT_TORCH_FUNCTION
+            and not _torch_function_mode_enabled()
+        ):
+            with DisableTorchFunctionSubclass():
+                output = _TENSOR_CONTIGUOUS(self, memory_format=memory_format)
+                return output.as_subclass(torch.Tensor) if output is self else output
+        return super().contiguous(memory_format=memory_format)
 
     # Cheap attribute access: bypass __torch_function__ for the attributes transforms read most.
     @property
@@ -177,6 +232,11 @@ class Datapoint(torch.Tensor):
         name = type(self).__name__
         body = body[len("tensor(") : -1].replace("\n" + " " * len("tensor("), "\n" + " " * len(f"{name}("))
         return f"{name}({body}{extra})"
+
+
+_DATAPOINT_TORCH_FUNCTION = Datapoint.__torch_function__.__func__
+_TENSOR_CONTIGUOUS = torch.Tensor.contiguous
+_torch_function_mode_enabled = torch._C._is_torch_function_mode_enabled
 
 
 def _rebuild_datapoint(cls: type[D], tensor: torch.Tensor, metadata: dict[str, Any]) -> D:

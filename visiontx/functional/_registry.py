@@ -18,6 +18,7 @@ import torch
 from .. import _torchvision_interop as _interop
 from .._names import accepts_renamed
 from ..datapoints import BoundingBox, Datapoint, Image, KeyPoints, Mask, Video
+from ..datapoints._datapoint import adopt, unwrap
 from ..datapoints._keypoints import on_canvas
 
 _REGISTRY: dict[Callable, dict[type, Callable]] = {}
@@ -30,15 +31,16 @@ def _wrap_datapoint_kernel(kernel: Callable, datapoint_cls: type[Datapoint]) -> 
     """Adapter for image / video / mask kernels: unwrap, call, re-wrap like the input.
 
     When ``datapoint_cls`` carries no metadata, a tensor result for an input of exactly that class is
-    re-wrapped with ``as_subclass`` directly (what ``wrap_like`` does then, without its dict merges).
+    re-wrapped by ``adopt`` (what ``wrap_like`` does then, without its dict merges and, for the kernel's
+    fresh output, without a second tensor object).
     """
     no_metadata = datapoint_cls._metadata is Datapoint._metadata
 
     @functools.wraps(kernel)
     def adapter(inpt: Datapoint, *args: Any, **kwargs: Any) -> Any:
-        output = kernel(inpt.as_subclass(torch.Tensor), *args, **kwargs)
+        output = kernel(unwrap(inpt), *args, **kwargs)
         if no_metadata and type(inpt) is datapoint_cls and isinstance(output, torch.Tensor):
-            return output.as_subclass(datapoint_cls)
+            return adopt(output, datapoint_cls)
         return _rewrap(inpt, output)
 
     return adapter
@@ -63,7 +65,7 @@ def _wrap_geometry_kernel(kernel: Callable, datapoint_cls: type[Datapoint]) -> C
     def adapter(inpt: Datapoint, *args: Any, **kwargs: Any) -> Datapoint:
         metadata = datapoint_cls._metadata(inpt)
         visibility = metadata.pop("visibility", None)  # key points' own: kernels never see it
-        output, spatial_size = kernel(inpt.as_subclass(torch.Tensor), *args, **metadata, **kwargs)
+        output, spatial_size = kernel(unwrap(inpt), *args, **metadata, **kwargs)
         if visibility is None:
             return datapoint_cls.wrap_like(inpt, output, spatial_size=spatial_size)
         visibility = visibility & on_canvas(output, spatial_size)  # points moved off the canvas: invisible

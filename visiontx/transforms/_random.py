@@ -33,6 +33,9 @@ class _Scratch(threading.local):
         with torch.inference_mode(False):  # a thread's first draw may come inside inference mode
             self.float = torch.empty(1, dtype=torch.float32, device="cpu")
             self.int = torch.empty(1, dtype=torch.int64, device="cpu")
+        # numpy views of the same memory: reading a draw through them is cheaper than ``Tensor.item()``
+        self.float_view = self.float.numpy()
+        self.int_view = self.int.numpy()
         self.lookahead = torch.Generator(device="cpu")
         self.generator: torch.Generator | None = None
 
@@ -89,8 +92,10 @@ def rand() -> float:
     scratch = _scratch
     generator = scratch.generator
     if generator is None:
-        return scratch.float.uniform_().item()
-    return scratch.float.uniform_(generator=generator).item()
+        scratch.float.uniform_()
+    else:
+        scratch.float.uniform_(generator=generator)
+    return scratch.float_view.item(0)
 
 
 def uniform(low: float, high: float) -> float:
@@ -98,8 +103,10 @@ def uniform(low: float, high: float) -> float:
     scratch = _scratch
     generator = scratch.generator
     if generator is None:
-        return scratch.float.uniform_(low, high).item()
-    return scratch.float.uniform_(low, high, generator=generator).item()
+        scratch.float.uniform_(low, high)
+    else:
+        scratch.float.uniform_(low, high, generator=generator)
+    return scratch.float_view.item(0)
 
 
 def exp_uniform(low: float, high: float) -> float:
@@ -119,8 +126,10 @@ def randint(low: int, high: int | None = None) -> int:
     scratch = _scratch
     generator = scratch.generator
     if generator is None:
-        return scratch.int.random_(low, high).item()
-    return scratch.int.random_(low, high, generator=generator).item()
+        scratch.int.random_(low, high)
+    else:
+        scratch.int.random_(low, high, generator=generator)
+    return scratch.int_view.item(0)
 
 
 def peek(n: int) -> torch.Tensor:

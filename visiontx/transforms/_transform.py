@@ -17,7 +17,7 @@ from .. import _torchvision_interop as _interop
 from .._args import check_probability
 from ..datapoints import BoundingBox, Datapoint, Image, KeyPoints, Mask, Video
 from ..functional import get_spatial_size
-from ..functional._registry import _find_kernel, get_kernel
+from ..functional._registry import _LOOKUP_CACHE, _find_kernel, get_kernel
 from . import _random, _serialize, _tape
 from ._arguments import format_call, recording_init
 from ._tape import state as _TAPE
@@ -120,6 +120,11 @@ class Transform(nn.Module):
             or self._compiled_call_impl is not None or _tracing_state()
         ):
             return super().__call__(*inputs, **kwargs)
+        if (
+            type(self).forward is _BASE_FORWARD and len(inputs) == 1 and _LEAF_PATH.get(type(inputs[0]))
+            and self.generator is None and "forward" not in self.__dict__
+        ):
+            return self._forward_leaf(inputs[0])  # what the base class's forward would do, one frame less
         return self.forward(*inputs)
 
     def check_inputs(self, flat_inputs: list[Any]) -> None:
@@ -135,7 +140,10 @@ class Transform(nn.Module):
 
     def call_kernel(self, functional: Callable, inpt: Any, *args: Any, **kwargs: Any) -> Any:
         """Call ``functional``'s kernel for ``inpt``; datapoints it has no kernel for pass through."""
-        kernel = _find_kernel(functional, type(inpt))
+        try:
+            kernel = _LOOKUP_CACHE[functional, type(inpt)]
+        except KeyError:
+            kernel = _find_kernel(functional, type(inpt))
         if kernel is None:
             if isinstance(inpt, Datapoint) or _interop.native_type(type(inpt)) is not None:
                 return inpt
@@ -197,13 +205,25 @@ class Transform(nn.Module):
         return rebuild([self.transform(inpt, params) if need else inpt for inpt, need in zip(flat_inputs, needs)])
 
     def _forward_leaf(self, inpt: Any) -> Any:
-        """:meth:`forward` for a lone image (its own flat sample): no pytree round trip, no size check."""
-        self.check_inputs([inpt])
+        """:meth:`forward` for a lone image (its own flat sample): no pytree round trip, no size check;
+        the base class's no-op hooks are not called."""
+        cls = type(self)
+        if cls.check_inputs is not _NO_CHECK:
+            self.check_inputs([inpt])
         tape = _TAPE.tape
-        if self._skip() if tape is None else tape.skip(self):
+        if tape is not None:
+            if tape.skip(self):
+                return inpt
+        elif cls._skip is not _NO_SKIP and self._skip():
             return inpt
-        selected = [inpt] if self._needs_transform_list([inpt])[0] else []
-        params = self.make_params(selected) if tape is None else tape.params(self, selected)
+        if cls._needs_transform_list is _NEEDS_BY_TYPE:
+            selected = [inpt] if isinstance(inpt, self._transformed_types) else []
+        else:
+            selected = [inpt] if self._needs_transform_list([inpt])[0] else []
+        if tape is not None:
+            params = tape.params(self, selected)
+        else:
+            params = {} if cls.make_params is _NO_PARAMS else self.make_params(selected)
         return self.transform(inpt, params) if selected else inpt
 
     def _needs_transform_list(self, flat_inputs: list[Any]) -> list[bool]:
@@ -234,6 +254,9 @@ class Transform(nn.Module):
 
 
 Transform.__init__ = recording_init(Transform.__init__)  # type: ignore[method-assign]
+# The base class's hooks, which _forward_leaf skips calling when a subclass keeps them
+_NO_CHECK, _NO_PARAMS, _NO_SKIP = Transform.check_inputs, Transform.make_params, Transform._skip
+_NEEDS_BY_TYPE, _BASE_FORWARD = Transform._needs_transform_list, Transform.forward
 
 
 def draws_nothing(forward: Callable[..., Any]) -> Callable[..., Any]:

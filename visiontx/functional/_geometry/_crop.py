@@ -96,12 +96,19 @@ def _valid_span(start: int, length: int, size: int) -> tuple[int, int]:
 def crop_image_tensor(image: torch.Tensor, top: int, left: int, height: int, width: int) -> torch.Tensor:
     """Crop a tensor ``[..., H, W]`` (a view when the region is inside the image)."""
     check_spatial(image, "crop")
-    *batch, img_height, img_width = image.shape
+    return _crop_spatial(image, top, left, height, width)
+
+
+def _crop_spatial(image: torch.Tensor, top: int, left: int, height: int, width: int) -> torch.Tensor:
+    """:func:`crop_image_tensor` of a tensor known to be ``[..., H, W]``."""
+    shape = image.shape
+    img_height, img_width = shape[-2], shape[-1]
     if 0 <= top <= top + height <= img_height and 0 <= left <= left + width <= img_width:
         # The view that slicing gives, built directly (cheaper than ``image[..., a:b, c:d]``).
         stride = image.stride()
         offset = image.storage_offset() + top * stride[-2] + left * stride[-1]
-        return image.as_strided((*batch, height, width), stride, offset)
+        size = (shape[0], height, width) if len(shape) == 3 else (*shape[:-2], height, width)
+        return image.as_strided(size, stride, offset)
     _check_crop_size(height, width)
     y0, y1 = _valid_span(top, height, img_height)
     x0, x1 = _valid_span(left, width, img_width)
@@ -181,7 +188,10 @@ def center_crop(inpt: Any, output_size: CropSize) -> Any:
 def center_crop_image_tensor(image: torch.Tensor, output_size: CropSize) -> torch.Tensor:
     """Centre crop of a tensor ``[..., H, W]``."""
     check_spatial(image, "center_crop")
-    return crop_image_tensor(image, *center_crop_params(image.shape[-2:], output_size))
+    height, width = parse_crop_size(output_size)
+    shape = image.shape
+    top, left = _center_offset(shape[-2], height), _center_offset(shape[-1], width)
+    return _crop_spatial(image, top, left, height, width)
 
 
 center_crop_video = video_kernel(center_crop_image_tensor)
