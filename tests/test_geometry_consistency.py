@@ -88,9 +88,12 @@ def _check_consistent(
             continue
         assert max(abs(a - b) for a, b in zip(extent, box)) <= tolerance, f"box {box} vs mask extent {extent}"
         checked += 1
+    # the image's bright pixels against the masks' union, when no object's mask was lost (a nearest-resized
+    # mask can drop a thin object whose antialiased pixels stay bright)
+    lost = any(_extent(mask) is None for mask in unwrap(masks))
     union = _extent(unwrap(masks).amax(0))
     bright = _extent(unwrap(image)[0] > 127)
-    if union is not None and bright is not None:
+    if not lost and union is not None and bright is not None:
         assert max(abs(a - b) for a, b in zip(union, bright)) <= tolerance + 1
     return checked
 
