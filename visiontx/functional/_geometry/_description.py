@@ -43,7 +43,7 @@ _DESCRIPTIONS: dict[Callable, tuple[Describe, tuple[str, ...]]] = {}
 
 
 def _as_matrix(matrix: Sequence[Sequence[float]]) -> Matrix:
-    rows = [tuple(float(v) for v in row) for row in matrix]
+    rows = [tuple(map(float, row)) for row in matrix]
     if len(rows) == 2:
         rows.append((0.0, 0.0, 1.0))
     if len(rows) != 3 or any(len(row) != 3 for row in rows):
@@ -93,7 +93,7 @@ class Geometry:
 
     def then(self, other: Geometry) -> Geometry:
         """This geometry followed by ``other`` (whose input is this one's canvas)."""
-        matrix = compose([list(r) for r in other.matrix], [list(r) for r in self.matrix])
+        matrix = compose(other.matrix, self.matrix)  # (rows of floats: compose unpacks them)
         return Geometry(matrix, other.canvas_size, other.clamp or self.clamp, self.points_error or other.points_error)
 
 

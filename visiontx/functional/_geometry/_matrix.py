@@ -28,13 +28,13 @@ def scale_matrix(sx: float, sy: float) -> list[list[float]]:
 
 def compose(*matrices: list[list[float]]) -> list[list[float]]:
     """The 3 x 3 product ``matrices[0] @ matrices[1] @ ...`` (apply the last one first)."""
-    result = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
+    p, q, r, s, t, u, v, w, x = 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0  # the product so far, row by row
     for (a, b, c), (d, e, f), (g, h, i) in matrices:
         # each entry summed as sum() would, from 0 and left to right (same floats, signed zeros too)
-        result = [
-            [0 + x * a + y * d + z * g, 0 + x * b + y * e + z * h, 0 + x * c + y * f + z * i] for x, y, z in result
-        ]
-    return result
+        p, q, r = 0 + p * a + q * d + r * g, 0 + p * b + q * e + r * h, 0 + p * c + q * f + r * i
+        s, t, u = 0 + s * a + t * d + u * g, 0 + s * b + t * e + u * h, 0 + s * c + t * f + u * i
+        v, w, x = 0 + v * a + w * d + x * g, 0 + v * b + w * e + x * h, 0 + v * c + w * f + x * i
+    return [[p, q, r], [s, t, u], [v, w, x]]
 
 
 def invert(matrix: list[list[float]]) -> list[list[float]]:
