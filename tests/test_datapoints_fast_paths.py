@@ -190,6 +190,21 @@ def test_lone_leaf_calls_overridden_hooks() -> None:
     assert calls == [("check", 1), ("params", 1), ("check", 1), ("params", 0)]
 
 
+def test_lone_leaf_calls_hooks_set_on_the_instance_as_a_list_sample_does() -> None:
+    calls = []
+    image = Image(torch.zeros(3, 4, 4))
+    t = T.Grayscale(3)
+    t.check_inputs = lambda flat: calls.append("check")
+    t.make_params = lambda flat: calls.append("params") or {}
+    t._skip = lambda: calls.append("skip") or False
+    t._needs_transform_list = lambda flat: calls.append("needs") or [True] * len(flat)
+    t(image)
+    lone = list(calls)
+    calls.clear()
+    t([image])
+    assert lone == calls == ["check", "skip", "needs", "params"]
+
+
 def test_lone_leaf_shortcut_honours_patched_forward_generators_and_hooks() -> None:
     image = Image(torch.arange(48, dtype=torch.uint8).reshape(3, 4, 4))
     patched = T.RandomHorizontalFlip(1.0)

@@ -109,7 +109,7 @@ def test_warp_affine_matches_grid_sample(dtype: torch.dtype, mode: str, angle: f
     expected = _reference_warp(image, matrix, mode, fill)
     diff = (out.double() - expected.double()).abs()
     scale = 1.0 if dtype.is_floating_point else 255.0
-    # OpenCV snaps sample positions to 1/32 pixel: rare small differences, never structural ones
+    # OpenCV's fixed-point bilinear weights: rare small differences, never structural ones
     assert diff.mean() / scale < 2e-3
     assert (diff / scale > 0.02).float().mean() < 0.01
 
@@ -671,7 +671,7 @@ def test_fast_warps_match_torch_path_for_any_channels(name, kwargs, dtype, chann
     scale = 255 if dtype == torch.uint8 else 1
     diff = (fast.double() - reference.double()).abs() / scale
     assert fast.dtype == reference.dtype and fast.shape == reference.shape
-    assert diff.max() <= 1.5 / 255  # OpenCV snaps sample positions to 1/32 pixel
+    assert diff.max() <= 1.5 / 255  # OpenCV's fixed-point bilinear weights
     assert diff.gt(0.5 / 255).float().mean() < 0.05
 
 
@@ -768,7 +768,7 @@ def test_crop_inside_the_image_is_a_view_and_matches_the_padded_crop(batch_dims:
         F.center_crop_image_tensor(image, (4, True))
 
 
-def test_random_erasing_fixed_value_converted_once_per_dtype() -> None:
+def test_random_erasing_fixed_value_as_f_erase_converts_it_also_when_replayed() -> None:
     import visiontx.functional as F
     import visiontx.transforms as T
 
@@ -785,6 +785,12 @@ def test_random_erasing_fixed_value_converted_once_per_dtype() -> None:
         expected = F.erase(image, *region, torch.tensor(value)[:, None, None])
         torch.testing.assert_close(out, expected, rtol=0, atol=0)
         assert not torch.equal(out, image)
+        recorded, record = t.record(image)
+        torch.testing.assert_close(t.replay(image, record=record), recorded, rtol=0, atol=0)  # a new value tensor
+    assert t._fixed_value(torch.uint8, torch.device("cpu")) is t._fixed_value(torch.uint8, torch.device("cpu"))
+    fresh = T.RandomErasing(p=1.0, value=value)
+    assert "_fixed_as" not in fresh.__dict__  # made on first use: transforms pickled before it existed work
+    assert not torch.equal(fresh(make_image_tensor((20, 20))), make_image_tensor((20, 20)))
 
 
 @needs_cv2
@@ -816,6 +822,35 @@ def test_fast_warps_with_fill_match_the_torch_path_under_random_maps(dtype: torc
             )
         scale = 255 if dtype == torch.uint8 else 1
         assert ((fast.double() - reference.double()).abs() / scale).max() <= 1.5 / 255, trial
+
+
+@needs_cv2
+def test_bilinear_warps_take_opencv_from_version_5_only(monkeypatch) -> None:
+    import visiontx.functional as F
+    from visiontx.functional._cv2 import _warp
+
+    image = torch.zeros(3, 8, 8, dtype=torch.uint8)
+    assert _cv2.can_warp(image, F.InterpolationMode.BILINEAR, [0.0]) == _warp._PRECISE_BILINEAR
+    monkeypatch.setattr(_warp, "_PRECISE_BILINEAR", False)  # as under OpenCV 4 (source points snapped to 1/32)
+    assert not _cv2.can_warp(image, F.InterpolationMode.BILINEAR, [0.0])
+
+
+@needs_cv2
+@pytest.mark.parametrize("fill", [300.0, -40.0, [10.0, 400.0, 20.0]])
+def test_uint8_bilinear_warps_with_fills_out_of_range_equal_the_torch_path(fill: Any) -> None:
+    """OpenCV saturates its border sums: uint8 fills outside 0..255 take the torch path (clamped there)."""
+    import visiontx.functional as F
+
+    image = torch.full((3, 20, 24), 255, dtype=torch.uint8)
+    B = F.InterpolationMode.BILINEAR
+    fills = fill if isinstance(fill, list) else [fill]
+    assert not _cv2.can_warp(image, B, fills)
+    for op, kwargs in (
+        (F.rotate, dict(angle=17.0)),
+        (F.elastic, dict(displacement=torch.full((1, 20, 24, 2), 0.05))),
+    ):
+        fast, reference = _fast_and_torch(op, image, interpolation=B, fill=fill, **kwargs)
+        torch.testing.assert_close(fast, reference, rtol=0, atol=0)
 
 
 def test_compose_equals_the_summed_matrix_product_bit_for_bit() -> None:

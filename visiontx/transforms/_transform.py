@@ -206,24 +206,24 @@ class Transform(nn.Module):
 
     def _forward_leaf(self, inpt: Any) -> Any:
         """:meth:`forward` for a lone image (its own flat sample): no pytree round trip, no size check;
-        the base class's no-op hooks are not called."""
-        cls = type(self)
-        if cls.check_inputs is not _NO_CHECK:
+        the base class's no-op hooks are not called (hooks set on the instance are)."""
+        cls, own = type(self), self.__dict__
+        if cls.check_inputs is not _NO_CHECK or "check_inputs" in own:
             self.check_inputs([inpt])
         tape = _TAPE.tape
         if tape is not None:
             if tape.skip(self):
                 return inpt
-        elif cls._skip is not _NO_SKIP and self._skip():
+        elif (cls._skip is not _NO_SKIP or "_skip" in own) and self._skip():
             return inpt
-        if cls._needs_transform_list is _NEEDS_BY_TYPE:
+        if cls._needs_transform_list is _NEEDS_BY_TYPE and "_needs_transform_list" not in own:
             selected = [inpt] if isinstance(inpt, self._transformed_types) else []
         else:
             selected = [inpt] if self._needs_transform_list([inpt])[0] else []
         if tape is not None:
             params = tape.params(self, selected)
         else:
-            params = {} if cls.make_params is _NO_PARAMS else self.make_params(selected)
+            params = {} if cls.make_params is _NO_PARAMS and "make_params" not in own else self.make_params(selected)
         return self.transform(inpt, params) if selected else inpt
 
     def _needs_transform_list(self, flat_inputs: list[Any]) -> list[bool]:

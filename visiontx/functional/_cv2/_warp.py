@@ -32,8 +32,18 @@ def _can_sample(image: torch.Tensor, fill: Sequence[float] | None) -> bool:
 def can_warp(image: torch.Tensor, mode: InterpolationMode, fill: Sequence[float] | None) -> bool:
     """Whether a warp of ``image`` (:func:`warp` by a matrix, :func:`remap` by a grid) can take OpenCV:
     bilinear only (OpenCV's warps round nearest-neighbour ties differently; nearest sampling goes through
-    :func:`remap_nearest`; its bicubic maps source points to 1/32 pixel, where ``grid_sample`` does not)."""
+    :func:`remap_nearest`; its bicubic maps source points to 1/32 pixel, where ``grid_sample`` does not),
+    and for uint8 a fill within 0..255 (OpenCV saturates its border sums before the blend could undo them)."""
+    if not _PRECISE_BILINEAR or (
+        image.dtype == torch.uint8 and fill is not None and not all(0.0 <= v <= 255.0 for v in fill)
+    ):
+        return False
     return mode == InterpolationMode.BILINEAR and _can_sample(image, fill)
+
+
+# OpenCV 4's bilinear warps and remaps snap source points to 1/32 pixel (up to ~8 levels from torch's
+# sampling near the border blend); OpenCV 5's are within 1 level (``tests/test_fast_paths.py``).
+_PRECISE_BILINEAR = cv2 is not None and int(cv2.__version__.split(".")[0]) >= 5
 
 
 def can_remap_nearest(image: torch.Tensor, fill: Sequence[float] | None) -> bool:
@@ -173,8 +183,8 @@ def _blend_border(out: torch.Tensor, index: np.ndarray, w: np.ndarray, fill: Seq
     for i, plane in enumerate(out.numpy().reshape(-1, out.shape[-2] * out.shape[-1])):
         blended = plane.take(index) * w
         blended += fill_share * np.float32(plane_fill(fill, channels, i))
-        if out.dtype == torch.uint8:  # within 0..255 already (w v + (1 - w)^2 fill, uint8 v and fill): no clip
-            np.rint(blended, out=blended)
+        if out.dtype == torch.uint8:  # (within 0..255 for fills in 0..255, which the gate asks; clipped anyway)
+            np.clip(np.rint(blended, out=blended), 0.0, 255.0, out=blended)
         plane[index] = blended
 
 

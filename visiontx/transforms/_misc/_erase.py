@@ -66,7 +66,6 @@ class RandomErasing(RandomApplyTransform):
         self.value = value
         self._value = _erase_value(value)
         self._fixed = None if self._value is None else torch.tensor(self._value)[:, None, None]  # as torchvision's
-        self._fixed_as: dict[tuple[torch.dtype, torch.device], torch.Tensor] = {}
         self.inplace = inplace
         self._log_ratio = torch.log(torch.tensor(self.ratio)).tolist()  # float32 logs, as torchvision
 
@@ -98,11 +97,17 @@ class RandomErasing(RandomApplyTransform):
             )
             return inpt
         v = params["v"]
-        if v is not self._fixed:  # the noise, cast as torchvision's assignment casts it (F.erase rounds fixed values)
+        if self._fixed is None:  # the noise, cast as torchvision's assignment casts it (F.erase rounds fixed values)
             v = v.to(torch.uint8 if isinstance(inpt, PIL.Image.Image) else inpt.dtype)
-        elif isinstance(inpt, torch.Tensor):  # the fixed value as F.erase would convert it, once per dtype and device
-            key = (inpt.dtype, inpt.device)
-            if key not in self._fixed_as:
-                self._fixed_as[key] = fill_tensor(self._fixed, inpt.dtype, inpt.device)
-            v = self._fixed_as[key]
+        elif isinstance(inpt, torch.Tensor):  # the fixed value (also a replayed one), as F.erase would convert it
+            v = self._fixed_value(inpt.dtype, inpt.device)
         return self.call_kernel(F.erase, inpt, **dict(params, v=v), inplace=self.inplace)
+
+    def _fixed_value(self, dtype: torch.dtype, device: torch.device) -> torch.Tensor:
+        """The fixed value converted for images of ``dtype`` on ``device``, once per pair (made on first use:
+        transforms pickled before the cache existed have none)."""
+        cache = self.__dict__.setdefault("_fixed_as", {})
+        key = (dtype, device)
+        if key not in cache:
+            cache[key] = fill_tensor(self._fixed, dtype, device)
+        return cache[key]
