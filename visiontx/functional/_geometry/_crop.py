@@ -188,10 +188,8 @@ def center_crop(inpt: Any, output_size: CropSize) -> Any:
 def center_crop_image_tensor(image: torch.Tensor, output_size: CropSize) -> torch.Tensor:
     """Centre crop of a tensor ``[..., H, W]``."""
     check_spatial(image, "center_crop")
-    height, width = parse_crop_size(output_size)
     shape = image.shape
-    top, left = _center_offset(shape[-2], height), _center_offset(shape[-1], width)
-    return _crop_spatial(image, top, left, height, width)
+    return _crop_spatial(image, *center_crop_params((shape[-2], shape[-1]), output_size))
 
 
 center_crop_video = video_kernel(center_crop_image_tensor)
