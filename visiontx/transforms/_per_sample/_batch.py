@@ -5,6 +5,10 @@ The caller's structure (tuples, lists, dicts) is walked once into a template: ``
 are *batched* (sample ``i`` is ``leaf[i]``); a list or tuple that holds no batched leaf but some tensor
 or PIL image is *per-sample* (its ``i``-th entry belongs to sample ``i``, so its length must be ``B``);
 everything else passes through as it is.
+
+On CPU the per-image road (the OpenCV wing, and the loop) leaves a batched leaf as :class:`Pieces`, its
+``B`` per-sample tensors, until something needs one batch tensor (a batched torch implementation, a
+container choosing per sample, the end of the call): a pipeline of such stages stacks once.
 """
 
 from __future__ import annotations
@@ -41,6 +45,45 @@ def _batched_test(sample: Any) -> Callable[[Any], bool]:
 
 def _is_data(leaf: Any) -> bool:
     return isinstance(leaf, (torch.Tensor, PIL.Image.Image))
+
+
+class Pieces:
+    """A batched leaf held as its ``B`` per-sample tensors (one shape, dtype and device: checked when made,
+    so the different-shapes ``ValueError`` comes where it always came); :meth:`stack` makes the batch tensor."""
+
+    def __init__(self, items: list[Any]) -> None:
+        self.items = items
+        first = items[0]
+        self.shape = torch.Size([len(items), *first.shape])
+        self.dtype, self.device, self.ndim = first.dtype, first.device, first.ndim + 1
+
+    @property
+    def kind(self) -> Any:
+        """A sample, for the type tests (``isinstance``) and the wing's gate."""
+        return self.items[0]
+
+    @property
+    def requires_grad(self) -> bool:
+        return any(item.requires_grad for item in self.items)
+
+    def stack(self) -> Any:
+        return _join(self.items)
+
+
+def pieces(outputs: list[Any], name: str) -> Any:
+    """``outputs``, one per sample, as one batched leaf: :class:`Pieces` when they are tensors of one dtype
+    and device, else stacked at once (``ValueError`` when their shapes differ, as :func:`_stack`)."""
+    _check_shapes(outputs, name)
+    first = outputs[0]
+    if all(isinstance(out, torch.Tensor) and out.dtype == first.dtype and out.device == first.device
+           for out in outputs):
+        return Pieces(outputs)
+    return _join(outputs)
+
+
+def stacked(leaf: Any) -> Any:
+    """``leaf`` as a batch tensor (stacking :class:`Pieces`)."""
+    return leaf.stack() if isinstance(leaf, Pieces) else leaf
 
 
 @dataclass
@@ -116,19 +159,25 @@ class Batch:
     def with_values(self, leaves: list[Any], lists: list[list[Any]] | None = None) -> Batch:
         return replace(self, leaves=leaves, lists=self.lists if lists is None else lists)
 
+    def stacked(self) -> Batch:
+        """This batch with every batched leaf a batch tensor (:class:`Pieces` stacked)."""
+        if not any(isinstance(leaf, Pieces) for leaf in self.leaves):
+            return self
+        return self.with_values([stacked(leaf) for leaf in self.leaves])
+
     def rebuild(self) -> Any:
-        """The caller's structure holding the current leaves and lists."""
-        return _fill(self.template, self.leaves, [t(entries) for t, entries in zip(self._list_types(), self.lists)])
+        """The caller's structure holding the current leaves (as batch tensors) and lists."""
+        return _fill(self.template, self.stacked().leaves, [t(entries) for t, entries in zip(self._list_types(), self.lists)])
 
     def sample(self, i: int) -> Any:
         """Sample ``i`` alone, in the caller's structure (batched leaves indexed, lists' ``i``-th entries)."""
         return _fill(self.template, [_index(leaf, i) for leaf in self.leaves], [entries[i] for entries in self.lists])
 
     def collect(self, outputs: list[Any], name: str) -> Batch:
-        """The batch of ``outputs``, one per sample in :meth:`sample`'s structure: batched leaves stacked
-        (``ValueError`` when their shapes differ), per-sample entries gathered."""
+        """The batch of ``outputs``, one per sample in :meth:`sample`'s structure: batched leaves as
+        :func:`pieces` (``ValueError`` when their shapes differ), per-sample entries gathered."""
         per_sample = [_gather(self.template, output) for output in outputs]
-        leaves = [_stack([found[0][k] for found in per_sample], self.leaves[k], name) for k in range(len(self.leaves))]
+        leaves = [pieces([found[0][k] for found in per_sample], name) for k in range(len(self.leaves))]
         lists = [[found[1][k] for found in per_sample] for k in range(len(self.lists))]
         return self.with_values(leaves, lists)
 
@@ -146,7 +195,9 @@ class Batch:
         return [t if t in (list, tuple) else list for t in types]
 
 
-def _index(leaf: torch.Tensor, i: int) -> torch.Tensor:
+def _index(leaf: torch.Tensor | Pieces, i: int) -> torch.Tensor:
+    if isinstance(leaf, Pieces):
+        return leaf.items[i]
     item = leaf.as_subclass(torch.Tensor)[i]
     return type(leaf).wrap_like(leaf, item) if isinstance(leaf, Datapoint) else item
 
@@ -190,7 +241,7 @@ def _gather(node: Template, output: Any) -> tuple[dict[int, Any], dict[int, Any]
     return leaves, entries
 
 
-def _stack(outputs: list[Any], like: Any, name: str) -> Any:
+def _check_shapes(outputs: list[Any], name: str) -> None:
     shapes = sorted({tuple(out.shape) for out in outputs})
     if len(shapes) > 1:
         raise ValueError(
@@ -198,6 +249,15 @@ def _stack(outputs: list[Any], like: Any, name: str) -> Any:
             "(give it a fixed output size, e.g. follow it by Resize / CenterCrop inside the PerSample, or apply it "
             "per sample before batching)"
         )
-    stacked = torch.stack([out.as_subclass(torch.Tensor) for out in outputs])
+
+
+def _stack(outputs: list[Any], name: str) -> Any:
+    _check_shapes(outputs, name)
+    return _join(outputs)
+
+
+def _join(outputs: list[Any]) -> Any:
+    """One batch tensor of same-shaped ``outputs``, wrapped as the first one."""
+    tensor = torch.stack([out.as_subclass(torch.Tensor) for out in outputs])
     first = outputs[0]
-    return type(first).wrap_like(first, stacked) if isinstance(first, Datapoint) else stacked
+    return type(first).wrap_like(first, tensor) if isinstance(first, Datapoint) else tensor

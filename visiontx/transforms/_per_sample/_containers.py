@@ -42,6 +42,8 @@ class _SequenceRecord(Record):
 
 @register(Compose)
 class BatchedCompose(Batched):
+    takes_pieces = True  # each transform gets the batch as the one before left it
+
     def run(self, batch: Batch, context: Context) -> tuple[Batch, Record]:
         if self.transform.fuse_geometry:
             return run_fused(self.transform.transforms, batch, context)
@@ -51,6 +53,7 @@ class BatchedCompose(Batched):
 
 def _select(chosen: list[torch.Tensor], options: list[Batch], name: str) -> Batch:
     """Per sample, the batch of the option whose mask is True (exactly one per sample)."""
+    options = [option.stacked() for option in options]
     shapes = {tuple(leaf.shape) for option in options for leaf in option.leaves}
     first = options[0]
     if len({tuple(tuple(leaf.shape) for leaf in option.leaves) for option in options}) > 1:

@@ -17,7 +17,7 @@ from ...functional import _cv2
 from .. import _random
 from .._transform import RandomApplyTransform, Transform, check_spatial_sizes_agree, flatten_sample
 from . import _draws
-from ._batch import Batch, _index, _stack
+from ._batch import Batch, Pieces, _index, _stack, pieces, stacked
 
 
 @dataclass
@@ -38,6 +38,9 @@ class Record(abc.ABC):
 
 class Batched(abc.ABC):
     """How one transform runs on a batch (one instance per transform)."""
+
+    # whether run() takes batched leaves held as Pieces (else run_transform stacks them first)
+    takes_pieces = False
 
     def __init__(self, transform: Any) -> None:
         self.transform = transform
@@ -91,8 +94,11 @@ def own_generator(transform: Any, batch: Batch, context: Context) -> Iterator[Co
 
 def run_transform(transform: Any, batch: Batch, context: Context) -> tuple[Batch, Record]:
     """``transform``'s batched implementation on the batch, drawing from its own generator if it has one."""
+    implementation = batched_for(transform)
+    if not implementation.takes_pieces:
+        batch = batch.stacked()
     with own_generator(transform, batch, context) as own:
-        return batched_for(transform).run(batch, own)
+        return implementation.run(batch, own)
 
 
 def run_sequence(transforms: list[Any], batch: Batch, context: Context) -> tuple[Batch, list[Record]]:
@@ -131,8 +137,10 @@ def run_single(transform: Transform, sample: Any) -> tuple[Any, dict[str, Any] |
 
 class Loop(Batched):
     """Any transform or callable, one sample at a time (torch's default generator draws), the batched
-    leaves stacked again: ``ValueError`` when the samples come out with different shapes. ``single``,
-    when given, runs one sample and returns it with the parameters it drew."""
+    leaves gathered again (as ``Pieces``): ``ValueError`` when the samples come out with different shapes.
+    ``single``, when given, runs one sample and returns it with the parameters it drew."""
+
+    takes_pieces = True
 
     def __init__(self, transform: Any, single: Callable[[Any], tuple[Any, Any]] | None = None) -> None:
         super().__init__(transform)
@@ -157,6 +165,14 @@ class Loop(Batched):
 
 
 # ------------------------------------------------------------------------------ vectorised leaf ops
+def _takes_batch_per_image(leaf: Any) -> bool:
+    """The wing's gate for the batch ``leaf`` (``Pieces``: asked of a sample, as the gate reads only its
+    type, device, dtype, autograd and size)."""
+    if isinstance(leaf, Pieces):
+        return not leaf.requires_grad and _cv2.takes_batch_per_image(leaf.kind.as_subclass(torch.Tensor))
+    return _cv2.takes_batch_per_image(leaf.as_subclass(torch.Tensor))
+
+
 class LeafRecord(Record):
     def __init__(self, implementation: Leaf, values: dict[str, Any], applied: torch.Tensor | None) -> None:
         self._implementation, self._values, self._applied = implementation, values, applied
@@ -178,7 +194,10 @@ class Leaf(Batched):
     the transform's own ``transform`` with their sample's :meth:`sample_params`. ``RandomApplyTransform``'s
     ``p`` is one coin per sample: skipped samples keep their input (``torch.where``). Where the OpenCV
     wing can take the batch (CPU, uint8 / float32), the images go one by one through the single
-    transform's kernels instead (``per_image``): the wing's per-image paths are faster there."""
+    transform's kernels instead (``per_image``): the wing's per-image paths are faster there, and their
+    outputs stay ``Pieces`` for the next stage (stacked where a batch tensor is needed)."""
+
+    takes_pieces = True
 
     # the batched leaves apply() takes: images and videos (and plain image tensors), masks too if set
     moves_masks = False
@@ -214,28 +233,34 @@ class Leaf(Batched):
         lists = [self._apply_entries(entries, record) for entries in batch.lists]
         return batch.with_values(leaves, lists), record
 
-    def _apply_leaf(self, leaf: torch.Tensor, values: dict[str, Any], applied: torch.Tensor | None) -> Any:
-        if not isinstance(leaf, self.transform._transformed_types) or (isinstance(leaf, Mask) and not self.moves_masks):
+    def _apply_leaf(self, leaf: Any, values: dict[str, Any], applied: torch.Tensor | None) -> Any:
+        kind = leaf.kind if isinstance(leaf, Pieces) else leaf
+        if not isinstance(kind, self.transform._transformed_types) or (isinstance(kind, Mask) and not self.moves_masks):
             return leaf
+        if self.per_image and _takes_batch_per_image(leaf):
+            return pieces(self._per_image_outputs(leaf, values, applied), self.name)
+        leaf = stacked(leaf)
         plain = leaf.as_subclass(torch.Tensor)
-        if self.per_image and _cv2.takes_batch_per_image(plain):
-            return self.apply_per_image(leaf, values, applied)
         out = self.apply(leaf if self.takes_datapoints else plain, values).as_subclass(torch.Tensor)
         if applied is not None:
             out = torch.where(applied.view(-1, *[1] * (out.ndim - 1)), out, plain)
         return type(leaf).wrap_like(leaf, out) if isinstance(leaf, Datapoint) else out
 
-    def apply_per_image(self, leaf: Any, values: dict[str, Any], applied: torch.Tensor | None = None) -> Any:
-        """The single transform's ``transform`` on each applied image of the datapoint ``leaf`` with its
-        parameters, stacked again (one read-back of the draws): the OpenCV wing's road on CPU, and what
-        the batched kernels do not cover (the implementations say when)."""
+    def apply_per_image(self, leaf: Any, values: dict[str, Any]) -> Any:
+        """The single transform's ``transform`` on each image of the datapoint ``leaf`` with its parameters,
+        stacked again: what the batched kernels do not cover (the implementations say when)."""
+        outputs = self._per_image_outputs(leaf, values, None)
+        return _stack(outputs, self.name) if outputs else leaf
+
+    def _per_image_outputs(self, leaf: Any, values: dict[str, Any], applied: torch.Tensor | None) -> list[Any]:
+        """The single transform's ``transform`` on each applied image of ``leaf`` (a batch tensor or
+        ``Pieces``) with its parameters (one read-back of the draws); skipped images as they are."""
         host = {k: v.cpu() if isinstance(v, torch.Tensor) else v for k, v in values.items()}
         skip = [False] * leaf.shape[0] if applied is None else (~applied).tolist()
-        outputs = [
+        return [
             _index(leaf, i) if skip[i] else self.transform.transform(_index(leaf, i), self.sample_params(host, i))
             for i in range(leaf.shape[0])
         ]
-        return _stack(outputs, leaf, self.name) if outputs else leaf
 
     def _apply_entries(self, entries: list[Any], record: Record) -> list[Any]:
         out = []

@@ -92,6 +92,7 @@ def _run_matrices(run: list[Any], batch: Batch, context: Context) -> tuple[Batch
     all exact moves once through its composed map (the run's fused rules: the highest interpolation it
     applied, the run's fill, block means where an antialiased step shrinks by 2 or more); the others
     keep their unfused result (the same draws, transform by transform)."""
+    batch = batch.stacked()
     size, canvas, device = batch.size, batch.spatial_size, batch.device
     composed, applied_count = G.eye(size, device), torch.zeros(size, dtype=torch.long, device=device)
     exact = torch.ones(size, dtype=torch.bool, device=device)
@@ -122,7 +123,7 @@ def _run_matrices(run: list[Any], batch: Batch, context: Context) -> tuple[Batch
     fused = (applied_count >= 2) & ~exact
     fill_of = next((t for t in run if isinstance(t, FillMixin)), None)
     leaves = []
-    for leaf, replayed in zip(batch.leaves, unfused.leaves):
+    for leaf, replayed in zip(batch.leaves, unfused.stacked().leaves):
         moved = _warp_leaf(leaf, composed, canvas, ranks, antialias, fill_of, run)
         out = torch.where(fused.view(-1, *[1] * (moved.ndim - 1)), moved, replayed.as_subclass(torch.Tensor))
         leaves.append(type(leaf).wrap_like(leaf, out) if isinstance(leaf, Datapoint) else out)
