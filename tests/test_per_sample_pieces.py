@@ -87,7 +87,9 @@ def test_pieces_give_what_stacking_every_stage_gives(
 
 @needs_wing
 @pytest.mark.parametrize("dtype", [torch.uint8, torch.float32])
-def test_a_pipeline_of_per_image_stages_stacks_each_leaf_once(dtype: torch.dtype, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_pipeline_of_per_image_stages_stacks_each_leaf_once(
+    dtype: torch.dtype, monkeypatch: pytest.MonkeyPatch
+) -> None:
     stacks: list[tuple[int, ...]] = []
     stack = torch.stack
 
@@ -119,7 +121,8 @@ def test_the_output_does_not_share_memory_with_the_input() -> None:
 def test_different_shapes_still_raise_at_the_stage_that_made_them(wing: bool) -> None:
     if wing and not _cv2.available():
         pytest.skip("the per-image road is the OpenCV wing's")
-    transform = T.PerSample(T.Compose([T.RandomHorizontalFlip(), T.RandomRotation(40, expand=True), T.ColorJitter(0.3)]))
+    stages = [T.RandomHorizontalFlip(), T.RandomRotation(40, expand=True), T.ColorJitter(0.3)]
+    transform = T.PerSample(T.Compose(stages))
     torch.manual_seed(0)
     message = r"PerSample\(RandomRotation\) gave the samples of one batch different shapes"
     with pytest.raises(ValueError, match=message):

@@ -167,7 +167,8 @@ class Batch:
 
     def rebuild(self) -> Any:
         """The caller's structure holding the current leaves (as batch tensors) and lists."""
-        return _fill(self.template, self.stacked().leaves, [t(entries) for t, entries in zip(self._list_types(), self.lists)])
+        lists = [t(entries) for t, entries in zip(self._list_types(), self.lists)]
+        return _fill(self.template, self.stacked().leaves, lists)
 
     def sample(self, i: int) -> Any:
         """Sample ``i`` alone, in the caller's structure (batched leaves indexed, lists' ``i``-th entries)."""
