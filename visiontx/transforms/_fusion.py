@@ -21,6 +21,7 @@ from .. import functional as F
 from .._args import setup_fill_arg
 from ..datapoints import Datapoint
 from ..functional import Geometry, InterpolationMode
+from ..functional._geometry._description import describe_step
 from . import _random
 from ._geometry import (
     CenterCrop,
@@ -70,12 +71,19 @@ class _GeometryProbe(Datapoint):
     @classmethod
     def start(cls, spatial_size: Sequence[int]) -> _GeometryProbe:
         """A probe of the identity on an input of ``spatial_size``."""
-        return cls._wrap(_EMPTY, geometry=Geometry(_IDENTITY, tuple(spatial_size)), steps=())
+        return cls._make(Geometry(_IDENTITY, tuple(spatial_size)), ())
+
+    @classmethod
+    def _make(cls, geometry: Geometry, steps: tuple[Geometry, ...]) -> _GeometryProbe:
+        probe = _EMPTY.as_subclass(cls)  # (Datapoint._wrap, one loop less)
+        probe.geometry, probe.steps = geometry, steps
+        return probe
 
     def follow(self, op: Callable, **params: Any) -> _GeometryProbe:
         """The probe after ``op(**params)``; arguments that only concern pixels are ignored."""
-        step = F.geometry_of(op, self.geometry.canvas_size, **params)
-        return _GeometryProbe._wrap(_EMPTY, geometry=self.geometry.then(step), steps=(*self.steps, step))
+        geometry = self.geometry
+        step = describe_step(op, geometry.canvas_size, params)
+        return _GeometryProbe._make(geometry.then(step), (*self.steps, step))
 
 
 def _follow(op: Callable, probe: _GeometryProbe, *args: Any, **params: Any) -> _GeometryProbe:

@@ -91,10 +91,23 @@ class Geometry:
     def is_projective(self) -> bool:
         return self.matrix[2] != (0.0, 0.0, 1.0)
 
+    @classmethod
+    def _checked(
+        cls, matrix: Matrix, canvas_size: tuple[int, int], clamp: Clamp = None, points_error: str | None = None
+    ) -> Geometry:
+        """A geometry of a matrix already of 3 rows of 3 floats and a size already of 2 ints: the fields
+        are set as ``__init__`` sets them, less its conversions (a fused run composes a few per call)."""
+        geometry = object.__new__(cls)
+        vars(geometry).update(matrix=matrix, canvas_size=canvas_size, clamp=clamp, points_error=points_error)
+        return geometry
+
     def then(self, other: Geometry) -> Geometry:
         """This geometry followed by ``other`` (whose input is this one's canvas)."""
-        matrix = compose(other.matrix, self.matrix)  # (rows of floats: compose unpacks them)
-        return Geometry(matrix, other.canvas_size, other.clamp or self.clamp, self.points_error or other.points_error)
+        rows = compose(other.matrix, self.matrix)  # floats, from floats (compose unpacks the rows)
+        matrix: Matrix = tuple(map(tuple, rows))  # type: ignore[assignment]
+        return Geometry._checked(
+            matrix, other.canvas_size, other.clamp or self.clamp, self.points_error or other.points_error
+        )
 
 
 def register_geometry(
@@ -218,6 +231,13 @@ def _resolve(op: Callable | str) -> Callable:
             return functional
     names = sorted(f.__name__ for f in _DESCRIPTIONS)
     raise ValueError(f"op must be one of the geometric ops described by a matrix {names}, got {op!r}")
+
+
+def describe_step(op: Callable, spatial_size: tuple[int, int], params: dict[str, Any]) -> Geometry:
+    """:func:`geometry_of` for ``op`` itself (a registered functional) on a size of two ints, without
+    resolving or checking them (the fused probe's path: its canvas is a geometry's)."""
+    describe, sampling = _DESCRIPTIONS[op]
+    return describe(spatial_size, **{k: v for k, v in params.items() if k not in sampling})
 
 
 @accepts_canvas_size
