@@ -39,16 +39,17 @@ Clamp = Literal["corners", "boxes", None]
 Describe = Callable[..., "Geometry"]
 
 _IDENTITY = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
+_LAST_ROW = (0.0, 0.0, 1.0)
 _DESCRIPTIONS: dict[Callable, tuple[Describe, tuple[str, ...]]] = {}
 
 
 def _as_matrix(matrix: Sequence[Sequence[float]]) -> Matrix:
-    rows = [tuple(map(float, row)) for row in matrix]
-    if len(rows) == 2:
-        rows.append((0.0, 0.0, 1.0))
-    if len(rows) != 3 or any(len(row) != 3 for row in rows):
-        raise ValueError(f"matrix must be 2 x 3 or 3 x 3, got {matrix!r}")
-    return tuple(rows)  # type: ignore[return-value]
+    try:
+        (a, b, c), (d, e, f), *last = matrix
+        ((g, h, i),) = last or (_LAST_ROW,)
+    except ValueError:  # (rows of floats, so each row is read once: a few of these per fused call)
+        raise ValueError(f"matrix must be 2 x 3 or 3 x 3, got {matrix!r}") from None
+    return ((float(a), float(b), float(c)), (float(d), float(e), float(f)), (float(g), float(h), float(i)))
 
 
 @dataclass(frozen=True)
@@ -79,8 +80,8 @@ class Geometry:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "matrix", _as_matrix(self.matrix))
-        height, width = (int(s) for s in self.canvas_size)
-        object.__setattr__(self, "canvas_size", (height, width))
+        height, width = self.canvas_size
+        object.__setattr__(self, "canvas_size", (int(height), int(width)))
 
     @property
     def inverse_matrix(self) -> Matrix:
