@@ -166,7 +166,8 @@ def _replay(drawn: Drawn, flat_inputs: list[Any]) -> list[Any]:
 
 def _interpolation(drawn: Drawn, leaf: Any) -> InterpolationMode:
     """The highest-quality mode asked for in the run; tensors take bilinear for bicubic."""
-    ranks = [_RANKS.get(t.interpolation, 2) for t, _ in drawn if hasattr(t, "interpolation")]
+    # (vars: interpolation and antialias are instance attributes where a FUSIBLE class has them)
+    ranks = [_RANKS.get(vars(t)["interpolation"], 2) for t, _ in drawn if "interpolation" in vars(t)]
     rank = max(ranks, default=0)
     if rank == 2 and not isinstance(leaf, PIL.Image.Image):
         rank = 1
@@ -178,7 +179,7 @@ def _fused(leaf: Any, geometry: Geometry, run: list[Transform], drawn: Drawn) ->
     fill = next((t._fill_for(leaf) for t in run if isinstance(t, FillMixin)), None)
     if fill is not None and not any(map(float, fill if isinstance(fill, list) else (fill,))):
         fill = None  # zeros: the warp's own border (grid_sample's zero padding), no blending pass
-    antialias = any(getattr(t, "antialias", False) for t, _ in drawn)
+    antialias = any(vars(t).get("antialias", False) for t, _ in drawn)
     interpolation = _interpolation(drawn, leaf)
     return run[-1].call_kernel(F.warp, leaf, geometry=geometry, interpolation=interpolation, fill=fill,
                                antialias=antialias)

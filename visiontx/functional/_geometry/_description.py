@@ -10,6 +10,7 @@ types (key points, bounding boxes) then follow every op through the one path her
 
 from __future__ import annotations
 
+import math
 import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -104,11 +105,28 @@ class Geometry:
 
     def then(self, other: Geometry) -> Geometry:
         """This geometry followed by ``other`` (whose input is this one's canvas)."""
-        rows = compose(other.matrix, self.matrix)  # floats, from floats (compose unpacks the rows)
-        matrix: Matrix = tuple(map(tuple, rows))  # type: ignore[assignment]
         return Geometry._checked(
-            matrix, other.canvas_size, other.clamp or self.clamp, self.points_error or other.points_error
+            _product(other.matrix, self.matrix),
+            other.canvas_size,
+            other.clamp or self.clamp,
+            self.points_error or other.points_error,
         )
+
+
+def _product(first: Matrix, second: Matrix) -> Matrix:
+    """``compose(first, second)``, the same floats, without its pass through the identity: each entry
+    summed as compose sums it. That pass only changes entries where ``first`` has an infinity or NaN,
+    and then so does a product entry: any non-finite sum goes back to compose."""
+    (a, b, c), (d, e, f), (g, h, i) = first
+    (p, q, r), (s, t, u), (v, w, x) = second
+    rows = (
+        (0 + a * p + b * s + c * v, 0 + a * q + b * t + c * w, 0 + a * r + b * u + c * x),
+        (0 + d * p + e * s + f * v, 0 + d * q + e * t + f * w, 0 + d * r + e * u + f * x),
+        (0 + g * p + h * s + i * v, 0 + g * q + h * t + i * w, 0 + g * r + h * u + i * x),
+    )
+    if math.isfinite(sum(map(sum, rows))):
+        return rows
+    return tuple(map(tuple, compose(first, second)))  # type: ignore[return-value]
 
 
 def register_geometry(
