@@ -254,4 +254,4 @@ def test_then_is_compose_to_the_bit(first) -> None:
 
 
 def _bits(matrix: Any) -> list[list[Any]]:
-    return [["nan" if v != v else struct.pack("d", v) for v in row] for row in matrix]
+    return [["nan" if math.isnan(v) else struct.pack("d", v) for v in row] for row in matrix]
