@@ -127,6 +127,43 @@ def test_solved_coefficients_send_each_end_point_to_its_start_point() -> None:
         assert (d * ex + e * ey + f) / denominator == pytest.approx(sy, abs=1e-9)
 
 
+_QUAD = [[3.0, 1.0], [35.0, 0.0], [39.0, 31.0], [0.0, 25.0]]
+
+
+@pytest.mark.parametrize(
+    "end",
+    [
+        [_QUAD[0], _QUAD[0], _QUAD[2], _QUAD[3]],  # coincident points
+        [[0.0, 0.0], [10.0, 10.0], [20.0, 20.0], [0.0, 30.0]],  # three collinear
+        [[0.0, 0.0], [10.0, 10.0], [20.0, 20.0 + 1e-12], [0.0, 30.0]],  # nearly collinear, by tiny steps
+        [[0.0, 0.0], [10.0, 10.0], [20.0, 20.0 + 1e-9], [0.0, 30.0]],
+        [[0.0, 0.0], [10.0, 10.0], [20.0, 20.0 + 1e-6], [0.0, 30.0]],
+        [[0.0, 0.0], [10.0, 10.0], [20.0, 20.0 + 1e-3], [0.0, 30.0]],
+        [[0.0, 7.0], [1.0, 7.0], [2.0, 7.0], [3.0, 7.0]],  # all on one line
+        [[0.0, 0.0]] * 3 + [[1e-300, 1e-300]],
+        [[x + 1e-14, y] for x, y in _QUAD],  # the start points, nudged
+        [[x * 1e8, y * 1e8] for x, y in _QUAD],
+        _QUAD,
+    ],
+)
+def test_solved_coefficients_raise_where_the_system_is_rank_deficient(end) -> None:
+    """ValueError exactly where numpy's matrix_rank of the 8 x 8 system is below 8 (or the solution is not
+    finite); otherwise the solution is numpy's solve of it, to the bit."""
+    from visiontx.functional._geometry._warp import _solve_coefficients
+
+    start = [[0.0, 0.0], [39.0, 2.0], [37.0, 30.0], [1.0, 28.0]]
+    rows = []
+    for (sx, sy), (ex, ey) in zip(start, end):
+        rows += [[ex, ey, 1, 0, 0, 0, -sx * ex, -sx * ey], [0, 0, 0, ex, ey, 1, -sy * ex, -sy * ey]]
+    system, rhs = np.array(rows, dtype=np.float64), np.array(start, dtype=np.float64).ravel()
+    expected = np.linalg.solve(system, rhs) if np.linalg.matrix_rank(system) == 8 else None
+    if expected is None or not np.isfinite(expected).all():
+        with pytest.raises(ValueError, match="general position"):
+            _solve_coefficients(start, end)
+    else:
+        assert _solve_coefficients(start, end) == expected.tolist()
+
+
 def test_perspective_identity_returns_input() -> None:
     image = make_image_tensor()
     assert F.perspective_image_tensor(image, STARTPOINTS, STARTPOINTS) is image

@@ -3,6 +3,8 @@ description alone (the walk-through of ARCHITECTURE.md)."""
 
 from __future__ import annotations
 
+import math
+import struct
 from typing import Any
 
 import numpy as np
@@ -230,3 +232,26 @@ def test_geometry_of_takes_sizes_of_any_int_type() -> None:
 def test_warp_refuses_what_is_not_a_geometry() -> None:
     with pytest.raises(TypeError, match="geometry"):
         F.warp(torch.zeros(3, 4, 4), [[1, 0, 0], [0, 1, 0]])
+
+
+@pytest.mark.parametrize(
+    "first",
+    [
+        ((0.5, -0.0, 3.0), (0.25, 2.0, -1.0), (0.0, 0.0, 1.0)),
+        ((1e308, 2.0, 0.0), (0.0, 1e308, 0.0), (0.0, 0.0, 1.0)),  # sums overflow
+        ((math.inf, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)),  # compose's pass through the identity makes NaNs
+        ((1.0, 0.0, math.nan), (0.0, 1.0, 0.0), (1e-3, -0.0, 1.0)),
+    ],
+)
+def test_then_is_compose_to_the_bit(first) -> None:
+    """``then`` gives compose's floats (signed zeros, infinities and NaNs where compose has them)."""
+    from visiontx.functional._geometry._matrix import compose
+
+    second = ((-0.0, 2.0, 7.5), (3.0, 0.0, -2.0), (0.001, 0.0, 1.0))
+    for a, b in ((first, second), (second, first)):
+        actual = F.Geometry(b, (4, 5)).then(F.Geometry(a, (6, 7))).matrix
+        assert _bits(actual) == _bits(compose(a, b))
+
+
+def _bits(matrix: Any) -> list[list[Any]]:
+    return [["nan" if math.isnan(v) else struct.pack("d", v) for v in row] for row in matrix]

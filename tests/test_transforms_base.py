@@ -425,3 +425,17 @@ def test_peek_looks_ahead_and_skip_consumes_like_rand() -> None:
         _random.skip(36)
     assert torch.equal(torch.rand(24), one_by_one[36:])
     assert torch.equal(torch.get_rng_state(), after_all)
+
+
+def test_is_number_takes_reals_and_refuses_bools() -> None:
+    from fractions import Fraction
+
+    from visiontx._args import is_number
+
+    class Real(float):
+        pass
+
+    numbers_ = [1, -2.5, float("nan"), np.float32(1), np.int64(2), Fraction(1, 2), Real(3.0)]
+    others = [True, False, np.bool_(True), "1", None, 1j, [1], torch.tensor(1.0)]
+    assert all(is_number(v) for v in numbers_)
+    assert not any(is_number(v) for v in others)

@@ -21,6 +21,7 @@ from .. import functional as F
 from .._args import setup_fill_arg
 from ..datapoints import Datapoint
 from ..functional import Geometry, InterpolationMode
+from ..functional._geometry._description import describe_step
 from . import _random
 from ._geometry import (
     CenterCrop,
@@ -70,12 +71,19 @@ class _GeometryProbe(Datapoint):
     @classmethod
     def start(cls, spatial_size: Sequence[int]) -> _GeometryProbe:
         """A probe of the identity on an input of ``spatial_size``."""
-        return cls._wrap(_EMPTY, geometry=Geometry(_IDENTITY, tuple(spatial_size)), steps=())
+        return cls._make(Geometry(_IDENTITY, tuple(spatial_size)), ())
+
+    @classmethod
+    def _make(cls, geometry: Geometry, steps: tuple[Geometry, ...]) -> _GeometryProbe:
+        probe = _EMPTY.as_subclass(cls)  # (Datapoint._wrap, one loop less)
+        probe.geometry, probe.steps = geometry, steps
+        return probe
 
     def follow(self, op: Callable, **params: Any) -> _GeometryProbe:
         """The probe after ``op(**params)``; arguments that only concern pixels are ignored."""
-        step = F.geometry_of(op, self.geometry.canvas_size, **params)
-        return _GeometryProbe._wrap(_EMPTY, geometry=self.geometry.then(step), steps=(*self.steps, step))
+        geometry = self.geometry
+        step = describe_step(op, geometry.canvas_size, params)
+        return _GeometryProbe._make(geometry.then(step), (*self.steps, step))
 
 
 def _follow(op: Callable, probe: _GeometryProbe, *args: Any, **params: Any) -> _GeometryProbe:
@@ -96,25 +104,31 @@ def _fill_spec(transform: Any) -> Any:
 
 def is_fusible(transform: Any) -> bool:
     """Whether ``transform`` can sit in a fused run (exact class, constant padding)."""
-    return type(transform) in FUSIBLE and getattr(transform, "padding_mode", "constant") == "constant"
+    # (padding_mode is an instance attribute where a FUSIBLE class has one: a miss through
+    # nn.Module.__getattr__ would cost more than the rest of a split)
+    return type(transform) in FUSIBLE and vars(transform).get("padding_mode", "constant") == "constant"
 
 
 def split_runs(transforms: Sequence[Callable]) -> list[tuple[bool, list[Callable]]]:
     """``transforms`` as ``(fusible, run)`` pairs: fusible runs end at any other transform and where a
-    transform's fill differs from the run's."""
+    transform's fill differs from the run's (that of its first transform with a fill)."""
     runs: list[tuple[bool, list[Callable]]] = []
+    run_fill: tuple[Any, ...] = ()  # the last run's fill, once a transform of it has one
     for transform in transforms:
         fusible = is_fusible(transform)
-        if fusible and runs and runs[-1][0] and _fills_agree(runs[-1][1], transform):
+        fill = (_fill_spec(transform),) if isinstance(transform, (FillMixin, CenterCrop)) else ()
+        if fusible and runs and runs[-1][0] and _fills_agree(run_fill, fill):
             runs[-1][1].append(transform)
+            run_fill = run_fill or fill
         else:
             runs.append((fusible, [transform]))
+            run_fill = fill
     return runs
 
 
-def _fills_agree(run: list[Callable], transform: Any) -> bool:
-    fills = [_fill_spec(t) for t in (*run, transform) if isinstance(t, (FillMixin, CenterCrop))]
-    return all(fill == fills[0] for fill in fills)
+def _fills_agree(run_fill: tuple[Any, ...], fill: tuple[Any, ...]) -> bool:
+    """Whether a transform's ``fill`` (empty: it has none) agrees with its run's (empty: none yet)."""
+    return not run_fill or not fill or fill[0] == run_fill[0]
 
 
 def _is_exact(geometry: Geometry) -> bool:
@@ -152,7 +166,8 @@ def _replay(drawn: Drawn, flat_inputs: list[Any]) -> list[Any]:
 
 def _interpolation(drawn: Drawn, leaf: Any) -> InterpolationMode:
     """The highest-quality mode asked for in the run; tensors take bilinear for bicubic."""
-    ranks = [_RANKS.get(t.interpolation, 2) for t, _ in drawn if hasattr(t, "interpolation")]
+    # (vars: interpolation and antialias are instance attributes where a FUSIBLE class has them)
+    ranks = [_RANKS.get(vars(t)["interpolation"], 2) for t, _ in drawn if "interpolation" in vars(t)]
     rank = max(ranks, default=0)
     if rank == 2 and not isinstance(leaf, PIL.Image.Image):
         rank = 1
@@ -162,9 +177,9 @@ def _interpolation(drawn: Drawn, leaf: Any) -> InterpolationMode:
 def _fused(leaf: Any, geometry: Geometry, run: list[Transform], drawn: Drawn) -> Any:
     """``leaf`` moved once through the run's composed geometry."""
     fill = next((t._fill_for(leaf) for t in run if isinstance(t, FillMixin)), None)
-    if fill is not None and not any(torch.as_tensor(fill, dtype=torch.float64).flatten().tolist()):
+    if fill is not None and not any(map(float, fill if isinstance(fill, list) else (fill,))):
         fill = None  # zeros: the warp's own border (grid_sample's zero padding), no blending pass
-    antialias = any(getattr(t, "antialias", False) for t, _ in drawn)
+    antialias = any(vars(t).get("antialias", False) for t, _ in drawn)
     interpolation = _interpolation(drawn, leaf)
     return run[-1].call_kernel(F.warp, leaf, geometry=geometry, interpolation=interpolation, fill=fill,
                                antialias=antialias)

@@ -10,6 +10,7 @@ types (key points, bounding boxes) then follow every op through the one path her
 
 from __future__ import annotations
 
+import math
 import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -39,16 +40,17 @@ Clamp = Literal["corners", "boxes", None]
 Describe = Callable[..., "Geometry"]
 
 _IDENTITY = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
+_LAST_ROW = (0.0, 0.0, 1.0)
 _DESCRIPTIONS: dict[Callable, tuple[Describe, tuple[str, ...]]] = {}
 
 
 def _as_matrix(matrix: Sequence[Sequence[float]]) -> Matrix:
-    rows = [tuple(map(float, row)) for row in matrix]
-    if len(rows) == 2:
-        rows.append((0.0, 0.0, 1.0))
-    if len(rows) != 3 or any(len(row) != 3 for row in rows):
-        raise ValueError(f"matrix must be 2 x 3 or 3 x 3, got {matrix!r}")
-    return tuple(rows)  # type: ignore[return-value]
+    try:
+        (a, b, c), (d, e, f), *last = matrix
+        ((g, h, i),) = last or (_LAST_ROW,)
+    except ValueError:  # (rows of floats, so each row is read once: a few of these per fused call)
+        raise ValueError(f"matrix must be 2 x 3 or 3 x 3, got {matrix!r}") from None
+    return ((float(a), float(b), float(c)), (float(d), float(e), float(f)), (float(g), float(h), float(i)))
 
 
 @dataclass(frozen=True)
@@ -79,8 +81,8 @@ class Geometry:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "matrix", _as_matrix(self.matrix))
-        height, width = (int(s) for s in self.canvas_size)
-        object.__setattr__(self, "canvas_size", (height, width))
+        height, width = self.canvas_size
+        object.__setattr__(self, "canvas_size", (int(height), int(width)))
 
     @property
     def inverse_matrix(self) -> Matrix:
@@ -91,10 +93,40 @@ class Geometry:
     def is_projective(self) -> bool:
         return self.matrix[2] != (0.0, 0.0, 1.0)
 
+    @classmethod
+    def _checked(
+        cls, matrix: Matrix, canvas_size: tuple[int, int], clamp: Clamp = None, points_error: str | None = None
+    ) -> Geometry:
+        """A geometry of a matrix already of 3 rows of 3 floats and a size already of 2 ints: the fields
+        are set as ``__init__`` sets them, less its conversions (a fused run composes a few per call)."""
+        geometry = object.__new__(cls)
+        vars(geometry).update(matrix=matrix, canvas_size=canvas_size, clamp=clamp, points_error=points_error)
+        return geometry
+
     def then(self, other: Geometry) -> Geometry:
         """This geometry followed by ``other`` (whose input is this one's canvas)."""
-        matrix = compose(other.matrix, self.matrix)  # (rows of floats: compose unpacks them)
-        return Geometry(matrix, other.canvas_size, other.clamp or self.clamp, self.points_error or other.points_error)
+        return Geometry._checked(
+            _product(other.matrix, self.matrix),
+            other.canvas_size,
+            other.clamp or self.clamp,
+            self.points_error or other.points_error,
+        )
+
+
+def _product(first: Matrix, second: Matrix) -> Matrix:
+    """``compose(first, second)``, the same floats, without its pass through the identity: each entry
+    summed as compose sums it. That pass only changes entries where ``first`` has an infinity or NaN,
+    and then so does a product entry: any non-finite sum goes back to compose."""
+    (a, b, c), (d, e, f), (g, h, i) = first
+    (p, q, r), (s, t, u), (v, w, x) = second
+    rows = (
+        (0 + a * p + b * s + c * v, 0 + a * q + b * t + c * w, 0 + a * r + b * u + c * x),
+        (0 + d * p + e * s + f * v, 0 + d * q + e * t + f * w, 0 + d * r + e * u + f * x),
+        (0 + g * p + h * s + i * v, 0 + g * q + h * t + i * w, 0 + g * r + h * u + i * x),
+    )
+    if math.isfinite(sum(map(sum, rows))):
+        return rows
+    return tuple(map(tuple, compose(first, second)))  # type: ignore[return-value]
 
 
 def register_geometry(
@@ -218,6 +250,13 @@ def _resolve(op: Callable | str) -> Callable:
             return functional
     names = sorted(f.__name__ for f in _DESCRIPTIONS)
     raise ValueError(f"op must be one of the geometric ops described by a matrix {names}, got {op!r}")
+
+
+def describe_step(op: Callable, spatial_size: tuple[int, int], params: dict[str, Any]) -> Geometry:
+    """:func:`geometry_of` for ``op`` itself (a registered functional) on a size of two ints, without
+    resolving or checking them (the fused probe's path: its canvas is a geometry's)."""
+    describe, sampling = _DESCRIPTIONS[op]
+    return describe(spatial_size, **{k: v for k, v in params.items() if k not in sampling})
 
 
 @accepts_canvas_size
