@@ -90,22 +90,14 @@ def check_generator(generator: Any, name: str = "generator") -> torch.Generator 
 def rand() -> float:
     """A float32 draw from ``[0, 1)``, as ``torch.rand(1).item()``."""
     scratch = _scratch
-    generator = scratch.generator
-    if generator is None:
-        scratch.float.uniform_()
-    else:
-        scratch.float.uniform_(generator=generator)
+    scratch.float.uniform_(generator=scratch.generator)
     return scratch.float_view.item(0)
 
 
 def uniform(low: float, high: float) -> float:
     """A float32 draw from ``[low, high)``, as ``torch.empty(1).uniform_(low, high).item()``."""
     scratch = _scratch
-    generator = scratch.generator
-    if generator is None:
-        scratch.float.uniform_(low, high)
-    else:
-        scratch.float.uniform_(low, high, generator=generator)
+    scratch.float.uniform_(low, high, generator=scratch.generator)
     return scratch.float_view.item(0)
 
 
@@ -113,10 +105,8 @@ def exp_uniform(low: float, high: float) -> float:
     """``exp`` (in float32) of a float32 draw from ``[low, high)``, as
     ``torch.exp(torch.empty(1).uniform_(low, high)).item()`` (one draw, the exponential taken in place)."""
     scratch = _scratch
-    generator = scratch.generator
-    if generator is None:
-        return scratch.float.uniform_(low, high).exp_().item()
-    return scratch.float.uniform_(low, high, generator=generator).exp_().item()
+    scratch.float.uniform_(low, high, generator=scratch.generator).exp_()
+    return scratch.float_view.item(0)
 
 
 def randint(low: int, high: int | None = None) -> int:
@@ -124,11 +114,7 @@ def randint(low: int, high: int | None = None) -> int:
     if high is None:
         low, high = 0, low
     scratch = _scratch
-    generator = scratch.generator
-    if generator is None:
-        scratch.int.random_(low, high)
-    else:
-        scratch.int.random_(low, high, generator=generator)
+    scratch.int.random_(low, high, generator=scratch.generator)
     return scratch.int_view.item(0)
 
 
