@@ -15,8 +15,12 @@ Each test module declares ``FUNCTIONAL_CASES`` ({dispatcher: [kwargs, ...]}) and
 from __future__ import annotations
 
 import copy
+import importlib
+import pathlib
 import pickle
-from collections.abc import Callable, Sequence
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -39,6 +43,19 @@ DEVICES = ["cpu", "cuda"] if CUDA_AVAILABLE else ["cpu"]
 
 
 # --------------------------------------------------------------------------------------- makers
+GALLERY = pathlib.Path(__file__).resolve().parent.parent / "gallery"
+
+
+def gallery_script(name: str) -> Iterator[ModuleType]:
+    """The gallery script ``name`` as a module, for a fixture to yield from (it imports the gallery's helpers,
+    so gallery/ joins the path while the fixture lives)."""
+    sys.path.insert(0, str(GALLERY))
+    try:
+        yield importlib.import_module(name)
+    finally:
+        sys.path.remove(str(GALLERY))
+
+
 def make_image_tensor(
     size: Sequence[int] = DEFAULT_SIZE,
     *,

@@ -15,20 +15,15 @@ from types import ModuleType
 import pytest
 import torch
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
-GALLERY = ROOT / "gallery"
+from .common import GALLERY, gallery_script
+
+ROOT = GALLERY.parent
 
 
 @pytest.fixture(scope="module")
 def script() -> Iterator[ModuleType]:
-    """The gallery script as a module (it imports the gallery's helpers, so gallery/ joins the path)."""
-    sys.path.insert(0, str(GALLERY))
-    try:
-        import plot_distributed_loading
-
-        yield plot_distributed_loading
-    finally:
-        sys.path.remove(str(GALLERY))
+    """The gallery script as a module."""
+    yield from gallery_script("plot_distributed_loading")
 
 
 def _sample(value: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:

@@ -6,28 +6,20 @@ The training code is the gallery script's (gallery/plot_training_parity.py), imp
 
 from __future__ import annotations
 
-import pathlib
 import statistics
-import sys
 from collections.abc import Iterator
 from types import ModuleType
 
 import pytest
 import torch
 
-GALLERY = pathlib.Path(__file__).resolve().parent.parent / "gallery"
+from .common import gallery_script
 
 
 @pytest.fixture(scope="module")
 def parity() -> Iterator[ModuleType]:
-    """The gallery script as a module (it imports the gallery's helpers, so gallery/ joins the path)."""
-    sys.path.insert(0, str(GALLERY))
-    try:
-        import plot_training_parity
-
-        yield plot_training_parity
-    finally:
-        sys.path.remove(str(GALLERY))
+    """The gallery script as a module."""
+    yield from gallery_script("plot_training_parity")
 
 
 def test_digits_are_real_scans_upsampled_and_split_once(parity: ModuleType) -> None:
