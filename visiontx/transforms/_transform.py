@@ -17,7 +17,7 @@ from .. import _torchvision_interop as _interop
 from .._args import check_probability
 from ..datapoints import BoundingBox, Datapoint, Image, KeyPoints, Mask, Video
 from ..functional import get_spatial_size
-from ..functional._registry import _LOOKUP_CACHE, _find_kernel, get_kernel
+from ..functional._registry import _find_kernel, get_kernel
 from . import _random, _serialize, _tape
 from ._arguments import format_call, recording_init
 from ._tape import state as _TAPE
@@ -140,10 +140,7 @@ class Transform(nn.Module):
 
     def call_kernel(self, functional: Callable, inpt: Any, *args: Any, **kwargs: Any) -> Any:
         """Call ``functional``'s kernel for ``inpt``; datapoints it has no kernel for pass through."""
-        try:
-            kernel = _LOOKUP_CACHE[functional, type(inpt)]
-        except KeyError:
-            kernel = _find_kernel(functional, type(inpt))
+        kernel = _find_kernel(functional, type(inpt))
         if kernel is None:
             if isinstance(inpt, Datapoint) or _interop.native_type(type(inpt)) is not None:
                 return inpt
