@@ -31,6 +31,14 @@ def max_value(dtype: torch.dtype) -> int | float:
     return torch.iinfo(dtype).max
 
 
+def clamp_to_range_(values: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
+    """Float ``values`` clamped in place to ``dtype``'s value range, still float: ``[0, 1]`` for float
+    dtypes, rounded and ``[0, max]`` for integer ones (what an op returning ``dtype`` holds)."""
+    if dtype.is_floating_point:
+        return values.clamp_(0.0, 1.0)
+    return values.round_().clamp_(0, max_value(dtype))
+
+
 def to_dtype(inpt: Any, dtype: torch.dtype = torch.float32, scale: bool = False) -> Any:
     """Cast to ``dtype``; with ``scale=True`` images and videos also rescale their value range.
 

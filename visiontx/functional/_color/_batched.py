@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import torch
 
+from .._dtype import clamp_to_range_
 from ._grayscale import luma
 from ._hue import _hcv_to_rgb, _rgb_to_hcv
 
@@ -24,14 +25,6 @@ def per_image(values: torch.Tensor, image: torch.Tensor) -> torch.Tensor:
 def to_work(image: torch.Tensor) -> torch.Tensor:
     """A float copy to compute in (float32 for integer images)."""
     return image.to(image.dtype if image.is_floating_point() else torch.float32, copy=True)
-
-
-def settle_(work: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
-    """``work`` clamped to ``dtype``'s value range (and rounded for integer dtypes), still in float: what a
-    single op returning ``dtype`` would hold."""
-    if dtype.is_floating_point:
-        return work.clamp_(0.0, 1.0)
-    return work.round_().clamp_(0, torch.iinfo(dtype).max)
 
 
 def _gray(work: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
@@ -52,7 +45,7 @@ def blend_step(work: torch.Tensor, kinds: torch.Tensor, factors: torch.Tensor, d
     kind = per_image(kinds, work)
     other = torch.where(kind == SATURATION, gray, torch.where(kind == CONTRAST, mean, 0.0))
     factor = per_image(factors, work)
-    return settle_(work.mul_(factor).add_(other * (1.0 - factor)), dtype)
+    return clamp_to_range_(work.mul_(factor).add_(other * (1.0 - factor)), dtype)
 
 
 def hue_step(work: torch.Tensor, factors: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
@@ -61,4 +54,4 @@ def hue_step(work: torch.Tensor, factors: torch.Tensor, dtype: torch.dtype) -> t
         return work
     hue, chroma, value = _rgb_to_hcv(work)
     hue = hue.add_(per_image(factors.to(work.dtype), hue)).remainder_(1.0)
-    return settle_(_hcv_to_rgb(hue, chroma, value), dtype)
+    return clamp_to_range_(_hcv_to_rgb(hue, chroma, value), dtype)

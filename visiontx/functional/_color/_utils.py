@@ -11,7 +11,7 @@ import torch
 
 from ..._args import check_number
 from .. import _cv2
-from .._dtype import max_value
+from .._dtype import clamp_to_range_
 
 
 def check_factor(name: str, value: float) -> float:
@@ -34,9 +34,7 @@ def to_dtype_rounded(output: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
 
     ``output`` must be a fresh tensor (it is modified in place).
     """
-    if dtype.is_floating_point:
-        return output.clamp_(0.0, 1.0).to(dtype)
-    return output.round_().clamp_(0, max_value(dtype)).to(dtype)
+    return clamp_to_range_(output, dtype).to(dtype)
 
 
 def apply_lut(image: torch.Tensor, lut: torch.Tensor) -> torch.Tensor:

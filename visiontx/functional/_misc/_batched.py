@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 import torch
 
-from .._dtype import max_value
+from .._dtype import clamp_to_range_
 from ._blur import _blur_axis
 
 
@@ -39,7 +39,7 @@ def gaussian_blur_batch(image: torch.Tensor, kernel_size: Sequence[int], sigma: 
     output = _blur_axis(_blur_axis(planes, wy, dim=-2), wx, dim=-1).reshape(image.shape)
     if image.is_floating_point():
         return output
-    return output.round_().clamp_(0, max_value(image.dtype)).to(image.dtype)
+    return clamp_to_range_(output, image.dtype).to(image.dtype)
 
 
 def erase_batch(

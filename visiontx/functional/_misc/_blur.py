@@ -15,7 +15,7 @@ from ..._names import video_kernel
 from ...datapoints import Image, Video
 from .. import _cv2
 from .._checks import check_spatial
-from .._dtype import max_value
+from .._dtype import clamp_to_range_
 from .._registry import get_kernel, register_kernels
 from .._type_conversion import pil_to_tensor, to_image_pil
 
@@ -100,7 +100,7 @@ def gaussian_blur_image_tensor(
     output = _blur_planes_torch(planes if image.is_floating_point() else planes.to(torch.float32), wx, wy)
     if image.is_floating_point():
         return output.reshape(image.shape)
-    return output.round_().clamp_(0, max_value(image.dtype)).to(image.dtype).reshape(image.shape)
+    return clamp_to_range_(output, image.dtype).to(image.dtype).reshape(image.shape)
 
 
 gaussian_blur_video = video_kernel(gaussian_blur_image_tensor)
