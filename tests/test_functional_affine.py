@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import visiontx.functional as F
-from visiontx.datapoints import BoundingBox, BoundingBoxFormat, Image, Mask, Video
+from visiontx.datapoints import BoundingBox, Image, Mask, Video
 
 from .common import AXIS_ALIGNED
 from .common import Case, assert_equal, make_bounding_box, make_image, make_image_pil, make_image_tensor, make_mask

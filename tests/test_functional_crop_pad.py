@@ -11,7 +11,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import visiontx.functional as F
-from visiontx.datapoints import BoundingBox, BoundingBoxFormat, Image, Mask, Video
+from visiontx.datapoints import BoundingBox, Image, Mask, Video
 
 from .common import AXIS_ALIGNED
 from .common import (

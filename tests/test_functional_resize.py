@@ -7,7 +7,7 @@ import pytest
 import torch
 
 import visiontx.functional as F
-from visiontx.datapoints import BoundingBox, BoundingBoxFormat, Mask
+from visiontx.datapoints import BoundingBox, Mask
 
 from .common import AXIS_ALIGNED
 from .common import Case, assert_equal, make_bounding_box, make_image_pil, make_image_tensor, make_mask, make_video

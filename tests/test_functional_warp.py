@@ -11,7 +11,7 @@ import pytest
 import torch
 
 import visiontx.functional as F
-from visiontx.datapoints import BoundingBox, BoundingBoxFormat, Image, Mask, Video
+from visiontx.datapoints import BoundingBox, Image, Mask, Video
 from visiontx.functional import _cv2
 from visiontx.functional._geometry._warp import _perspective_coefficients, _perspective_grid
 from visiontx.transforms import ElasticTransform

@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import torch
 
 from .. import functional as F
 from .._args import check_probability, check_range, is_number, symmetric_range
