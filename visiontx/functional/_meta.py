@@ -13,7 +13,14 @@ from .._torchvision_interop import accepts_torchvision
 from ..datapoints import BoundingBox, BoundingBoxFormat, Datapoint, Image, Mask, Video
 from ..datapoints._bounding_box import check_rotated_dtype, parse_clamping_mode, parse_spatial_size
 from ._registry import get_kernel, register_kernels
-from ._rotated import convert_rotated, corners_to_rotated, corners_to_xyxy, rotated_to_corners, xyxy_to_corners
+from ._rotated import (
+    convert_rotated,
+    corners_to_rotated,
+    corners_to_xywhr,
+    corners_to_xyxy,
+    rotated_to_corners,
+    xyxy_to_corners,
+)
 from ._rotated_clamp import clamp_rotated_corners
 
 __all__ = [
@@ -342,8 +349,7 @@ def _valid_rotated_boxes(
     check_rotated_dtype(bounding_boxes, format)
     corners = rotated_to_corners(bounding_boxes, format)
     xs, ys = corners[:, 0::2], corners[:, 1::2]
-    width = torch.hypot(xs[:, 1] - xs[:, 0], ys[:, 1] - ys[:, 0])
-    height = torch.hypot(xs[:, 2] - xs[:, 1], ys[:, 2] - ys[:, 1])
+    _, _, width, height, _ = corners_to_xywhr(corners).unbind(-1)
     inside = (corners >= 0).all(-1) & (xs <= spatial_size[1]).all(-1) & (ys <= spatial_size[0]).all(-1)
     return inside & (width >= min_size) & (height >= min_size) & (width * height >= min_area)
 

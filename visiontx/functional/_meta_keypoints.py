@@ -45,10 +45,10 @@ def _split(inpt: torch.Tensor, canvas_size: Sequence[int] | None, op: str) -> tu
 def clamp_keypoints_tensor(keypoints: torch.Tensor, canvas_size: Sequence[int]) -> torch.Tensor:
     """Points ``[..., 2]`` clamped to ``[0, W - 1] x [0, H - 1]`` (torchvision's bounds); same dtype."""
     height, width = canvas_size
-    clamped = keypoints.clone() if keypoints.is_floating_point() else keypoints.float()
+    clamped = keypoints.clone()  # (integer points clamp as they are: no float round trip)
     clamped[..., 0].clamp_(min=0, max=width - 1)
     clamped[..., 1].clamp_(min=0, max=height - 1)
-    return clamped.to(keypoints.dtype)
+    return clamped
 
 
 @accepts_torchvision
