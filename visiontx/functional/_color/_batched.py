@@ -10,7 +10,7 @@ from __future__ import annotations
 import torch
 
 from .._dtype import clamp_to_range_
-from ._grayscale import luma
+from ._adjust import _degenerate_gray, _float_copy as to_work
 from ._hue import _hcv_to_rgb, _rgb_to_hcv
 
 # the kinds of a blend step; IDENTITY leaves an image as it is
@@ -22,16 +22,6 @@ def per_image(values: torch.Tensor, image: torch.Tensor) -> torch.Tensor:
     return values.view(-1, *[1] * (image.ndim - 1))
 
 
-def to_work(image: torch.Tensor) -> torch.Tensor:
-    """A float copy to compute in (float32 for integer images)."""
-    return image.to(image.dtype if image.is_floating_point() else torch.float32, copy=True)
-
-
-def _gray(work: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
-    gray = luma(work) if work.shape[-3] == 3 else work
-    return gray if dtype.is_floating_point else gray.floor()
-
-
 def blend_step(work: torch.Tensor, kinds: torch.Tensor, factors: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
     """One brightness, contrast or saturation step per image (``kinds`` ``[B]``: ``BRIGHTNESS``,
     ``CONTRAST``, ``SATURATION`` or ``IDENTITY``), with ``factors`` ``[B]``, on the float ``work``
@@ -40,7 +30,7 @@ def blend_step(work: torch.Tensor, kinds: torch.Tensor, factors: torch.Tensor, d
     if work.shape[-3] == 1:
         kinds = torch.where(kinds == SATURATION, IDENTITY, kinds)
     factors = torch.where(kinds == IDENTITY, 1.0, factors).to(work.dtype)
-    gray = _gray(work, dtype)
+    gray = _degenerate_gray(work, dtype) if work.shape[-3] == 3 else work  # (integer work is whole already)
     mean = gray.mean(dim=(-3, -2, -1), keepdim=True)
     kind = per_image(kinds, work)
     other = torch.where(kind == SATURATION, gray, torch.where(kind == CONTRAST, mean, 0.0))

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import torch
 
 from .._dtype import clamp_to_range_
-from ._blur import _blur_axis
+from ._blur import _blur_planes_torch, _no_blur_needed
 
 
 def gaussian_weights(size: int, sigma: torch.Tensor) -> torch.Tensor:
@@ -25,18 +25,15 @@ def gaussian_blur_batch(image: torch.Tensor, kernel_size: Sequence[int], sigma: 
     """Blur each image of ``image`` ``[B, ..., C, H, W]`` with its own ``sigma`` (``[B, 2]``: x, y) and
     the common ``kernel_size`` ``(kx, ky)`` (odd; half of it must fit in the image)."""
     kx, ky = kernel_size
-    height, width = image.shape[-2:]
-    if image.numel() == 0 or (kx == 1 and ky == 1):
+    if _no_blur_needed(image, kx, ky, list(kernel_size)):
         return image.clone()
-    if ky // 2 >= height or kx // 2 >= width:
-        size = list(kernel_size)
-        raise ValueError(f"kernel_size {size!r} needs an image larger than half of it, got {height}x{width}")
+    height, width = image.shape[-2:]
     dtype = image.dtype if image.is_floating_point() else torch.float32
     planes = image.reshape(image.shape[0], -1, height, width).to(dtype)
     # per-image kernels as ``[B, 1, 1, 1]`` weights, one per tap (``_blur_axis``'s tensor weights)
     wy = gaussian_weights(ky, sigma[:, 1]).to(dtype).view(-1, ky, 1, 1, 1).unbind(1)
     wx = gaussian_weights(kx, sigma[:, 0]).to(dtype).view(-1, kx, 1, 1, 1).unbind(1)
-    output = _blur_axis(_blur_axis(planes, wy, dim=-2), wx, dim=-1).reshape(image.shape)
+    output = _blur_planes_torch(planes, wx, wy).reshape(image.shape)
     if image.is_floating_point():
         return output
     return clamp_to_range_(output, image.dtype).to(image.dtype)

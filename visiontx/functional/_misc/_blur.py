@@ -73,8 +73,21 @@ def _blur_axis(planes: torch.Tensor, weights: Sequence[float] | Sequence[torch.T
     return output
 
 
-def _blur_planes_torch(planes: torch.Tensor, wx: list[float], wy: list[float]) -> torch.Tensor:
+def _blur_planes_torch(
+    planes: torch.Tensor, wx: Sequence[float] | Sequence[torch.Tensor], wy: Sequence[float] | Sequence[torch.Tensor]
+) -> torch.Tensor:
     return _blur_axis(_blur_axis(planes, wy, dim=-2), wx, dim=-1)
+
+
+def _no_blur_needed(image: torch.Tensor, kx: int, ky: int, kernel_size: Any) -> bool:
+    """Whether the blur of ``image`` by ``kx`` x ``ky`` leaves it as it is (empty, or 1 x 1); ``ValueError``
+    (showing the ``kernel_size`` argument) when half the kernel does not fit in the image."""
+    height, width = image.shape[-2:]
+    if image.numel() == 0 or (kx == 1 and ky == 1):
+        return True
+    if ky // 2 >= height or kx // 2 >= width:
+        raise ValueError(f"kernel_size {kernel_size!r} needs an image larger than half of it, got {height}x{width}")
+    return False
 
 
 @register_kernels(gaussian_blur, (torch.Tensor, Image, Video))
@@ -88,11 +101,9 @@ def gaussian_blur_image_tensor(
     check_spatial(image, "gaussian_blur")
     kx, ky = parse_kernel_size(kernel_size)
     sx, sy = parse_sigma(sigma, (kx, ky))
-    height, width = image.shape[-2:]
-    if image.numel() == 0 or (kx == 1 and ky == 1):
+    if _no_blur_needed(image, kx, ky, kernel_size):
         return image.clone()
-    if ky // 2 >= height or kx // 2 >= width:
-        raise ValueError(f"kernel_size {kernel_size!r} needs an image larger than half of it, got {height}x{width}")
+    height, width = image.shape[-2:]
     wx, wy = _weights(kx, sx), _weights(ky, sy)
     if _cv2.can_gaussian_blur(image):
         return _cv2.gaussian_blur(image, wx, wy)
