@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import torch
@@ -101,15 +101,23 @@ class ElasticTransform(_WarpMixin, Transform):
     def make_params(self, flat_inputs: list[Any]) -> dict[str, Any]:
         return dict(displacement=self._displacement(*query_size(flat_inputs)))
 
-    def _displacement(self, height: int, width: int) -> torch.Tensor:
-        """A ``1 x H x W x 2`` field, torchvision's draws: per axis, uniform noise in ``[-1, 1]`` blurred by
-        ``F.gaussian_blur`` (kernel ``8 sigma + 1``, its radius capped below the image size) and scaled to
-        ``alpha`` pixels, in ``grid_sample``'s normalised units."""
-        if height == 0 or width == 0:  # nothing to displace (and no noise to blur)
-            return torch.zeros(1, height, width, 2)
+    def _displacement(
+        self,
+        height: int,
+        width: int,
+        n: int = 1,
+        rand: Callable[..., torch.Tensor] = _random.rand_tensor,
+        device: torch.device | None = None,
+    ) -> torch.Tensor:
+        """An ``n x H x W x 2`` field, torchvision's draws: per axis, uniform noise in ``[-1, 1]`` (``rand(*shape)``:
+        the current generator's by default; ``PerSample`` passes its own, on ``device``) blurred by ``F.gaussian_blur`` (kernel
+        ``8 sigma + 1``, its radius capped below the image size) and scaled to ``alpha`` pixels, in
+        ``grid_sample``'s normalised units."""
+        if height == 0 or width == 0 or n == 0:  # nothing to displace (and no noise to blur)
+            return torch.zeros(n, height, width, 2, device=device)
         components = []
         for axis, extent in ((0, width), (1, height)):
-            noise = _random.rand_tensor(1, 1, height, width) * 2 - 1
+            noise = rand(n, 1, height, width) * 2 - 1
             if self.sigma[axis] > 0:
                 radius = int(8 * self.sigma[axis] + 1) // 2
                 kernel_size = [2 * min(radius, width - 1) + 1, 2 * min(radius, height - 1) + 1]

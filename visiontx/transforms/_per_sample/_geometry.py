@@ -8,7 +8,6 @@ from typing import Any
 
 import torch
 
-from ... import functional as F
 from ...datapoints import Mask
 from ...functional import InterpolationMode
 from ...functional._geometry import _batched as G
@@ -229,18 +228,11 @@ class BatchedElastic(Warp):
     batched sampling."""
 
     def draw(self, batch: Batch, context: Context) -> dict[str, Any]:
-        t, (height, width), n = self.transform, batch.spatial_size, batch.size
-        if height == 0 or width == 0 or n == 0:
-            return dict(displacement=torch.zeros(n, height, width, 2, device=batch.device))
-        components = []
-        for axis, extent in ((0, width), (1, height)):
-            noise = torch.rand(n, 1, height, width, device=batch.device, generator=context.generator) * 2 - 1
-            if t.sigma[axis] > 0:
-                radius = int(8 * t.sigma[axis] + 1) // 2
-                kernel_size = [2 * min(radius, width - 1) + 1, 2 * min(radius, height - 1) + 1]
-                noise = F.gaussian_blur(noise, kernel_size, t.sigma)
-            components.append(noise * t.alpha[axis] / extent)
-        return dict(displacement=torch.cat(components, dim=1).permute(0, 2, 3, 1))
+        def rand(*shape: int) -> torch.Tensor:
+            return torch.rand(shape, device=batch.device, generator=context.generator)
+
+        displacement = self.transform._displacement(*batch.spatial_size, n=batch.size, rand=rand, device=batch.device)
+        return dict(displacement=displacement)
 
     def apply(self, leaf: torch.Tensor, values: dict[str, Any]) -> torch.Tensor:
         mode = InterpolationMode.NEAREST if isinstance(leaf, Mask) else self.transform.interpolation
