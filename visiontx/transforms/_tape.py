@@ -19,8 +19,10 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+import PIL.Image
 import torch
 
+from ..datapoints import Datapoint, Image, Mask, Video
 from ..datapoints._bounding_box import OnCanvas
 from ..functional import get_spatial_size
 from ..functional._registry import _find_kernel
@@ -81,17 +83,25 @@ class Tape:
         return params
 
 
+def spatial_size_of(inpt: Any) -> tuple[int, ...] | None:
+    """The ``(H, W)`` of a sample's leaf: images, videos, masks, plain tensors of 2 dims or more, boxes, key
+    points, PIL images and other datapoints with a ``get_spatial_size`` kernel; None for anything else."""
+    if isinstance(inpt, (Image, Video, Mask)) or (type(inpt) is torch.Tensor):
+        shape = inpt.shape
+        return tuple(shape[-2:]) if len(shape) >= 2 else None
+    if isinstance(inpt, OnCanvas):  # boxes, key points
+        return tuple(inpt.spatial_size)
+    if isinstance(inpt, PIL.Image.Image):
+        return (inpt.height, inpt.width)
+    if isinstance(inpt, Datapoint) and _find_kernel(get_spatial_size, type(inpt)) is not None:
+        return tuple(get_spatial_size(inpt))
+    return None
+
+
 def canvas_size(selected: list[Any]) -> list[int] | None:
     """The ``[H, W]`` of the first leaf that has one (None if none): a step's input canvas."""
-    for inpt in selected:
-        if isinstance(inpt, OnCanvas):  # boxes, key points
-            return [int(s) for s in inpt.spatial_size]
-        if _find_kernel(get_spatial_size, type(inpt)) is None:
-            continue
-        if isinstance(inpt, torch.Tensor) and type(inpt) is torch.Tensor and inpt.ndim < 2:
-            continue
-        return [int(s) for s in get_spatial_size(inpt)]
-    return None
+    size = next((size for size in map(spatial_size_of, selected) if size is not None), None)
+    return None if size is None else [int(s) for s in size]
 
 
 def encode(value: Any, where: str) -> Any:

@@ -15,11 +15,11 @@ from torch.utils._pytree import tree_flatten, tree_unflatten
 
 from .. import _torchvision_interop as _interop
 from .._args import check_probability
-from ..datapoints import BoundingBox, Datapoint, Image, KeyPoints, Mask, Video
-from ..functional import get_spatial_size
+from ..datapoints import Datapoint, Image, Video
 from ..functional._registry import _find_kernel, get_kernel
 from . import _random, _serialize, _tape
 from ._arguments import format_call, recording_init
+from ._tape import spatial_size_of
 from ._tape import state as _TAPE
 
 
@@ -291,27 +291,14 @@ class RandomApplyTransform(Transform):
         return _random.rand() >= self.p
 
 
-def _spatial_size_of(inpt: Any) -> tuple[int, ...] | None:
-    if isinstance(inpt, (Image, Video, Mask)) or _is_pure_tensor(inpt):
-        shape = inpt.shape
-        return tuple(shape[-2:]) if len(shape) >= 2 else None
-    if isinstance(inpt, (BoundingBox, KeyPoints)):
-        return tuple(inpt.spatial_size)
-    if isinstance(inpt, PIL.Image.Image):
-        return (inpt.height, inpt.width)
-    if isinstance(inpt, Datapoint) and _find_kernel(get_spatial_size, type(inpt)) is not None:
-        return tuple(get_spatial_size(inpt))
-    return None
-
-
 def check_spatial_sizes_agree(flat_inputs: list[Any]) -> tuple[int, int] | None:
     """The common ``(H, W)`` of the images, videos, masks, boxes and key points in a sample (None if none).
 
     Raises ``ValueError`` when they disagree.
     """
     if len(flat_inputs) == 1:  # nothing to agree with
-        return _spatial_size_of(flat_inputs[0])
-    sizes = {size for size in map(_spatial_size_of, flat_inputs) if size is not None}
+        return spatial_size_of(flat_inputs[0])
+    sizes = {size for size in map(spatial_size_of, flat_inputs) if size is not None}
     if len(sizes) > 1:
         raise ValueError(
             f"all images, videos, masks, boxes and key points of a sample must have the same H x W, got {sorted(sizes)}"
