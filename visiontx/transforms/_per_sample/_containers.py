@@ -8,6 +8,7 @@ from typing import Any
 import torch
 
 from ...datapoints import Datapoint
+from ...functional._color._batched import per_image
 from .. import _random
 from .._container import Compose, RandomApply, RandomChoice, RandomOrder
 from .._transform import Transform
@@ -65,7 +66,7 @@ def _select(chosen: list[torch.Tensor], options: list[Batch], name: str) -> Batc
     for k, like in enumerate(first.leaves):
         out = like.as_subclass(torch.Tensor)
         for mask, option in zip(chosen[1:], options[1:]):
-            out = torch.where(mask.view(-1, *[1] * (out.ndim - 1)), option.leaves[k].as_subclass(torch.Tensor), out)
+            out = torch.where(per_image(mask, out), option.leaves[k].as_subclass(torch.Tensor), out)
         leaves.append(type(like).wrap_like(like, out) if isinstance(like, Datapoint) else out)
     lists = []
     if first.lists:

@@ -14,6 +14,7 @@ from torch.utils._pytree import tree_flatten, tree_unflatten
 
 from ...datapoints import Datapoint, Mask
 from ...functional import _cv2
+from ...functional._color._batched import per_image
 from .. import _random
 from .._transform import RandomApplyTransform, Transform, check_spatial_sizes_agree, flatten_sample
 from . import _draws
@@ -243,7 +244,7 @@ class Leaf(Batched):
         plain = leaf.as_subclass(torch.Tensor)
         out = self.apply(leaf if self.takes_datapoints else plain, values).as_subclass(torch.Tensor)
         if applied is not None:
-            out = torch.where(applied.view(-1, *[1] * (out.ndim - 1)), out, plain)
+            out = torch.where(per_image(applied, out), out, plain)
         return type(leaf).wrap_like(leaf, out) if isinstance(leaf, Datapoint) else out
 
     def apply_per_image(self, leaf: Any, values: dict[str, Any]) -> Any:

@@ -10,6 +10,7 @@ import torch
 
 from ...datapoints import Datapoint, Image, Mask
 from ...functional import Geometry, InterpolationMode, warp
+from ...functional._color._batched import per_image
 from ...functional._geometry import _batched as G
 from .._fusion import _RANKS, apply_run, split_runs
 from .._geometry import (
@@ -125,7 +126,7 @@ def _run_matrices(run: list[Any], batch: Batch, context: Context) -> tuple[Batch
     leaves = []
     for leaf, replayed in zip(batch.leaves, unfused.stacked().leaves):
         moved = _warp_leaf(leaf, composed, canvas, ranks, antialias, fill_of, run)
-        out = torch.where(fused.view(-1, *[1] * (moved.ndim - 1)), moved, replayed.as_subclass(torch.Tensor))
+        out = torch.where(per_image(fused, moved), moved, replayed.as_subclass(torch.Tensor))
         leaves.append(type(leaf).wrap_like(leaf, out) if isinstance(leaf, Datapoint) else out)
     return batch.with_values(leaves), steps
 
@@ -145,7 +146,7 @@ def _warp_leaf(
     out = G.warp_batch(plain, inverse, canvas, InterpolationMode.BILINEAR, fill, projective)
     if any(_RANKS.get(getattr(t, "interpolation", None), 2) == 0 for t in run):
         nearest = G.warp_batch(plain, inverse, canvas, InterpolationMode.NEAREST, fill, projective)
-        out = torch.where((ranks == 0).view(-1, *[1] * (out.ndim - 1)), nearest, out)
+        out = torch.where(per_image(ranks == 0, out), nearest, out)
     if not any(getattr(t, "antialias", False) for t in run):  # nothing antialiases: no read-back
         return out
     shrinking = antialias & G.shrinks_by_two(composed, canvas)
