@@ -701,6 +701,54 @@ def test_fast_nearest_warps_equal_the_torch_path(name, kwargs, dtype, channels, 
     torch.testing.assert_close(fast, reference, rtol=0, atol=0)
 
 
+def _random_inverse(rng: torch.Generator, kind: str) -> list[list[float]]:
+    """An output -> input map of the given kind (see the test below), 3 x 3."""
+    def uniform(low: float, high: float) -> float:
+        return float(torch.empty(()).uniform_(low, high, generator=rng))
+
+    if kind == "rotation":
+        angle, scale = uniform(-math.pi, math.pi), uniform(0.4, 2.5)
+        return [[scale * math.cos(angle), -scale * math.sin(angle), uniform(-30, 30)],
+                [scale * math.sin(angle), scale * math.cos(angle), uniform(-30, 30)], [0.0, 0.0, 1.0]]
+    if kind == "ties":  # half-pixel shifts and halvings: every source point a tie
+        return [[float(torch.randint(1, 3, (), generator=rng)) / 2, 0.0, 0.5 * float(torch.randint(-9, 9, (), generator=rng))],
+                [0.0, -1.0, 0.5 * float(torch.randint(0, 40, (), generator=rng))], [0.0, 0.0, 1.0]]
+    if kind == "horizon":  # the line where the last row's value is 0 crosses the output: 0 / 0 and infinities
+        return [[1.0, 0.2, 0.0], [0.1, 1.0, 0.0], [uniform(-0.1, -0.02), uniform(-0.05, 0.05), 1.0]]
+    if kind == "huge":  # source points beyond int16 and float32 overflow
+        return [[uniform(1e3, 1e5), 0.0, 0.0], [0.0, 1e38, 0.0], [0.0, 0.0, 1.0]]
+    values = torch.randn(3, 3, generator=rng, dtype=torch.float64)
+    values[2] = values[2] * 0.01 + torch.tensor([0.0, 0.0, 1.0], dtype=torch.float64)
+    return values.tolist()
+
+
+@needs_cv2
+@pytest.mark.parametrize("kind", ["rotation", "ties", "horizon", "huge", "projective"])
+@pytest.mark.parametrize("dtype", [torch.uint8, torch.float32])
+def test_nearest_matrix_warps_equal_the_torch_path_for_random_maps(kind: str, dtype: torch.dtype) -> None:
+    """``warp_nearest`` computes the torch path's source points in numpy: identical pixels for any map,
+    sizes, layout and fill, ties and points that are not finite included."""
+    from visiontx.functional._geometry._description import Geometry
+    from visiontx.functional._geometry._generic import warp_image_tensor
+    from visiontx.functional._geometry._matrix import invert
+
+    rng = torch.Generator().manual_seed(7)
+    for trial in range(12):
+        height, width = (int(v) for v in torch.randint(1, 90, (2,), generator=rng))
+        out_size = tuple(int(v) for v in torch.randint(1, 90, (2,), generator=rng))
+        channels, batch_dims = [(0, ()), (1, ()), (3, ()), (4, (2,))][trial % 4]  # 0: a mask [H, W]
+        if channels:
+            image = make_image_tensor((height, width), channels=channels, batch_dims=batch_dims, dtype=dtype)
+        else:
+            image = torch.randint(0, 9, (height, width), generator=rng).to(dtype)
+        fill = [None, 7.0, [1.0, 2.0, 3.0, 4.0][:channels] or None][trial % 3]
+        inverse = _random_inverse(rng, kind)
+        geometry = Geometry(invert(inverse), out_size)
+        fast, reference = _fast_and_torch(warp_image_tensor, image, geometry, "nearest", fill)
+        assert _cv2.can_remap_nearest(image, None) and fast.shape == reference.shape
+        assert torch.equal(fast, reference), (kind, trial, inverse)
+
+
 @needs_cv2
 def test_fast_nearest_warp_of_a_mask_keeps_its_labels() -> None:
     import visiontx.functional as F

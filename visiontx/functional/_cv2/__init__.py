@@ -52,7 +52,7 @@ from ._decode import can_decode_jpeg, decode_jpeg
 from ._geometry import can_pad, can_resize, can_resize_linear, can_shrink, pad, resize, resize_linear, shrink
 from ._layout import contiguous, interleaved, planar
 from ._misc import can_erase, can_gaussian_blur, can_jpeg, erase, gaussian_blur, jpeg
-from ._warp import can_remap_nearest, can_warp, remap, remap_nearest, warp
+from ._warp import can_remap_nearest, can_warp, remap, remap_nearest, warp, warp_nearest
 
 __all__ = [
     "ContrastTables",
@@ -108,4 +108,5 @@ __all__ = [
     "sharpen",
     "takes_batch_per_image",
     "warp",
+    "warp_nearest",
 ]

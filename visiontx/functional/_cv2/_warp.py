@@ -17,7 +17,7 @@ from .._interpolation import InterpolationMode
 from ._base import MAX_SIZE, can_use, cv2
 from ._layout import channel_count, plane_fill, planes, scratch
 
-__all__ = ["can_remap_nearest", "can_warp", "remap", "remap_nearest", "warp", "warp_planes"]
+__all__ = ["can_remap_nearest", "can_warp", "remap", "remap_nearest", "warp", "warp_nearest", "warp_planes"]
 
 _INTERPOLATION = {"nearest": 0, "bilinear": 1}  # cv2.INTER_NEAREST, cv2.INTER_LINEAR
 
@@ -214,9 +214,57 @@ def remap_nearest(
     """Nearest sampling of ``[..., C, H, W]`` at whole-number source columns ``x`` and rows ``y``
     (float32 ``H_out x W_out``, rounded by the caller, so OpenCV has no ties to break); points
     outside the image get ``fill`` per channel (zeros when None), rounded and saturated like a cast."""
-    maps = (x.to(torch.float32).contiguous().numpy(), y.to(torch.float32).contiguous().numpy())
+    return _remap_whole(image, x.to(torch.float32).contiguous().numpy(), y.to(torch.float32).contiguous().numpy(), fill)
+
+
+def warp_nearest(
+    image: torch.Tensor, inverse: Sequence[Sequence[float]], size: Sequence[int], fill: Sequence[float] | None
+) -> torch.Tensor:
+    """Nearest warp of ``[..., C, H, W]`` to ``size`` ``(H, W)``; ``inverse`` (2 x 3 or 3 x 3) maps output to
+    input points in continuous coordinates. The source pixels are the torch path's (``matrix_grid`` then
+    ``_sample_nearest``): the same float32 operations in the same order, in numpy, rounded half to even,
+    points that are not finite sent off the image."""
+    x, y = _source_points(inverse, size, image.shape[-2:])
+    for coords in (x, y):
+        np.rint(coords, out=coords)
+        if not np.isfinite(coords).all():  # a projective horizon (0 / 0) or an overflow
+            np.nan_to_num(coords, copy=False, nan=-1.0, posinf=-1.0, neginf=-1.0)
+    return _remap_whole(image, x, y, fill)
+
+
+def _source_points(
+    inverse: Sequence[Sequence[float]], out_size: Sequence[int], in_size: Sequence[int]
+) -> tuple[np.ndarray, np.ndarray]:
+    """The unrounded float32 source columns and rows of every output pixel, as the torch path computes
+    them: the normalised grid of ``matrix_grid`` (affine or projective), then ``(g + 1) extent / 2 - 0.5``."""
+    f32 = np.float32
+    (a, b, c), (d, e, f) = inverse[:2]
+    height, width = in_size
+    sx, sy = 2.0 / width, 2.0 / height
+    xs = np.arange(out_size[1], dtype=f32) + f32(0.5)
+    ys = np.arange(out_size[0], dtype=f32) + f32(0.5)
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):  # not finite: handled by the caller
+        if len(inverse) == 3 and list(inverse[2]) != [0.0, 0.0, 1.0]:
+            g, h, i = inverse[2]
+            denominator = (xs * f32(g))[None, :] + (ys * f32(h) + f32(i))[:, None]
+            u = ((xs * f32(a * sx))[None, :] + (ys * f32(b * sx) + f32(c * sx))[:, None]) / denominator
+            v = ((xs * f32(d * sy))[None, :] + (ys * f32(e * sy) + f32(f * sy))[:, None]) / denominator
+            u -= f32(1.0)
+            v -= f32(1.0)
+        else:
+            u = (xs * f32(a * sx))[None, :] + (ys * f32(b * sx) + f32(c * sx - 1.0))[:, None]
+            v = (xs * f32(d * sy))[None, :] + (ys * f32(e * sy) + f32(f * sy - 1.0))[:, None]
+        for coords, extent in ((u, width), (v, height)):
+            coords += f32(1.0)
+            coords *= f32(extent / 2)
+            coords -= f32(0.5)
+    return u, v
+
+
+def _remap_whole(image: torch.Tensor, x: np.ndarray, y: np.ndarray, fill: Sequence[float] | None) -> torch.Tensor:
+    """Nearest sampling at whole-number float32 source points ``x``, ``y`` (points off the image: ``fill``)."""
 
     def op(src: np.ndarray, border: Any, dst: np.ndarray | None = None) -> np.ndarray:
-        return cv2.remap(src, *maps, cv2.INTER_NEAREST, dst=dst, borderMode=cv2.BORDER_CONSTANT, borderValue=border)
+        return cv2.remap(src, x, y, cv2.INTER_NEAREST, dst=dst, borderMode=cv2.BORDER_CONSTANT, borderValue=border)
 
-    return _map_planes(image, maps[0].shape, fill, channel_count(image), op)[0]
+    return _map_planes(image, x.shape, fill, channel_count(image), op)[0]

@@ -118,6 +118,8 @@ def warp_image_tensor(
     inverse = [list(row) for row in geometry.inverse_matrix]
     if _cv2.can_warp(image, mode, fill_values):
         return _cv2.warp(image, inverse, out_size, fill_values)
+    if mode == _NEAREST and _cv2.can_remap_nearest(image, fill_values):
+        return _cv2.warp_nearest(image, inverse, out_size, fill_values)
     grid = matrix_grid(inverse, out_size, in_size, work_dtype(image.dtype), image.device)
     return sample(image, grid, mode, fill_values)
 
