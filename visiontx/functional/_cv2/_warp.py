@@ -236,24 +236,28 @@ def _source_points(
     inverse: Sequence[Sequence[float]], out_size: Sequence[int], in_size: Sequence[int]
 ) -> tuple[np.ndarray, np.ndarray]:
     """The unrounded float32 source columns and rows of every output pixel, as the torch path computes
-    them: the normalised grid of ``matrix_grid`` (affine or projective), then ``(g + 1) extent / 2 - 0.5``."""
+    them: the normalised grid of ``matrix_grid`` (affine or projective), then ``(g + 1) extent / 2 - 0.5``
+    (in a per-thread scratch buffer, valid until the next call: fresh megabyte maps page-fault on every call)."""
     f32 = np.float32
     (a, b, c), (d, e, f) = inverse[:2]
     height, width = in_size
     sx, sy = 2.0 / width, 2.0 / height
     xs = np.arange(out_size[1], dtype=f32) + f32(0.5)
     ys = np.arange(out_size[0], dtype=f32) + f32(0.5)
+    u, v = scratch([((out_size[0], out_size[1]), f32)] * 2, slot="maps")
     with np.errstate(divide="ignore", over="ignore", invalid="ignore"):  # not finite: handled by the caller
         if len(inverse) == 3 and list(inverse[2]) != [0.0, 0.0, 1.0]:
             g, h, i = inverse[2]
             denominator = (xs * f32(g))[None, :] + (ys * f32(h) + f32(i))[:, None]
-            u = ((xs * f32(a * sx))[None, :] + (ys * f32(b * sx) + f32(c * sx))[:, None]) / denominator
-            v = ((xs * f32(d * sy))[None, :] + (ys * f32(e * sy) + f32(f * sy))[:, None]) / denominator
+            np.add((xs * f32(a * sx))[None, :], (ys * f32(b * sx) + f32(c * sx))[:, None], out=u)
+            np.add((xs * f32(d * sy))[None, :], (ys * f32(e * sy) + f32(f * sy))[:, None], out=v)
+            u /= denominator
+            v /= denominator
             u -= f32(1.0)
             v -= f32(1.0)
         else:
-            u = (xs * f32(a * sx))[None, :] + (ys * f32(b * sx) + f32(c * sx - 1.0))[:, None]
-            v = (xs * f32(d * sy))[None, :] + (ys * f32(e * sy) + f32(f * sy - 1.0))[:, None]
+            np.add((xs * f32(a * sx))[None, :], (ys * f32(b * sx) + f32(c * sx - 1.0))[:, None], out=u)
+            np.add((xs * f32(d * sy))[None, :], (ys * f32(e * sy) + f32(f * sy - 1.0))[:, None], out=v)
         for coords, extent in ((u, width), (v, height)):
             coords += f32(1.0)
             coords *= f32(extent / 2)
