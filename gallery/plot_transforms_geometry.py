@@ -1,5 +1,7 @@
 """Every geometry transform on the COCO sample: boxes and masks follow the image.
 
+DecodeRandomResizedCrop decodes JPEG bytes and crops in one step (a figure of its own).
+
 RandomIoUCrop, as in SSD, also empties the boxes whose centre falls outside its crop (the
 SanitizeBoundingBox that follows it in a pipeline removes them with their masks and labels), so its
 panel may show fewer boxes than the others.
@@ -16,7 +18,7 @@ import pathlib
 import torch
 
 import visiontx.transforms as T
-from visiontx import datapoints
+from visiontx import datapoints, io
 from helpers import output_dir, plot, plot_family, sample_detection
 
 
@@ -51,12 +53,29 @@ def plot_multi_crops(image: datapoints.Image, path: pathlib.Path) -> None:
     plot([[image, *five], [image, *ten]], path, row_titles=["FiveCrop", "TenCrop"], col_titles=["input", "crops"])
 
 
+def plot_decode_crops(image: datapoints.Image, path: pathlib.Path) -> None:
+    """DecodeRandomResizedCrop takes JPEG bytes: the same regions as RandomResizedCrop on the decoded image,
+    decoded at 1/2, 1/4 or 1/8 scale where the region is that many times the output size."""
+    data = io.encode_jpeg(image.as_subclass(torch.Tensor), quality=90)
+    size = image.shape[-1] // 6
+    fused, plain = T.DecodeRandomResizedCrop(size), T.RandomResizedCrop(size, antialias=True)
+    decoded = datapoints.Image(io.decode_image(data))
+    rows: list[list[torch.Tensor]] = [[], []]
+    for seed in range(5):
+        torch.manual_seed(seed)
+        rows[0].append(fused(data))
+        torch.manual_seed(seed)
+        rows[1].append(plain(decoded))
+    plot(rows, path, row_titles=["DecodeRandomResizedCrop(bytes)", "decode, RandomResizedCrop"])
+
+
 def main() -> None:
     torch.manual_seed(0)
     out = output_dir()
     image, target = sample_detection()
     plot_family(examples(image.shape[-1]), (image, target), out / "transforms_geometry.png")
     plot_multi_crops(image, out / "transforms_geometry_crops.png")
+    plot_decode_crops(image, out / "transforms_geometry_decode.png")
 
 
 if __name__ == "__main__":

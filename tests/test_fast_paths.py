@@ -1100,7 +1100,7 @@ def test_opencv_jpeg_decoding_gate(monkeypatch: pytest.MonkeyPatch) -> None:
     assert not _cv2.can_decode_jpeg(_jpeg(mode="L"), True, False)  # one component
     assert not _cv2.can_decode_jpeg(_jpeg(mode="CMYK"), True, False)  # four
     assert not _cv2.can_decode_jpeg(b"\x89PNG\r\n\x1a\n", True, False) and not _cv2.can_decode_jpeg(b"", True, False)
-    assert _decode._frame(data) == (3, 37 * 53)
+    assert _decode._frame(data) == (3, 37, 53) and _cv2.jpeg_size(data) == (37, 53)
     monkeypatch.setattr(PIL.Image, "MAX_IMAGE_PIXELS", 37 * 53 - 1)  # larger than Pillow's limit: Pillow's path
     assert not _cv2.can_decode_jpeg(data, True, False)
     with _cv2.disabled():

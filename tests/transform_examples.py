@@ -21,6 +21,13 @@ def batch_sample() -> tuple[torch.Tensor, torch.Tensor]:
     return torch.rand(4, 3, 12, 14, generator=torch.Generator().manual_seed(1)), torch.tensor([0, 1, 2, 0])
 
 
+def jpeg_sample() -> torch.Tensor:
+    """A JPEG's bytes (1-D uint8), as ``visiontx.io.read_file`` gives them."""
+    from visiontx.io import encode_jpeg
+
+    return encode_jpeg(make_image((48, 64)).as_subclass(torch.Tensor), quality=90)
+
+
 def detection_sample() -> dict[str, Any]:
     size = (40, 60)
     return {"image": make_image(size), "boxes": make_bounding_box(size, num_boxes=5), "labels": torch.arange(5)}
@@ -30,6 +37,7 @@ def detection_sample() -> dict[str, Any]:
 EXTRA_EXAMPLES: dict[str, tuple[Callable[[], Any], Callable[[], Any]]] = {
     "ConvertImageDtype": (lambda: T.ConvertImageDtype(torch.float64), make_image),
     "CutMix": (lambda: T.CutMix(alpha=0.5, num_classes=3), batch_sample),
+    "DecodeRandomResizedCrop": (lambda: T.DecodeRandomResizedCrop(12, scale=(0.5, 1.0)), jpeg_sample),
     "MixUp": (lambda: T.MixUp(alpha=0.5, num_classes=3), batch_sample),
     "RandomIoUCrop": (lambda: T.RandomIoUCrop(sampler_options=[0.1, 0.3, 0.5]), detection_sample),
     "ToPILImage": (lambda: T.ToPILImage(mode="RGB"), make_image),

@@ -26,6 +26,8 @@ from .functional._cv2 import planar
 __all__ = [
     "ImageReadMode",
     "decode_image",
+    "decode_reduced",
+    "encoded_size",
     "encode_jpeg",
     "encode_png",
     "read_file",
@@ -58,6 +60,7 @@ _SIXTEEN_BIT_MODES = {"I", "I;16", "I;16B", "I;16L", "I;16N"}
 _DECODE_ERRORS = (PIL.UnidentifiedImageError, OSError, SyntaxError, ValueError, EOFError)
 # Pillow refuses images of more than 2 * PIL.Image.MAX_IMAGE_PIXELS pixels (and warns above the limit itself)
 _TOO_LARGE = (PIL.Image.DecompressionBombError, PIL.Image.DecompressionBombWarning)
+_REDUCTIONS = (1, 2, 4, 8)
 
 
 def _as_mode(mode: ImageReadMode | str) -> ImageReadMode:
@@ -180,6 +183,49 @@ def decode_image(
         if decoded is not None:
             return decoded
     return _decode(lambda: PIL.Image.open(_io.BytesIO(payload)), "the given data", mode, apply_exif_orientation)
+
+
+def encoded_size(data: bytes | bytearray | memoryview | torch.Tensor) -> tuple[int, int]:
+    """``(height, width)`` of encoded image bytes, read from the header without decoding the pixels (as
+    stored: EXIF orientation not applied). Data that is not a readable image raises ``ValueError``."""
+    payload = _bytes_of(data, "data")
+    size = _cv2.jpeg_size(payload)
+    if size is not None:
+        return size
+    try:
+        with PIL.Image.open(_io.BytesIO(payload)) as image:
+            return image.height, image.width
+    except _DECODE_ERRORS as error:
+        raise ValueError(f"cannot read the size of the given data as an image: {error}") from error
+
+
+def decode_reduced(data: bytes | bytearray | memoryview | torch.Tensor, reduction: int) -> tuple[torch.Tensor, int]:
+    """Decode encoded image bytes to RGB, a JPEG at ``1 / reduction`` of its size (``reduction`` 1, 2, 4 or
+    8; libjpeg's scaled inverse DCT, as Pillow's ``draft``: reduced pixel ``(i, j)`` covers the full image's
+    ``reduction x reduction`` block at ``(i, j) * reduction``, each side ``ceil(side / reduction)``).
+
+    Returns the uint8 ``3 x H' x W'`` image and the reduction applied: 1 for other formats, which decode in
+    full, and less than asked for a side shorter than ``reduction``. EXIF orientation is not applied.
+    """
+    if reduction not in _REDUCTIONS:
+        raise ValueError(f"reduction must be one of {_REDUCTIONS}, got {reduction!r}")
+    payload = _bytes_of(data, "data")
+    if _cv2.can_decode_jpeg(payload, True, False) and min(_cv2.jpeg_size(payload)) >= reduction:
+        decoded = _cv2.decode_jpeg(payload, reduction)
+        if decoded is not None:
+            return decoded, reduction
+    applied = 1
+
+    def opener() -> PIL.Image.Image:
+        nonlocal applied
+        image = PIL.Image.open(_io.BytesIO(payload))
+        if reduction > 1 and image.format == "JPEG":  # (Pillow takes the scale as the sides' floor quotients)
+            width = image.width
+            chosen = image.draft(None, (max(1, width // reduction), max(1, image.height // reduction)))
+            applied = round(width / chosen[1][2]) if chosen else 1
+        return image
+
+    return _decode(opener, "the given data", ImageReadMode.RGB, False), applied
 
 
 def _to_pil(image: torch.Tensor, channels: tuple[int, ...]) -> PIL.Image.Image:

@@ -20,7 +20,7 @@ from . import _tape
 from ._auto_augment import _GEOMETRY_SPACE, AugMix, _AutoAugmentBase
 from ._container import _Container
 from ._fusion import _GeometryProbe
-from ._geometry import ElasticTransform, FiveCrop, TenCrop
+from ._geometry import DecodeRandomResizedCrop, ElasticTransform, FiveCrop, TenCrop
 from ._meta import SanitizeBoundingBox
 from ._meta_keypoints import SanitizeKeyPoints
 from ._misc import Identity, Lambda
@@ -41,6 +41,7 @@ NOT_INVERTIBLE: dict[type, str] = {
     AugMix: "it blends several differently warped images",
     Lambda: "its function is unknown",
     PerSample: "each sample has a geometry of its own (its record's 'samples' list what each got)",
+    DecodeRandomResizedCrop: "its input is encoded bytes, not an image to map back to (decode first and use RandomResizedCrop)",
 }
 # transforms with their own forward that record no params and leave the geometry as it is
 _NO_GEOMETRY = (SanitizeBoundingBox, SanitizeKeyPoints, Identity)

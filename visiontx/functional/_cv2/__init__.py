@@ -48,7 +48,7 @@ from ._color import (
     saturation_step,
     sharpen,
 )
-from ._decode import can_decode_jpeg, decode_jpeg
+from ._decode import can_decode_jpeg, decode_jpeg, jpeg_size
 from ._geometry import can_pad, can_resize, can_resize_linear, can_shrink, pad, resize, resize_linear, shrink
 from ._layout import contiguous, interleaved, planar
 from ._misc import can_erase, can_gaussian_blur, can_jpeg, erase, gaussian_blur, jpeg
@@ -94,6 +94,7 @@ __all__ = [
     "hue_step",
     "interleaved",
     "jpeg",
+    "jpeg_size",
     "lut",
     "lut_planes",
     "lut_step",

@@ -9,7 +9,7 @@ import torch
 
 from ._base import available, cv2
 
-__all__ = ["can_decode_jpeg", "decode_jpeg"]
+__all__ = ["can_decode_jpeg", "decode_jpeg", "jpeg_size"]
 
 _SOI, _EOI = b"\xff\xd8\xff", b"\xff\xd9"
 # start-of-frame markers (C0-CF but DHT C4, JPG C8 and DAC CC), start of scan, markers without a length
@@ -18,8 +18,9 @@ _SOS = 0xDA
 _STANDALONE = frozenset({0x01, *range(0xD0, 0xD9)})
 
 
-def _frame(data: bytes) -> tuple[int, int] | None:
-    """``(components, pixels)`` of an 8-bit JPEG's frame header (None: no such header before the first scan)."""
+def _frame(data: bytes) -> tuple[int, int, int] | None:
+    """``(components, height, width)`` of an 8-bit JPEG's frame header (None: no such header before the
+    first scan)."""
     i = 2
     while i + 4 <= len(data) and data[i] == 0xFF:
         marker = data[i + 1]
@@ -31,7 +32,7 @@ def _frame(data: bytes) -> tuple[int, int] | None:
             if i + 9 >= len(data) or data[i + 4] != 8:
                 return None
             height, width = int.from_bytes(data[i + 5 : i + 7], "big"), int.from_bytes(data[i + 7 : i + 9], "big")
-            return data[i + 9], height * width
+            return data[i + 9], height, width
         elif marker == _SOS:
             return None
         else:
@@ -49,19 +50,32 @@ def can_decode_jpeg(data: bytes, rgb: bool, apply_exif_orientation: bool) -> boo
         return False
     frame = _frame(data)
     limit = PIL.Image.MAX_IMAGE_PIXELS
+    pixels = frame[1] * frame[2] if frame is not None else 0
     return (
         frame is not None
         and frame[0] == 3
-        and 0 < frame[1] <= (limit if limit is not None else frame[1])
+        and 0 < pixels <= (limit if limit is not None else pixels)
         and data.rstrip(b"\x00")[-2:] == _EOI
     )
 
 
-def decode_jpeg(data: bytes) -> torch.Tensor | None:
+def jpeg_size(data: bytes) -> tuple[int, int] | None:
+    """``(height, width)`` from the frame header of 8-bit JPEG ``data`` (None when it is not one, or the
+    header is missing), without decoding: no OpenCV needed."""
+    frame = _frame(data) if data[:3] == _SOI else None
+    return (frame[1], frame[2]) if frame is not None else None
+
+
+_REDUCED = {1: "IMREAD_COLOR", 2: "IMREAD_REDUCED_COLOR_2", 4: "IMREAD_REDUCED_COLOR_4", 8: "IMREAD_REDUCED_COLOR_8"}
+
+
+def decode_jpeg(data: bytes, reduction: int = 1) -> torch.Tensor | None:
     """uint8 ``3 x H x W`` RGB planes of a JPEG :func:`can_decode_jpeg` accepts (None where OpenCV
     cannot decode it: the caller's decoder says why): OpenCV's BGR pixels split straight into the
-    R, G, B planes."""
-    pixels = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION)
+    R, G, B planes. ``reduction`` 2, 4 or 8 decodes at that fraction of the size (libjpeg's scaled
+    inverse DCT: ``ceil(H / reduction) x ceil(W / reduction)``, Pillow's ``draft`` pixels)."""
+    flags = getattr(cv2, _REDUCED[reduction]) | cv2.IMREAD_IGNORE_ORIENTATION
+    pixels = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), flags)
     if pixels is None or pixels.ndim != 3 or pixels.shape[2] != 3:
         return None
     out = np.empty((3, *pixels.shape[:2]), dtype=np.uint8)

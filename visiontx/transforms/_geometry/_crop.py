@@ -22,6 +22,7 @@ from ..._args import (
     parse_padding,
 )
 from ...datapoints import BoundingBox, BoundingBoxFormat, Image, KeyPoints, Mask
+from ...io import decode_reduced, encoded_size
 from ...functional import InterpolationMode
 from .. import _random
 from .._transform import Transform
@@ -29,7 +30,7 @@ from .._utils import get_bounding_boxes, has_all, has_any, is_pure_tensor, query
 from ._pad import _PadMixin
 from ._resize import Interpolation
 
-__all__ = ["CenterCrop", "FiveCrop", "RandomCrop", "RandomIoUCrop", "RandomResizedCrop", "TenCrop"]
+__all__ = ["CenterCrop", "DecodeRandomResizedCrop", "FiveCrop", "RandomCrop", "RandomIoUCrop", "RandomResizedCrop", "TenCrop"]
 
 
 class CenterCrop(Transform):
@@ -150,7 +151,10 @@ class RandomResizedCrop(Transform):
         self._log_ratio = torch.log(torch.tensor(self.ratio)).tolist()  # float32 logs, as torchvision
 
     def make_params(self, flat_inputs: list[Any]) -> dict[str, Any]:
-        height, width = query_resizable_size(flat_inputs, self)
+        return self._region(*query_resizable_size(flat_inputs, self))
+
+    def _region(self, height: int, width: int) -> dict[str, Any]:
+        """The region ``(top, left, height, width)`` drawn for an input of ``height x width``."""
         area = height * width
         for _ in range(10):
             target_area = area * _random.uniform(*self.scale)
@@ -176,6 +180,78 @@ class RandomResizedCrop(Transform):
         return self.call_kernel(
             F.resized_crop, inpt, **params, size=self.size, interpolation=self.interpolation, antialias=self.antialias
         )
+
+
+class DecodeRandomResizedCrop(RandomResizedCrop):
+    """Decode encoded image bytes and take a :class:`RandomResizedCrop` of them in one step: the region is
+    drawn from the size in the file's header, and a JPEG whose region is at least 2, 4 or 8 times ``size``
+    on both sides is decoded at 1/2, 1/4 or 1/8 scale (libjpeg's scaled inverse DCT, as DALI's and FFCV's
+    decoders do), which skips most of the decoding work and the resize's.
+
+    The regions are ``RandomResizedCrop``'s (the same draws for the same image size and seed). The pixels
+    differ from decoding in full and then cropping: the scaled decode averages in the DCT domain, and the
+    region's edges are rounded to the reduced grid (within ``reduction / 2`` pixels of the full image).
+    Other formats (PNG, ...) and smaller regions decode in full. Takes one encoded image per sample
+    (``bytes`` or a 1-D uint8 tensor, as ``visiontx.io.read_file`` gives) beside labels and other
+    non-image values, and returns an RGB ``Image``; boxes, masks and decoded images are refused (decode
+    them first and use ``RandomResizedCrop``).
+
+    Args:
+        size, scale, ratio, interpolation, antialias: as :class:`RandomResizedCrop`.
+
+    Example:
+        >>> T.Compose([T.DecodeRandomResizedCrop(224), T.RandomHorizontalFlip()])(io.read_file("photo.jpg"))
+    """
+
+    def check_inputs(self, flat_inputs: list[Any]) -> None:
+        refused = [inpt for inpt in flat_inputs if isinstance(inpt, (torch.Tensor, PIL.Image.Image)) and not _is_encoded(inpt)]
+        if refused:
+            first = refused[0]
+            kind = type(first).__name__ + (f" of shape {tuple(first.shape)}" if isinstance(first, torch.Tensor) else "")
+            raise TypeError(
+                f"{type(self).__name__}() takes encoded image bytes (bytes or a 1-D uint8 tensor), got a {kind}: "
+                "decode it first and use RandomResizedCrop"
+            )
+        count = sum(map(_is_encoded, flat_inputs))
+        if count != 1:
+            raise ValueError(f"{type(self).__name__}() takes one encoded image per sample, got {count}")
+
+    def _needs_transform_list(self, flat_inputs: list[Any]) -> list[bool]:
+        return [_is_encoded(inpt) for inpt in flat_inputs]
+
+    def make_params(self, flat_inputs: list[Any]) -> dict[str, Any]:
+        return self._region(*encoded_size(flat_inputs[0]))
+
+    def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
+        top, left, crop_height, crop_width = (params[k] for k in ("top", "left", "height", "width"))
+        image, reduction = decode_reduced(inpt, self._reduction(crop_height, crop_width))
+        y0, y1 = _scaled_span(top, crop_height, reduction, image.shape[-2])
+        x0, x1 = _scaled_span(left, crop_width, reduction, image.shape[-1])
+        return F.resized_crop(
+            Image(image), top=y0, left=x0, height=y1 - y0, width=x1 - x0, size=self.size,
+            interpolation=self.interpolation, antialias=self.antialias,
+        )
+
+    def _reduction(self, crop_height: int, crop_width: int) -> int:
+        """The largest of 8, 4, 2 by which the region still covers ``size`` on both sides (else 1)."""
+        for reduction in (8, 4, 2):
+            if crop_height >= reduction * self.size[0] and crop_width >= reduction * self.size[1]:
+                return reduction
+        return 1
+
+
+def _is_encoded(inpt: Any) -> bool:
+    """Whether ``inpt`` holds encoded image bytes: ``bytes`` / ``bytearray`` or a plain 1-D uint8 tensor."""
+    if isinstance(inpt, (bytes, bytearray)):
+        return True
+    return type(inpt) is torch.Tensor and inpt.ndim == 1 and inpt.dtype == torch.uint8
+
+
+def _scaled_span(start: int, length: int, reduction: int, side: int) -> tuple[int, int]:
+    """``[start, start + length)`` of the full image on a side decoded at ``1 / reduction`` (``side`` pixels),
+    rounded to whole pixels, at least one long and inside it (the span itself when ``reduction`` is 1)."""
+    first = min(round(start / reduction), side - 1)
+    return first, min(max(first + 1, round((start + length) / reduction)), side)
 
 
 class FiveCrop(Transform):
