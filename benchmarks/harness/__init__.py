@@ -206,14 +206,16 @@ def _mean_part(peer: str, mean: float | None, missing: Sequence[str]) -> str | N
 def _loader(run: _Run) -> list[str]:
     config = run.config
     run.progress.step("DataLoader over JPEG files")
-    case = next(c for c in cases.PIPELINES if c.kind == "jpeg")
+    jpeg_cases = [next(c for c in cases.PIPELINES if c.kind == "jpeg"), cases.DECODE_CROP]
+    rows = []
     with loader.temporary_folder() as folder:
         paths = loader.write_jpegs(folder, config.loader_images)
-        results = interleaved_runs(_loader_passes(run, case, paths), config.loader_repeats)
+        for case in jpeg_cases:
+            results = interleaved_runs(_loader_passes(run, case, paths), config.loader_repeats)
+            rows.append(("DataLoader, " + case.name, results, case.note))
     title = (f"## DataLoader: {config.loader_images} JPEG files on disk, {config.loader_workers} workers, batch "
              f"{config.loader_batch}, read + decode + the classification pipeline (images/s, end to end)")
-    row = ("DataLoader, " + case.name, results, case.note)
-    return ["", title, ""] + report.throughput_table([row], missing=run.missing, peers=run.columns)
+    return ["", title, ""] + report.throughput_table(rows, missing=run.missing, peers=run.columns)
 
 
 def _loader_passes(run: _Run, case: cases.BenchCase, paths: list[str]) -> dict:
@@ -230,7 +232,7 @@ def _loader_passes(run: _Run, case: cases.BenchCase, paths: list[str]) -> dict:
         if name == "albumentations":
             parts = loader.albumentations_parts(peer.A, cases.albumentations_transform(case, peer.A, peer.cv2))
         else:
-            parts = (decoder(name), case.build(peer.T, peer.D))
+            parts = (decoder(name, takes_bytes=case.kind == "jpeg_bytes"), case.build(peer.T, peer.D))
         dataset = loader.JpegFiles(paths, *parts)
         passes[name] = lambda dataset=dataset: 1.0 / loader.images_per_second(
             dataset, config.loader_batch, config.loader_workers)

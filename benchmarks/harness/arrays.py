@@ -74,7 +74,7 @@ def imdecode_rgb(data: bytes) -> np.ndarray:
 def albumentations_call(transform: Any, kind: str, size: tuple[int, int], num_boxes: int = 8) -> Callable[[], Any]:
     """A no-argument callable running an albumentations ``transform`` once on the ``kind`` sample (see
     ``inputs.make_call``), its output materialised."""
-    if kind == "jpeg":
+    if kind in ("jpeg", "jpeg_bytes"):
         data = jpeg_bytes(size)
         return lambda: materialise(transform(image=imdecode_rgb(data)))
     array = photo(size)

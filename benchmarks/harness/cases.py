@@ -278,7 +278,22 @@ def _classifications() -> list[BenchCase]:
     return out
 
 
-PIPELINES = _classifications() + [
+def _classification_from_bytes(T: Any, D: Any) -> Any:
+    """The classification pipeline; visiontx's starts from the JPEG bytes (``DecodeRandomResizedCrop``), a
+    library without it from its decoded image (``RandomResizedCrop``)."""
+    decode_crop = getattr(T, "DecodeRandomResizedCrop", None)
+    crop = decode_crop(224) if decode_crop is not None else T.RandomResizedCrop(224, antialias=True)
+    return T.Compose([crop, *_classification(True)(T, D).transforms[1:]])
+
+
+DECODE_CROP = BenchCase(
+    "classification (JPEG bytes: DecodeRandomResizedCrop+flip+jitter+normalize)", _CLASSIFICATION,
+    _classification_from_bytes, _classification_alb(True), kind="jpeg_bytes",
+    note="vx: T.DecodeRandomResizedCrop takes the bytes and decodes a JPEG at 1/2-1/8 scale where the region is "
+    "that many times 224 (other pixels: scaled IDCT, region rounded to the reduced grid); the others decode in "
+    "full and run the same pipeline as the entries above (alb: INTER_AREA when shrinking); " + _DECODERS,
+)
+PIPELINES = _classifications() + [DECODE_CROP] + [
     BenchCase(
         "detection, the demo's (photometric+zoom-out+IoU crop+flip+resize+sanitize, boxes+masks)",
         ("RandomPhotometricDistort", "RandomZoomOut", "RandomIoUCrop", "RandomHorizontalFlip", "Resize",

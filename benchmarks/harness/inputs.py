@@ -20,9 +20,12 @@ from .arrays import LABEL, albumentations_call, boxes_xyxy, jpeg_bytes, masks_of
 __all__ = ["boxes_xyxy", "decoder", "make_call", "masks_of", "photo"]
 
 
-def decoder(peer_name: str) -> Callable[[bytes], Any]:
+def decoder(peer_name: str, takes_bytes: bool = False) -> Callable[[bytes], Any]:
     """The library's natural JPEG decoder, bytes -> image: torchvision's ``decode_jpeg``, visiontx's
-    ``io.decode_image`` (wrapped as an ``Image``)."""
+    ``io.decode_image`` (wrapped as an ``Image``). With ``takes_bytes`` (a ``jpeg_bytes`` case), visiontx's
+    pipeline decodes itself: the bytes pass as they are."""
+    if takes_bytes and peer_name == "visiontx":
+        return lambda data: data
     if peer_name == "torchvision":
         from torchvision.io import decode_jpeg
         from torchvision.tv_tensors import Image as TvImage
@@ -39,13 +42,14 @@ def make_call(peer_name: str, peer: SimpleNamespace, transform: Any, kind: str, 
     """A no-argument callable running ``transform`` once on the ``kind`` sample in ``peer``'s form.
 
     kinds: ``image`` (uint8), ``float`` (float32 for tensors; albumentations keeps uint8), ``pil``
-    (a PIL image for tensors libraries), ``jpeg`` (JPEG bytes decoded first), ``boxes`` (image, boxes,
+    (a PIL image for tensors libraries), ``jpeg`` (JPEG bytes decoded first), ``jpeg_bytes`` (the same, but
+    visiontx's pipeline takes the bytes), ``boxes`` (image, boxes,
     labels), ``detection`` (image and a target dict of boxes, masks and labels).
     """
     if peer_name.startswith("albumentations"):
         return albumentations_call(transform, kind, size, num_boxes)
-    if kind == "jpeg":
-        data, decode = jpeg_bytes(size), decoder(peer_name)
+    if kind in ("jpeg", "jpeg_bytes"):
+        data, decode = jpeg_bytes(size), decoder(peer_name, takes_bytes=kind == "jpeg_bytes")
         return _reading(lambda: materialise(transform(decode(data))), data)
     array = photo(size)
     D = peer.D
