@@ -193,8 +193,8 @@ class DecodeRandomResizedCrop(RandomResizedCrop):
     region's edges are rounded to the reduced grid (within ``reduction / 2`` pixels of the full image).
     Other formats (PNG, ...) and smaller regions decode in full. Takes one encoded image per sample
     (``bytes`` or a 1-D uint8 tensor, as ``visiontx.io.read_file`` gives) beside labels and other
-    non-image values, and returns an RGB ``Image``; boxes, masks and decoded images are refused (decode
-    them first and use ``RandomResizedCrop``).
+    non-image values, and returns an RGB ``Image`` (EXIF orientation not applied, as ``io.decode_image``'s
+    default); boxes, masks and decoded images are refused (decode them first and use ``RandomResizedCrop``).
 
     Args:
         size, scale, ratio, interpolation, antialias: as :class:`RandomResizedCrop`.
