@@ -38,7 +38,9 @@ EXPECTED_FIGURES = {
     "plot_training_parity.py": ["training_parity_samples.png", "training_parity_accuracy.png"],
     "plot_per_sample.py": ["per_sample.png"],
     "plot_distributed_loading.py": ["distributed_loading.png"],
-    "plot_transforms_geometry.py": ["transforms_geometry.png", "transforms_geometry_crops.png", "transforms_geometry_decode.png"],
+    "plot_transforms_geometry.py": [
+        "transforms_geometry.png", "transforms_geometry_crops.png", "transforms_geometry_decode.png",
+    ],
     "plot_transforms_color.py": ["transforms_color.png"],
     "plot_transforms_misc.py": ["transforms_misc.png", "transforms_containers.png"],
     "plot_transforms_meta.py": ["transforms_meta_boxes.png", "transforms_meta_types.png", "transforms_meta_video.png"],

@@ -20,13 +20,13 @@ import PIL.Image
 import PIL.ImageOps
 import torch
 
+from ._args import check_positive_int
 from .functional import _cv2, to_image_pil
 from .functional._cv2 import planar
 
 __all__ = [
     "ImageReadMode",
     "decode_image",
-    "decode_reduced",
     "encoded_size",
     "encode_jpeg",
     "encode_png",
@@ -195,19 +195,19 @@ def encoded_size(data: bytes | bytearray | memoryview | torch.Tensor) -> tuple[i
     try:
         with PIL.Image.open(_io.BytesIO(payload)) as image:
             return image.height, image.width
-    except _DECODE_ERRORS as error:
+    except (*_DECODE_ERRORS, PIL.Image.DecompressionBombError) as error:
         raise ValueError(f"cannot read the size of the given data as an image: {error}") from error
 
 
-def decode_reduced(data: bytes | bytearray | memoryview | torch.Tensor, reduction: int) -> tuple[torch.Tensor, int]:
-    """Decode encoded image bytes to RGB, a JPEG at ``1 / reduction`` of its size (``reduction`` 1, 2, 4 or
+def _decode_reduced(data: bytes | bytearray | memoryview | torch.Tensor, reduction: int) -> tuple[torch.Tensor, int]:
+    """Decode encoded image bytes to RGB on the CPU, a JPEG at ``1 / reduction`` of its size (``reduction`` 1, 2, 4 or
     8; libjpeg's scaled inverse DCT, as Pillow's ``draft``: reduced pixel ``(i, j)`` covers the full image's
     ``reduction x reduction`` block at ``(i, j) * reduction``, each side ``ceil(side / reduction)``).
 
     Returns the uint8 ``3 x H' x W'`` image and the reduction applied: 1 for other formats, which decode in
     full, and less than asked for a side shorter than ``reduction``. EXIF orientation is not applied.
     """
-    if reduction not in _REDUCTIONS:
+    if check_positive_int(reduction, "reduction") not in _REDUCTIONS:
         raise ValueError(f"reduction must be one of {_REDUCTIONS}, got {reduction!r}")
     payload = _bytes_of(data, "data")
     if _cv2.can_decode_jpeg(payload, True, False) and min(_cv2.jpeg_size(payload)) >= reduction:

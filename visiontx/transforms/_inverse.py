@@ -41,7 +41,9 @@ NOT_INVERTIBLE: dict[type, str] = {
     AugMix: "it blends several differently warped images",
     Lambda: "its function is unknown",
     PerSample: "each sample has a geometry of its own (its record's 'samples' list what each got)",
-    DecodeRandomResizedCrop: "its input is encoded bytes, not an image to map back to (decode first and use RandomResizedCrop)",
+    DecodeRandomResizedCrop: (
+        "its input is encoded bytes, not an image to map back to (decode first and use RandomResizedCrop)"
+    ),
 }
 # transforms with their own forward that record no params and leave the geometry as it is
 _NO_GEOMETRY = (SanitizeBoundingBox, SanitizeKeyPoints, Identity)

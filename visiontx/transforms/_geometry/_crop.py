@@ -21,8 +21,8 @@ from ..._args import (
     parse_crop_size,
     parse_padding,
 )
-from ...datapoints import BoundingBox, BoundingBoxFormat, Image, KeyPoints, Mask
-from ...io import decode_reduced, encoded_size
+from ...datapoints import BoundingBox, BoundingBoxFormat, Datapoint, Image, KeyPoints, Mask
+from ...io import _decode_reduced, encoded_size
 from ...functional import InterpolationMode
 from .. import _random
 from .._transform import Transform
@@ -30,7 +30,9 @@ from .._utils import get_bounding_boxes, has_all, has_any, is_pure_tensor, query
 from ._pad import _PadMixin
 from ._resize import Interpolation
 
-__all__ = ["CenterCrop", "DecodeRandomResizedCrop", "FiveCrop", "RandomCrop", "RandomIoUCrop", "RandomResizedCrop", "TenCrop"]
+__all__ = [
+    "CenterCrop", "DecodeRandomResizedCrop", "FiveCrop", "RandomCrop", "RandomIoUCrop", "RandomResizedCrop", "TenCrop",
+]
 
 
 class CenterCrop(Transform):
@@ -191,10 +193,12 @@ class DecodeRandomResizedCrop(RandomResizedCrop):
     The regions are ``RandomResizedCrop``'s (the same draws for the same image size and seed). The pixels
     differ from decoding in full and then cropping: the scaled decode averages in the DCT domain, and the
     region's edges are rounded to the reduced grid (within ``reduction / 2`` pixels of the full image).
-    Other formats (PNG, ...) and smaller regions decode in full. Takes one encoded image per sample
-    (``bytes`` or a 1-D uint8 tensor, as ``visiontx.io.read_file`` gives) beside labels and other
-    non-image values, and returns an RGB ``Image`` (EXIF orientation not applied, as ``io.decode_image``'s
-    default); boxes, masks and decoded images are refused (decode them first and use ``RandomResizedCrop``).
+    Other formats (PNG, ...) and smaller regions decode in full: then the output is ``RandomResizedCrop``'s of
+    ``io.decode_image(data, mode="RGB")``. Takes one encoded image per sample (``bytes``, ``bytearray``,
+    ``memoryview`` or a 1-D uint8 tensor, as ``visiontx.io.read_file`` gives; any other 1-D uint8 tensor in
+    the sample counts as a second one) beside labels and other values, and returns an RGB ``Image`` on the
+    CPU (EXIF orientation not applied); boxes, masks and decoded images are refused (decode them first and
+    use ``RandomResizedCrop``).
 
     Args:
         size, scale, ratio, interpolation, antialias: as :class:`RandomResizedCrop`.
@@ -204,13 +208,12 @@ class DecodeRandomResizedCrop(RandomResizedCrop):
     """
 
     def check_inputs(self, flat_inputs: list[Any]) -> None:
-        refused = [inpt for inpt in flat_inputs if isinstance(inpt, (torch.Tensor, PIL.Image.Image)) and not _is_encoded(inpt)]
-        if refused:
-            first = refused[0]
-            kind = type(first).__name__ + (f" of shape {tuple(first.shape)}" if isinstance(first, torch.Tensor) else "")
+        refused = next((inpt for inpt in flat_inputs if _is_decoded(inpt)), None)
+        if refused is not None:
+            shape = f" of shape {tuple(refused.shape)}" if isinstance(refused, torch.Tensor) else ""
             raise TypeError(
-                f"{type(self).__name__}() takes encoded image bytes (bytes or a 1-D uint8 tensor), got a {kind}: "
-                "decode it first and use RandomResizedCrop"
+                f"{type(self).__name__}() takes encoded image bytes (bytes or a 1-D uint8 tensor), not "
+                f"{type(refused).__name__}{shape}: decode it first and use RandomResizedCrop"
             )
         count = sum(map(_is_encoded, flat_inputs))
         if count != 1:
@@ -224,7 +227,7 @@ class DecodeRandomResizedCrop(RandomResizedCrop):
 
     def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
         top, left, crop_height, crop_width = (params[k] for k in ("top", "left", "height", "width"))
-        image, reduction = decode_reduced(inpt, self._reduction(crop_height, crop_width))
+        image, reduction = _decode_reduced(inpt, self._reduction(crop_height, crop_width))
         y0, y1 = _scaled_span(top, crop_height, reduction, image.shape[-2])
         x0, x1 = _scaled_span(left, crop_width, reduction, image.shape[-1])
         return F.resized_crop(
@@ -241,10 +244,19 @@ class DecodeRandomResizedCrop(RandomResizedCrop):
 
 
 def _is_encoded(inpt: Any) -> bool:
-    """Whether ``inpt`` holds encoded image bytes: ``bytes`` / ``bytearray`` or a plain 1-D uint8 tensor."""
-    if isinstance(inpt, (bytes, bytearray)):
+    """Whether ``inpt`` holds encoded image bytes: ``bytes``, ``bytearray``, ``memoryview`` or a plain 1-D
+    uint8 tensor."""
+    if isinstance(inpt, (bytes, bytearray, memoryview)):
         return True
     return type(inpt) is torch.Tensor and inpt.ndim == 1 and inpt.dtype == torch.uint8
+
+
+def _is_decoded(inpt: Any) -> bool:
+    """Whether ``inpt`` is an image, video, mask, box or key points (datapoints, PIL images, plain tensors of 2 or
+    more dims): what :class:`DecodeRandomResizedCrop` refuses. Other tensors (labels) pass through."""
+    if isinstance(inpt, (Datapoint, PIL.Image.Image)):
+        return True
+    return type(inpt) is torch.Tensor and inpt.ndim >= 2
 
 
 def _scaled_span(start: int, length: int, reduction: int, side: int) -> tuple[int, int]:
