@@ -679,6 +679,8 @@ NEAREST_CASES = [
     ("rotate_image_tensor", dict(angle=23.0)),
     ("rotate_image_tensor", dict(angle=-35.0, expand=True, fill="per channel")),
     ("rotate_image_tensor", dict(angle=90.0, fill=12.5)),  # a tie: both round half to even
+    ("rotate_image_tensor", dict(angle=31.0, fill=1e10)),  # beyond int range: saturated on both paths
+    ("affine_image_tensor", dict(angle=-8.0, translate=[3, 5], scale=1.2, shear=[0.0, 0.0], fill=-1e12)),
     ("affine_image_tensor", dict(angle=12.0, translate=[4, -3], scale=0.8, shear=[6.0, -4.0], fill=300.0)),
     ("affine_image_tensor", dict(angle=0.0, translate=[7, 0], scale=1.0, shear=[0.0, 0.0])),  # whole pixels
     ("perspective_image_tensor", dict(startpoints=CORNERS, endpoints=MOVED, fill="per channel")),

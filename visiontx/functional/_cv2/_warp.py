@@ -58,6 +58,8 @@ def _map_planes(image: torch.Tensor, size: Sequence[int], fill: Sequence[float] 
     return each pixel's in-image footprint share (times 255 for uint8)."""
     src, out, dst = planes(image, size)
     borders = [plane_fill(fill, channels, i) for i in range(src.shape[0])]
+    if src.dtype == np.uint8:  # saturated as the torch path casts it (OpenCV wraps values beyond int range)
+        borders = [min(max(border, 0.0), 255.0) for border in borders]
     weight = None
     for start in range(0, src.shape[0], 3):
         group = list(src[start:start + 3])
