@@ -200,9 +200,9 @@ def encoded_size(data: bytes | bytearray | memoryview | torch.Tensor) -> tuple[i
 
 
 def _decode_reduced(data: bytes | bytearray | memoryview | torch.Tensor, reduction: int) -> tuple[torch.Tensor, int]:
-    """Decode encoded image bytes to RGB on the CPU, a JPEG at ``1 / reduction`` of its size (``reduction`` 1, 2, 4 or
-    8; libjpeg's scaled inverse DCT, as Pillow's ``draft``: reduced pixel ``(i, j)`` covers the full image's
-    ``reduction x reduction`` block at ``(i, j) * reduction``, each side ``ceil(side / reduction)``).
+    """Decode encoded image bytes to RGB on the CPU, a JPEG at ``1 / reduction`` of its size (``reduction``
+    1, 2, 4 or 8; libjpeg's scaled inverse DCT, as Pillow's ``draft``: reduced pixel ``(i, j)`` covers the
+    full image's ``reduction x reduction`` block at ``(i, j) * reduction``, each side ``ceil(side / reduction)``).
 
     Returns the uint8 ``3 x H' x W'`` image and the reduction applied: 1 for other formats, which decode in
     full, and less than asked for a side shorter than ``reduction``. EXIF orientation is not applied.

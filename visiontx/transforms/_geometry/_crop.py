@@ -22,8 +22,8 @@ from ..._args import (
     parse_padding,
 )
 from ...datapoints import BoundingBox, BoundingBoxFormat, Datapoint, Image, KeyPoints, Mask
-from ...io import _decode_reduced, encoded_size
 from ...functional import InterpolationMode
+from ...io import _decode_reduced, encoded_size
 from .. import _random
 from .._transform import Transform
 from .._utils import get_bounding_boxes, has_all, has_any, is_pure_tensor, query_resizable_size, query_size
