@@ -226,6 +226,53 @@ def test_zoom_out_fill_reaches_fused_images() -> None:
     assert mask[0, 0] == mask_u[0, 0] == 0
 
 
+def _detection_sample(size: tuple[int, int] = (60, 80)) -> tuple[Image, dict[str, Any]]:
+    """A picture with three objects: boxes, a mask each and labels."""
+    xyxy = [[8.0, 6.0, 30.0, 28.0], [40.0, 10.0, 72.0, 40.0], [20.0, 35.0, 50.0, 58.0]]
+    masks = torch.zeros((3, *size), dtype=torch.uint8)
+    for k, (x1, y1, x2, y2) in enumerate(xyxy):
+        masks[k, int(y1) : int(y2), int(x1) : int(x2)] = 1
+    target = {"boxes": BoundingBox(xyxy, format="XYXY", spatial_size=size), "masks": Mask(masks),
+              "labels": torch.tensor([1, 2, 3])}
+    return Image(_smooth_image(size)), target
+
+
+SSD_CHAINS = {
+    "zoom-iou-flip-resize": lambda: [
+        T.RandomZoomOut(fill={Image: 100, "others": 0}, side_range=(1.0, 3.0), p=1.0), T.RandomIoUCrop(),
+        T.RandomHorizontalFlip(), T.Resize(40, interpolation=BILINEAR), T.SanitizeBoundingBox(),
+    ],
+    "iou-first": lambda: [T.RandomIoUCrop(), T.RandomRotation(15, interpolation=BILINEAR), T.Resize(36)],
+    "no-crop-drawn": lambda: [T.RandomZoomOut(p=1.0), T.RandomIoUCrop(sampler_options=[1.0]), T.Resize(50)],
+}
+
+
+@pytest.mark.parametrize("chain", SSD_CHAINS)
+def test_iou_crop_fuses_with_its_boxes_moved_as_unfused(chain: str) -> None:
+    """RandomIoUCrop sits in fused runs: the same draws; boxes (emptied where the crop leaves their centre
+    out) and labels exactly as unfused; images and masks resampled once, close to the unfused chain."""
+    assert [len(run) for _, run in split_runs(SSD_CHAINS[chain]())][0] >= 3
+    for seed in range(8):
+        (image, target), (image_u, target_u) = _both(SSD_CHAINS[chain](), _detection_sample(), seed)
+        assert_equal(target["boxes"], target_u["boxes"])
+        assert torch.equal(target["labels"], target_u["labels"])
+        assert image.shape == image_u.shape and target["masks"].shape == target_u["masks"].shape
+        white = (Image(torch.full((3, 60, 80), 255, dtype=torch.uint8)), _detection_sample()[1])
+        (white_f, _), (white_u, _) = _both(SSD_CHAINS[chain](), white, seed)
+        inside = (white_f == white_u).all(0)  # where both take the picture (or the fill), not an edge between
+        assert inside.float().mean() > 0.5
+        assert (image.float() - image_u.float()).abs()[:, inside].mean() < 4, (chain, seed)
+        assert (target["masks"] != target_u["masks"])[:, inside].float().mean() < 0.03, (chain, seed)
+
+
+def test_iou_crop_in_a_fused_run_records_and_replays() -> None:
+    pipeline = T.Compose(SSD_CHAINS["zoom-iou-flip-resize"](), fuse_geometry=True)
+    torch.manual_seed(3)
+    out, record = pipeline.record(*_detection_sample())
+    again = pipeline.replay(*_detection_sample(), record=record)
+    assert_equal(again, out)
+
+
 # ------------------------------------------------------------------------------------ quality
 def _psnr(actual: torch.Tensor, reference: torch.Tensor, valid: torch.Tensor) -> float:
     mse = ((actual.double() - reference) ** 2)[..., valid].mean().item()

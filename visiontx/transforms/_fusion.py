@@ -19,7 +19,7 @@ import torch
 
 from .. import functional as F
 from .._args import setup_fill_arg
-from ..datapoints import Datapoint
+from ..datapoints import BoundingBox, Datapoint
 from ..functional import Geometry, InterpolationMode
 from ..functional._geometry._description import describe_step
 from . import _random
@@ -29,6 +29,7 @@ from ._geometry import (
     RandomAffine,
     RandomCrop,
     RandomHorizontalFlip,
+    RandomIoUCrop,
     RandomPerspective,
     RandomResize,
     RandomResizedCrop,
@@ -41,14 +42,16 @@ from ._geometry import (
 )
 from ._tape import state as _TAPE
 from ._transform import Transform, check_spatial_sizes_agree, flatten_sample
-from ._utils import FillMixin
+from ._utils import FillMixin, get_bounding_boxes
 
 __all__ = ["FUSIBLE", "FusedRun", "apply_run", "is_fusible", "split_runs"]
 
-# Transforms whose every call goes through described ops (their params need only the sample's size).
+# Transforms whose every call goes through described ops (their params need only the sample's size, or for
+# RandomIoUCrop its boxes, which the run replays unfused: see _draw).
 FUSIBLE = (
     Resize, RandomResize, RandomShortestSize, ScaleJitter, CenterCrop, RandomCrop, RandomResizedCrop,
     Pad, RandomZoomOut, RandomRotation, RandomAffine, RandomPerspective, RandomHorizontalFlip, RandomVerticalFlip,
+    RandomIoUCrop,
 )
 _DESCRIBED_OPS = (
     F.resize, F.crop, F.center_crop, F.resized_crop, F.pad, F.affine, F.rotate, F.perspective,
@@ -141,19 +144,29 @@ def _is_exact(geometry: Geometry) -> bool:
 Drawn = list[tuple[Transform, dict[str, Any]]]
 
 
-def _draw(run: list[Transform], flat_inputs: list[Any], size: tuple[int, int]) -> tuple[Drawn, _GeometryProbe]:
-    """Each transform's coin flip and parameters, drawn as unfused, on the probe of the run so far."""
+def _draw(
+    run: list[Transform], flat_inputs: list[Any], size: tuple[int, int]
+) -> tuple[Drawn, _GeometryProbe, Any]:
+    """Each transform's coin flip and parameters, drawn as unfused, on the probe of the run so far.
+
+    A run with a ``RandomIoUCrop`` also moves the sample's boxes unfused, step by step: its draws read
+    them, it empties those whose centre it leaves out, and they come out exactly as unfused (returned
+    third; None for other runs)."""
     probe, drawn = _GeometryProbe.start(size), []
+    boxes = get_bounding_boxes(flat_inputs) if any(type(t) is RandomIoUCrop for t in run) else None
     for transform in run:
         transform.check_inputs(flat_inputs)
         tape = _TAPE.tape  # None unless recording or replaying (transforms/_tape.py)
+        inputs = [probe, boxes] if type(transform) is RandomIoUCrop else [probe]
         with _random.using(transform.generator):  # a transform's own generator, as when it runs unfused
             if transform._skip() if tape is None else tape.skip(transform):
                 continue
-            params = transform.make_params([probe]) if tape is None else tape.params(transform, [probe])
+            params = transform.make_params(inputs) if tape is None else tape.params(transform, inputs)
         probe = transform.transform(probe, params)
+        if boxes is not None:
+            boxes = transform.transform(boxes, params)
         drawn.append((transform, params))
-    return drawn, probe
+    return drawn, probe, boxes
 
 
 def _replay(drawn: Drawn, flat_inputs: list[Any]) -> list[Any]:
@@ -195,11 +208,15 @@ def apply_run(run: list[Transform], sample: Any) -> Any:
         for transform in run:
             sample = transform(sample)
         return sample
-    drawn, probe = _draw(run, flat_inputs, size)
+    drawn, probe, boxes = _draw(run, flat_inputs, size)
     if len(drawn) <= 1 or all(map(_is_exact, probe.steps)):
         outputs = _replay(drawn, flat_inputs)
     else:
-        outputs = [_fused(x, probe.geometry, run, drawn) if need else x for x, need in zip(flat_inputs, needs)]
+        outputs = [
+            (boxes if isinstance(x, BoundingBox) and boxes is not None else _fused(x, probe.geometry, run, drawn))
+            if need else x
+            for x, need in zip(flat_inputs, needs)
+        ]
     return rebuild(outputs)
 
 
