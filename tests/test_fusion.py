@@ -265,6 +265,21 @@ def test_iou_crop_fuses_with_its_boxes_moved_as_unfused(chain: str) -> None:
         assert (target["masks"] != target_u["masks"])[:, inside].float().mean() < 0.03, (chain, seed)
 
 
+def test_iou_crop_runs_move_every_box_leaf_and_refuse_a_sample_without_boxes() -> None:
+    image, target = _detection_sample()
+    others = BoundingBox([[2.0, 3.0, 20.0, 15.0], [50.0, 30.0, 70.0, 50.0], [10.0, 40.0, 30.0, 55.0]],
+                         format="XYXY", spatial_size=(60, 80))
+    chain = [T.RandomRotation(20), T.RandomIoUCrop(), T.Resize(40)]
+    for seed in range(6):
+        fused, unfused = _both(chain, (image, target["boxes"], others), seed)
+        assert_equal(fused[1], unfused[1])
+        assert_equal(fused[2], unfused[2])
+        assert not torch.equal(fused[1], fused[2])
+    for fuse in (True, False):
+        with pytest.raises(TypeError, match="needs an image and a BoundingBox"):
+            T.Compose(chain, fuse_geometry=fuse)(image)
+
+
 def test_iou_crop_in_a_fused_run_records_and_replays() -> None:
     pipeline = T.Compose(SSD_CHAINS["zoom-iou-flip-resize"](), fuse_geometry=True)
     torch.manual_seed(3)

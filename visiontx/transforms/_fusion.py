@@ -4,7 +4,8 @@ A run is a stretch of consecutive transforms of the classes in :data:`FUSIBLE` w
 call, each transform of the run draws its parameters as it would unfused (same draws, same order, on
 a :class:`_GeometryProbe` of the size the sample would have by then) and runs its own ``transform`` on
 the probe, whose kernels compose each op's ``Geometry`` instead of moving pixels. Every leaf then
-moves once through the composed geometry (``F.warp``). Runs whose ops are all exact (flips, integer
+moves once through the composed geometry (``F.warp``), but for the boxes of a run with a
+``RandomIoUCrop``, which move unfused (its draws read them: see :func:`_draw`). Runs whose ops are all exact (flips, integer
 crops and pads, quarter turns) and runs of one applied transform replay the drawn parameters unfused.
 """
 
@@ -42,7 +43,7 @@ from ._geometry import (
 )
 from ._tape import state as _TAPE
 from ._transform import Transform, check_spatial_sizes_agree, flatten_sample
-from ._utils import FillMixin, get_bounding_boxes
+from ._utils import FillMixin
 
 __all__ = ["FUSIBLE", "FusedRun", "apply_run", "is_fusible", "split_runs"]
 
@@ -146,25 +147,25 @@ Drawn = list[tuple[Transform, dict[str, Any]]]
 
 def _draw(
     run: list[Transform], flat_inputs: list[Any], size: tuple[int, int]
-) -> tuple[Drawn, _GeometryProbe, Any]:
+) -> tuple[Drawn, _GeometryProbe, dict[int, BoundingBox]]:
     """Each transform's coin flip and parameters, drawn as unfused, on the probe of the run so far.
 
     A run with a ``RandomIoUCrop`` also moves the sample's boxes unfused, step by step: its draws read
     them, it empties those whose centre it leaves out, and they come out exactly as unfused (returned
-    third; None for other runs)."""
+    third, by their index in ``flat_inputs``; empty for other runs)."""
     probe, drawn = _GeometryProbe.start(size), []
-    boxes = get_bounding_boxes(flat_inputs) if any(type(t) is RandomIoUCrop for t in run) else None
+    has_iou_crop = any(type(t) is RandomIoUCrop for t in run)
+    boxes = {i: x for i, x in enumerate(flat_inputs) if isinstance(x, BoundingBox)} if has_iou_crop else {}
     for transform in run:
         transform.check_inputs(flat_inputs)
         tape = _TAPE.tape  # None unless recording or replaying (transforms/_tape.py)
-        inputs = [probe, boxes] if type(transform) is RandomIoUCrop else [probe]
+        inputs = [probe, *boxes.values()] if type(transform) is RandomIoUCrop else [probe]
         with _random.using(transform.generator):  # a transform's own generator, as when it runs unfused
             if transform._skip() if tape is None else tape.skip(transform):
                 continue
             params = transform.make_params(inputs) if tape is None else tape.params(transform, inputs)
         probe = transform.transform(probe, params)
-        if boxes is not None:
-            boxes = transform.transform(boxes, params)
+        boxes = {i: transform.transform(x, params) for i, x in boxes.items()}
         drawn.append((transform, params))
     return drawn, probe, boxes
 
@@ -213,9 +214,8 @@ def apply_run(run: list[Transform], sample: Any) -> Any:
         outputs = _replay(drawn, flat_inputs)
     else:
         outputs = [
-            (boxes if isinstance(x, BoundingBox) and boxes is not None else _fused(x, probe.geometry, run, drawn))
-            if need else x
-            for x, need in zip(flat_inputs, needs)
+            (boxes[i] if i in boxes else _fused(x, probe.geometry, run, drawn)) if need else x
+            for i, (x, need) in enumerate(zip(flat_inputs, needs))
         ]
     return rebuild(outputs)
 
