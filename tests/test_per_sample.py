@@ -362,6 +362,20 @@ def test_per_sample_lists_need_one_entry_per_sample() -> None:
         T.PerSample(T.RandomHorizontalFlip())(_batch(), boxes)
 
 
+def test_boxes_and_key_points_beside_the_batch_are_refused() -> None:
+    """A BoundingBox / KeyPoints not in a per-sample list would stay put while the images move: refused."""
+    from visiontx.datapoints import KeyPoints
+
+    boxes = make_bounding_box(spatial_size=SIZE)
+    points = KeyPoints(torch.zeros(B, 2, 2), spatial_size=SIZE)
+    for fuse in (False, True):
+        transform = T.PerSample(T.Compose([T.RandomRotation(20), T.Resize(8)], fuse_geometry=fuse))
+        with pytest.raises(TypeError, match=r"boxes and key points go per sample.* got a BoundingBox of shape"):
+            transform(_batch(), boxes)
+        with pytest.raises(TypeError, match="got a KeyPoints of shape"):
+            transform({"image": _batch(), "points": points})
+
+
 def test_batched_leaves_must_agree() -> None:
     with pytest.raises(ValueError, match="agree on B"):
         T.PerSample(T.RandomHorizontalFlip())(_batch(), Mask(make_mask((5, 5), batch_dims=(B,))))

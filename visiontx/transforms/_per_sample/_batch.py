@@ -21,7 +21,7 @@ import PIL.Image
 import torch
 from torch.utils._pytree import tree_flatten
 
-from ...datapoints import Datapoint, Image, Mask, Video
+from ...datapoints import BoundingBox, Datapoint, Image, KeyPoints, Mask, Video
 
 # template nodes: ("batched", k), ("per_sample", k), ("const", value), ("seq", type, children), ("dict", type, items)
 Template = tuple
@@ -112,6 +112,11 @@ class Batch:
                     lists.append(list(node))
                     return ("per_sample", len(lists) - 1, type(node))
                 return ("seq", type(node), [walk(child) for child in node])
+            if isinstance(node, (BoundingBox, KeyPoints)):  # would stay put while the images move
+                raise TypeError(
+                    f"{name}: boxes and key points go per sample, in a list or tuple of one {type(node).__name__} "
+                    f"per sample; got a {type(node).__name__} of shape {tuple(node.shape)} beside the batch"
+                )
             return ("const", node)
 
         template = walk(sample)
