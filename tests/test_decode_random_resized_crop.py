@@ -17,7 +17,7 @@ from visiontx import io
 from visiontx.datapoints import BoundingBox, Image
 from visiontx.functional import _cv2
 from visiontx.transforms import functional as F
-from visiontx.transforms._geometry._crop import _scaled_span
+from visiontx.io import _region_reduction, _scaled_span
 
 COVERED = {"DecodeRandomResizedCrop"}
 PHOTO = pathlib.Path(io.__file__).parent / "assets" / "coco_sample" / "images" / "000000000001.jpg"
@@ -71,7 +71,7 @@ def test_reduced_decodes_are_the_rounded_region_of_the_full_pipeline(mode: str) 
     reductions = set()
     for seed in range(12):
         params = _params(transform, data, seed)
-        reduction = transform._reduction(params["height"], params["width"])
+        reduction = _region_reduction(params["height"], params["width"], (64, 64))
         reductions.add(reduction)
         torch.manual_seed(seed)
         ours = transform(data)
@@ -90,11 +90,10 @@ def test_reduced_decodes_are_the_rounded_region_of_the_full_pipeline(mode: str) 
 
 
 def test_reduction_is_the_largest_that_still_covers_the_size() -> None:
-    transform = T.DecodeRandomResizedCrop((10, 20))
-    assert transform._reduction(80, 160) == 8
-    assert transform._reduction(79, 160) == 4
-    assert transform._reduction(40, 79) == 2
-    assert transform._reduction(19, 400) == 1
+    assert _region_reduction(80, 160, (10, 20)) == 8
+    assert _region_reduction(79, 160, (10, 20)) == 4
+    assert _region_reduction(40, 79, (10, 20)) == 2
+    assert _region_reduction(19, 400, (10, 20)) == 1
 
 
 def test_scaled_span_stays_inside_the_reduced_side() -> None:

@@ -228,6 +228,37 @@ def _decode_reduced(data: bytes | bytearray | memoryview | torch.Tensor, reducti
     return _decode(opener, "the given data", ImageReadMode.RGB, False), applied
 
 
+def _decode_region(
+    data: bytes | bytearray | memoryview | torch.Tensor, top: int, left: int, height: int, width: int,
+    min_size: tuple[int, int],
+) -> torch.Tensor:
+    """The region ``[top, top + height) x [left, left + width)`` (full-size pixels, inside the image) of
+    encoded image bytes, as an RGB uint8 ``3 x h x w`` view: a JPEG decoded at the largest reduction (8, 4
+    or 2) by which the region still covers ``min_size`` ``(h, w)`` on both sides, its edges rounded to the
+    reduced grid (within half a reduced pixel); other formats, and smaller regions, decode in full (the
+    region itself)."""
+    wanted = _region_reduction(height, width, min_size)
+    image, reduction = _decode_reduced(data, wanted)
+    y0, y1 = _scaled_span(top, height, reduction, image.shape[-2])
+    x0, x1 = _scaled_span(left, width, reduction, image.shape[-1])
+    return image[:, y0:y1, x0:x1]
+
+
+def _region_reduction(height: int, width: int, min_size: tuple[int, int]) -> int:
+    """The largest of 8, 4, 2 by which a ``height x width`` region still covers ``min_size`` (else 1)."""
+    for reduction in (8, 4, 2):
+        if height >= reduction * min_size[0] and width >= reduction * min_size[1]:
+            return reduction
+    return 1
+
+
+def _scaled_span(start: int, length: int, reduction: int, side: int) -> tuple[int, int]:
+    """``[start, start + length)`` of the full image on a side decoded at ``1 / reduction`` (``side`` pixels),
+    rounded to whole pixels, at least one long and inside it (the span itself when ``reduction`` is 1)."""
+    first = min(round(start / reduction), side - 1)
+    return first, min(max(first + 1, round((start + length) / reduction)), side)
+
+
 def _to_pil(image: torch.Tensor, channels: tuple[int, ...]) -> PIL.Image.Image:
     if not isinstance(image, torch.Tensor):
         raise TypeError(f"image must be a tensor, got {type(image).__name__}")

@@ -23,7 +23,7 @@ from ..._args import (
 )
 from ...datapoints import BoundingBox, BoundingBoxFormat, Datapoint, Image, KeyPoints, Mask
 from ...functional import InterpolationMode
-from ...io import _decode_reduced, encoded_size
+from ...io import _decode_region, encoded_size
 from .. import _random
 from .._transform import Transform
 from .._utils import get_bounding_boxes, has_all, has_any, is_pure_tensor, query_resizable_size, query_size
@@ -226,21 +226,8 @@ class DecodeRandomResizedCrop(RandomResizedCrop):
         return self._region(*encoded_size(flat_inputs[0]))
 
     def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
-        top, left, crop_height, crop_width = (params[k] for k in ("top", "left", "height", "width"))
-        image, reduction = _decode_reduced(inpt, self._reduction(crop_height, crop_width))
-        y0, y1 = _scaled_span(top, crop_height, reduction, image.shape[-2])
-        x0, x1 = _scaled_span(left, crop_width, reduction, image.shape[-1])
-        return F.resized_crop(
-            Image(image), top=y0, left=x0, height=y1 - y0, width=x1 - x0, size=self.size,
-            interpolation=self.interpolation, antialias=self.antialias,
-        )
-
-    def _reduction(self, crop_height: int, crop_width: int) -> int:
-        """The largest of 8, 4, 2 by which the region still covers ``size`` on both sides (else 1)."""
-        for reduction in (8, 4, 2):
-            if crop_height >= reduction * self.size[0] and crop_width >= reduction * self.size[1]:
-                return reduction
-        return 1
+        region = _decode_region(inpt, params["top"], params["left"], params["height"], params["width"], self.size)
+        return F.resize(Image(region), self.size, interpolation=self.interpolation, antialias=self.antialias)
 
 
 def _is_encoded(inpt: Any) -> bool:
@@ -257,13 +244,6 @@ def _is_decoded(inpt: Any) -> bool:
     if isinstance(inpt, (Datapoint, PIL.Image.Image)):
         return True
     return type(inpt) is torch.Tensor and inpt.ndim >= 2
-
-
-def _scaled_span(start: int, length: int, reduction: int, side: int) -> tuple[int, int]:
-    """``[start, start + length)`` of the full image on a side decoded at ``1 / reduction`` (``side`` pixels),
-    rounded to whole pixels, at least one long and inside it (the span itself when ``reduction`` is 1)."""
-    first = min(round(start / reduction), side - 1)
-    return first, min(max(first + 1, round((start + length) / reduction)), side)
 
 
 class FiveCrop(Transform):
