@@ -379,10 +379,32 @@ def test_pil_conversions_with_and_without_opencv(channels: int, opencv: bool, mo
         pil = F.to_image_pil(inpt)
         expected = inpt.permute(1, 2, 0).numpy()
         assert np.array_equal(np.asarray(pil), expected[..., 0] if channels == 1 else expected)
-        back = F.pil_to_tensor(pil)  # H x W x C memory, as torchvision's
+        back = F.pil_to_tensor(pil)
         planar = _layout.contiguous(back)
         assert torch.equal(back, inpt) and torch.equal(planar, inpt) and planar.is_contiguous()
     assert F.pil_to_tensor(F.to_image_pil(tensor[:, :0])).shape == (channels, 0, 9)
+
+
+@pytest.mark.parametrize("mode", ["L", "RGB", "RGBA", "LA", "CMYK", "I;16", "F", "P", "1"])
+def test_pil_to_tensor_keeps_every_value_and_gives_planes_for_common_modes(mode: str) -> None:
+    """L, RGB and RGBA images come back as contiguous planes (Pillow's raw bytes split by the wing), the
+    other modes as a view of Pillow's ``H x W x C`` array; the values and dtype are Pillow's either way."""
+    from visiontx.functional import _cv2
+
+    array = np.random.default_rng(0).integers(0, 256, (13, 17, 4), dtype=np.uint8)
+    pil = PIL.Image.fromarray(array, "RGBA").convert(mode)
+    expected = torch.from_numpy(np.asarray(pil).copy())
+    expected = (expected[..., None] if expected.ndim == 2 else expected).permute(2, 0, 1)
+    out = F.pil_to_tensor(pil)
+    assert out.dtype == expected.dtype and torch.equal(out, expected)
+    assert out.is_contiguous() == (mode in ("L", "RGB", "RGBA", "I;16", "F", "P", "1"))
+    image = F.to_image_tensor(pil)
+    assert type(image) is Image and torch.equal(unwrap(image), expected)
+    assert unwrap(image).is_contiguous() == out.is_contiguous()
+    out[:, 0, 0] = 0  # writable, and no one else's memory
+    assert torch.equal(F.pil_to_tensor(pil), expected)
+    with _cv2.disabled():
+        assert torch.equal(F.pil_to_tensor(pil), expected)
 
 
 def test_pil_conversions_match_torchvision() -> None:

@@ -26,7 +26,13 @@ def pil_to_tensor(pic: PIL.Image.Image) -> torch.Tensor:
     """
     if not isinstance(pic, PIL.Image.Image):
         raise TypeError(f"pic must be a PIL image, got {type(pic).__name__}")
-    return _pil_to_tensor(pic)
+    return _pil_pixels(pic)
+
+
+def _pil_pixels(pic: PIL.Image.Image) -> torch.Tensor:
+    """Contiguous planes of L, RGB and RGBA images through the OpenCV wing (a later ``contiguous()`` or
+    batching of a permuted view costs several times that), otherwise a view as the ``Image`` constructor's."""
+    return _cv2.pil_planes(pic) if _cv2.can_pil_planes(pic) else _pil_to_tensor(pic)
 
 
 def to_image_tensor(inpt: PIL.Image.Image | np.ndarray | torch.Tensor) -> Image:
@@ -39,7 +45,7 @@ def to_image_tensor(inpt: PIL.Image.Image | np.ndarray | torch.Tensor) -> Image:
         >>> F.to_image_tensor(PIL.Image.open("photo.jpg"))
     """
     if isinstance(inpt, PIL.Image.Image):
-        return Image(_pil_to_tensor(inpt))
+        return Image(_pil_pixels(inpt))
     if isinstance(inpt, np.ndarray):
         array = inpt[:, :, None] if inpt.ndim == 2 else inpt
         if array.ndim != 3:

@@ -50,7 +50,7 @@ from ._color import (
 )
 from ._decode import can_decode_jpeg, decode_jpeg, jpeg_size
 from ._geometry import can_pad, can_resize, can_resize_linear, can_shrink, pad, resize, resize_linear, shrink
-from ._layout import contiguous, interleaved, planar
+from ._layout import can_pil_planes, contiguous, interleaved, pil_planes, planar
 from ._misc import can_erase, can_gaussian_blur, can_jpeg, erase, gaussian_blur, jpeg
 from ._warp import can_remap_nearest, can_warp, remap, remap_nearest, warp, warp_nearest
 
@@ -76,6 +76,7 @@ __all__ = [
     "can_lut",
     "can_lut_planes",
     "can_pad",
+    "can_pil_planes",
     "can_remap_nearest",
     "can_resize",
     "can_resize_linear",
@@ -99,6 +100,7 @@ __all__ = [
     "lut_planes",
     "lut_step",
     "pad",
+    "pil_planes",
     "planar",
     "remap",
     "remap_nearest",
