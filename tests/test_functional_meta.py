@@ -8,6 +8,7 @@ import pytest
 import torch
 
 import visiontx.functional as F
+from visiontx.functional import _cv2
 from visiontx.datapoints import BoundingBox, BoundingBoxFormat, Image, Mask, Video
 
 from .common import AXIS_ALIGNED
@@ -389,8 +390,6 @@ def test_pil_conversions_with_and_without_opencv(channels: int, opencv: bool, mo
 def test_pil_to_tensor_keeps_every_value_and_gives_planes_for_common_modes(mode: str) -> None:
     """L, RGB and RGBA images come back as contiguous planes (Pillow's raw bytes split by the wing), the
     other modes as a view of Pillow's ``H x W x C`` array; the values and dtype are Pillow's either way."""
-    from visiontx.functional import _cv2
-
     array = np.random.default_rng(0).integers(0, 256, (13, 17, 4), dtype=np.uint8)
     pil = PIL.Image.fromarray(array, "RGBA").convert(mode)
     expected = torch.from_numpy(np.asarray(pil).copy())
@@ -422,6 +421,13 @@ def test_to_image_tensor_from_numpy_and_tensor() -> None:
     assert type(image) is Image and image.shape == (3, 5, 6)
     assert torch.equal(unwrap(image), torch.from_numpy(array).permute(2, 0, 1))
     assert F.to_image_tensor(array[:, :, 0]).shape == (1, 5, 6)
+    for channels in (1, 2, 3, 4):  # contiguous planes, as torchvision's, with the wing and without
+        pixels = np.random.default_rng(channels).integers(0, 256, (7, 9, channels), dtype=np.uint8)
+        for out in (F.to_image_tensor(pixels), F.to_image_tensor(pixels[1:, ::2])):
+            assert unwrap(out).is_contiguous()
+        assert torch.equal(unwrap(F.to_image_tensor(pixels[1:, ::2])), torch.from_numpy(pixels[1:, ::2].copy()).permute(2, 0, 1))
+        with _cv2.disabled():
+            assert torch.equal(unwrap(F.to_image_tensor(pixels)), torch.from_numpy(pixels).permute(2, 0, 1))
     tensor = make_image_tensor()
     assert type(F.to_image_tensor(tensor)) is Image
     with pytest.raises(ValueError, match="numpy"):
