@@ -10,6 +10,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
 import pytest
 import torch
 import torch.nn.functional as nnf
@@ -353,6 +354,20 @@ def test_fast_rgb_contrast_blends_with_the_unfloored_luma_mean(batch_dims: tuple
     pixels = image.reshape(-1, 3, 33, 29)[0].permute(1, 2, 0).contiguous().numpy()
     mean = _color._gray_mean(_base.cv2.mean(pixels))
     assert mean == pytest.approx(luma(image.reshape(-1, 3, 33, 29)[0]).mean().item(), abs=1e-4)
+
+
+def test_numpy_contrast_table_equals_the_torch_tables() -> None:
+    """The wing's numpy table (one image) against the torch path's ``_contrast_tables``: every entry equal,
+    for random gray means and factors, the ends of both ranges and means that put entries on .5 ties."""
+    from visiontx.functional._color._adjust import _contrast_tables
+
+    rng = np.random.default_rng(0)
+    cases = [(float(m), float(f)) for m, f in zip(rng.uniform(0, 255, 3000), rng.uniform(0.5, 1.5, 3000))]
+    cases += [(m, f) for m in (0.0, 0.5, 127.5, 254.5, 255.0) for f in (0.5, 0.75, 1.0, 1.25, 1.5)]
+    means = torch.tensor([m for m, _ in cases], dtype=torch.float32)
+    for (mean, factor), expected_mean in zip(cases, means):
+        expected = _contrast_tables(expected_mean.view(1, 1, 1), factor).reshape(256).numpy()
+        np.testing.assert_array_equal(_color.contrast_table(mean, factor), expected, err_msg=f"{mean=}, {factor=}")
 
 
 @needs_cv2

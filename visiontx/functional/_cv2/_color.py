@@ -234,11 +234,24 @@ def _gray_mean(channel_means: Sequence[float]) -> float:
 
 
 def _contrast_pixels(pixels: np.ndarray, factor: float, luma: Luma, tables: ContrastTables) -> None:
+    rows = pixels.reshape(pixels.shape[0], -1)
     if _rounded_luma_fits(factor):
-        mean = torch.tensor(_gray_mean(cv2.mean(pixels)), dtype=torch.float32)  # OpenCV's integer sums
-    else:
-        mean = torch.from_numpy(_floored_luma(pixels, luma)).to(torch.float32).mean()
+        _translate(rows, contrast_table(_gray_mean(cv2.mean(pixels)), factor), rows)  # OpenCV's integer sums
+        return
+    mean = torch.from_numpy(_floored_luma(pixels, luma)).to(torch.float32).mean()
     _lut_pixels(pixels, tables(mean.view(1, 1, 1), factor))
+
+
+_VALUES = np.arange(256, dtype=np.float32)
+
+
+def contrast_table(mean: float, factor: float) -> np.ndarray:
+    """The uint8 contrast table of one image (gray ``mean``) in numpy: the torch path's float32 maths,
+    ``values * factor`` then ``+ (1 - factor) * mean`` with one rounding (torch's fused multiply-add),
+    rounded half to even and clamped. A few torch ops on 256 values cost ~50 µs a call; these ~5."""
+    scaled = (_VALUES * np.float32(factor)).astype(np.float64)
+    offset = float(np.float32(1.0 - factor)) * float(np.float32(mean))  # exact: a product of two float32
+    return np.clip(np.rint((scaled + offset).astype(np.float32)), 0, 255).astype(np.uint8)
 
 
 def saturation_step(factor: float, luma: Luma) -> PixelStep:
@@ -298,10 +311,10 @@ def adjust_contrast(image: torch.Tensor, factor: float, luma: Luma, tables: Cont
     channel with the torch path's maths."""
     if _is_rgb(image) and _rounded_luma_fits(factor):
         src, out, dst = planes(image)
-        gray = [_gray_mean([cv2.mean(plane)[0] for plane in src[i : i + 3]]) for i in range(0, src.shape[0], 3)]
-        image_tables = tables(torch.tensor(gray, dtype=torch.float32).view(-1, 1, 1, 1), factor).reshape(-1, 256)
-        for i in range(src.shape[0]):
-            _translate(src[i], image_tables[i // 3].numpy(), dst[i])
+        for i in range(0, src.shape[0], 3):
+            table = contrast_table(_gray_mean([cv2.mean(plane)[0] for plane in src[i : i + 3]]), factor)
+            for j in range(i, i + 3):
+                _translate(src[j], table, dst[j])
         return out
     if _is_rgb(image):
         return adjust_colors(image, [contrast_step(factor, luma, tables)])
