@@ -234,8 +234,8 @@ def _gray_mean(channel_means: Sequence[float]) -> float:
 
 
 def _contrast_pixels(pixels: np.ndarray, factor: float, luma: Luma, tables: ContrastTables) -> None:
-    rows = pixels.reshape(pixels.shape[0], -1)
     if _rounded_luma_fits(factor):
+        rows = pixels.reshape(pixels.shape[0], -1)
         _translate(rows, contrast_table(_gray_mean(cv2.mean(pixels)), factor), rows)  # OpenCV's integer sums
         return
     mean = torch.from_numpy(_floored_luma(pixels, luma)).to(torch.float32).mean()
