@@ -9,6 +9,7 @@ import PIL.Image
 import torch
 
 from ..datapoints import Image
+from ..datapoints._datapoint import adopt
 from ..datapoints._image import _pil_to_tensor
 from .. import _names
 from . import _cv2
@@ -45,7 +46,8 @@ def to_image_tensor(inpt: PIL.Image.Image | np.ndarray | torch.Tensor) -> Image:
         >>> F.to_image_tensor(PIL.Image.open("photo.jpg"))
     """
     if isinstance(inpt, PIL.Image.Image):
-        return Image(_pil_pixels(inpt))
+        pixels = _pil_pixels(inpt)
+        return adopt(pixels, Image)  # a fresh C x H x W tensor: no constructor checks
     if isinstance(inpt, np.ndarray):
         array = inpt[:, :, None] if inpt.ndim == 2 else inpt
         if array.ndim != 3:
