@@ -194,6 +194,28 @@ def test_normalize_inplace() -> None:
     assert_equal(image, (before - 0.5) / 2.0)
 
 
+def test_normalize_reuses_its_mean_and_std_tensors_safely() -> None:
+    """Lists of numbers become tensors once per (values, dtype, device); the channel count is still checked
+    on every call, and other forms (tensors that may change) are read afresh."""
+    from visiontx.functional._misc import _normalize
+
+    image = make_image_tensor(dtype=torch.float32)
+    mean, std = [0.485, 0.456, 0.406], [0.229, 0.224, 0.225]
+    expected = (image - torch.tensor(mean).view(3, 1, 1)) / torch.tensor(std).view(3, 1, 1)
+    for _ in range(2):
+        assert_equal(F.normalize(image, mean, std), expected)
+    assert (tuple(mean), torch.float32, image.device) in _normalize._TENSORS
+    with pytest.raises(ValueError, match="mean"):  # the cached 3-value mean for a 1-channel image
+        F.normalize(make_image_tensor(channels=1, dtype=torch.float32), mean, [0.5])
+    changing = torch.tensor([0.5, 0.5, 0.5])
+    first = F.normalize(image, changing, std)
+    changing += 0.25
+    assert_equal(F.normalize(image, changing, std), first - 0.25 / torch.tensor(std).view(3, 1, 1), rtol=1e-6, atol=1e-6)
+    as_tensors = [torch.tensor(0.5)] * 3  # not numbers: never cached
+    F.normalize(image, as_tensors, std)
+    assert not any(isinstance(key[0][0], torch.Tensor) for key in _normalize._TENSORS)
+
+
 # ------------------------------------------------------------------------------------------- erase
 @pytest.mark.parametrize("dtype", [torch.uint8, torch.float32])
 def test_erase_matches_torchvision(dtype) -> None:
