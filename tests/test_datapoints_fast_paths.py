@@ -53,6 +53,10 @@ def test_contiguous_keeps_autograd() -> None:
     leaf = _planar().requires_grad_()
     Image(leaf.transpose(-1, -2)).contiguous().sum().backward()
     assert leaf.grad is not None and torch.equal(leaf.grad, torch.ones(3, 6, 8))
+    alias = Image(leaf).contiguous()  # already contiguous: the alias keeps the graph too
+    assert alias.requires_grad and alias.data_ptr() == leaf.data_ptr()
+    (2 * alias).sum().backward()
+    assert torch.equal(leaf.grad, torch.full((3, 6, 8), 3.0))
 
 
 def test_contiguous_is_seen_by_torch_function_modes_and_subclass_overrides() -> None:
