@@ -358,7 +358,8 @@ def test_fast_rgb_contrast_blends_with_the_unfloored_luma_mean(batch_dims: tuple
 
 def test_numpy_contrast_table_equals_the_torch_tables() -> None:
     """The wing's numpy table (one image) against the torch path's ``_contrast_tables``: every entry equal,
-    for random gray means and factors, the ends of both ranges and means that put entries on .5 ties."""
+    for random gray means and factors and the ends of both ranges, with torch's rounding of the blend
+    (one or two roundings) found on probe values."""
     from visiontx.functional._color._adjust import _contrast_tables
 
     rng = np.random.default_rng(0)
@@ -367,7 +368,23 @@ def test_numpy_contrast_table_equals_the_torch_tables() -> None:
     means = torch.tensor([m for m, _ in cases], dtype=torch.float32)
     for (mean, factor), expected_mean in zip(cases, means):
         expected = _contrast_tables(expected_mean.view(1, 1, 1), factor).reshape(256).numpy()
-        np.testing.assert_array_equal(_color.contrast_table(mean, factor), expected, err_msg=f"{mean=}, {factor=}")
+        actual = _color.contrast_table(mean, factor, _contrast_tables)
+        np.testing.assert_array_equal(actual, expected, err_msg=f"{mean=}, {factor=}")
+    # the probes that find torch's rounding tell one rounding from two, and one of them is this machine's
+    for mean, factor in _color._ROUNDING_PROBES:
+        assert not np.array_equal(_color._numpy_table(mean, factor, True), _color._numpy_table(mean, factor, False))
+    assert _color._torch_rounding(_contrast_tables) in (True, False)
+
+    def rounding_twice(means: torch.Tensor, factor: float) -> torch.Tensor:  # a machine without fused kernels
+        return torch.from_numpy(_color._numpy_table(float(means.reshape(-1)[0]), factor, False)).view(1, 1, 256)
+
+    def other_maths(means: torch.Tensor, factor: float) -> torch.Tensor:  # neither: the reference is used
+        return torch.full((1, 1, 256), 7, dtype=torch.uint8)
+
+    assert _color._torch_rounding(rounding_twice) is False
+    assert np.array_equal(_color.contrast_table(100.3, 1.2, rounding_twice), _color._numpy_table(100.3, 1.2, False))
+    assert _color._torch_rounding(other_maths) is None
+    assert np.array_equal(_color.contrast_table(100.3, 1.2, other_maths), np.full(256, 7, dtype=np.uint8))
 
 
 @needs_cv2

@@ -236,22 +236,51 @@ def _gray_mean(channel_means: Sequence[float]) -> float:
 def _contrast_pixels(pixels: np.ndarray, factor: float, luma: Luma, tables: ContrastTables) -> None:
     if _rounded_luma_fits(factor):
         rows = pixels.reshape(pixels.shape[0], -1)
-        _translate(rows, contrast_table(_gray_mean(cv2.mean(pixels)), factor), rows)  # OpenCV's integer sums
+        _translate(rows, contrast_table(_gray_mean(cv2.mean(pixels)), factor, tables), rows)  # OpenCV's integer sums
         return
     mean = torch.from_numpy(_floored_luma(pixels, luma)).to(torch.float32).mean()
     _lut_pixels(pixels, tables(mean.view(1, 1, 1), factor))
 
 
 _VALUES = np.arange(256, dtype=np.float32)
+# (gray mean, factor) pairs whose tables differ between one and two roundings of the blend
+_ROUNDING_PROBES = ((110.0924301147461, 0.524), (235.2278594970703, 1.193), (78.90472412109375, 0.685))
 
 
-def contrast_table(mean: float, factor: float) -> np.ndarray:
-    """The uint8 contrast table of one image (gray ``mean``) in numpy: the torch path's float32 maths,
-    ``values * factor`` then ``+ (1 - factor) * mean`` with one rounding (torch's fused multiply-add),
-    rounded half to even and clamped. A few torch ops on 256 values cost ~50 µs a call; these ~5."""
-    scaled = (_VALUES * np.float32(factor)).astype(np.float64)
-    offset = float(np.float32(1.0 - factor)) * float(np.float32(mean))  # exact: a product of two float32
-    return np.clip(np.rint((scaled + offset).astype(np.float32)), 0, 255).astype(np.uint8)
+def contrast_table(mean: float, factor: float, tables: ContrastTables) -> np.ndarray:
+    """The uint8 contrast table of one image (gray ``mean``) in numpy: the torch path's float32 maths
+    (``tables``, the reference), ``values * factor`` then ``+ (1 - factor) * mean``, rounded as torch's
+    CPU kernel rounds that blend here (see :func:`_torch_rounding`), then half to even and clamped.
+    A few torch ops on 256 values cost ~50 µs a call; these ~5."""
+    fused = _torch_rounding(tables)
+    if fused is None:
+        return tables(torch.tensor(mean, dtype=torch.float32).view(1, 1, 1), factor).reshape(256).numpy()
+    return _numpy_table(mean, factor, fused)
+
+
+def _numpy_table(mean: float, factor: float, fused: bool) -> np.ndarray:
+    scaled, weight = _VALUES * np.float32(factor), np.float32(1.0 - factor)
+    if fused:  # one rounding: the float64 sum of a float32 and the exact product of two float32
+        blend = (scaled.astype(np.float64) + float(weight) * float(np.float32(mean))).astype(np.float32)
+    else:
+        blend = scaled + weight * np.float32(mean)
+    return np.clip(np.rint(blend), 0, 255).astype(np.uint8)
+
+
+@functools.lru_cache(maxsize=4)
+def _torch_rounding(tables: ContrastTables) -> bool | None:
+    """Whether torch's ``mul_(factor).add_(mean, alpha=1 - factor)`` rounds once (a fused multiply-add, as
+    its AVX2 and NEON kernels do) or twice on this machine, found once from ``tables`` on probe values;
+    None when neither numpy version reproduces it (then the torch tables are used)."""
+    expected = [
+        tables(torch.tensor(mean, dtype=torch.float32).view(1, 1, 1), factor).reshape(256).numpy()
+        for mean, factor in _ROUNDING_PROBES
+    ]
+    for fused in (True, False):
+        tried = [_numpy_table(mean, factor, fused) for mean, factor in _ROUNDING_PROBES]
+        if all(np.array_equal(mine, theirs) for mine, theirs in zip(tried, expected)):
+            return fused
+    return None
 
 
 def saturation_step(factor: float, luma: Luma) -> PixelStep:
@@ -312,7 +341,7 @@ def adjust_contrast(image: torch.Tensor, factor: float, luma: Luma, tables: Cont
     if _is_rgb(image) and _rounded_luma_fits(factor):
         src, out, dst = planes(image)
         for i in range(0, src.shape[0], 3):
-            table = contrast_table(_gray_mean([cv2.mean(plane)[0] for plane in src[i : i + 3]]), factor)
+            table = contrast_table(_gray_mean([cv2.mean(plane)[0] for plane in src[i : i + 3]]), factor, tables)
             for j in range(i, i + 3):
                 _translate(src[j], table, dst[j])
         return out
