@@ -20,7 +20,8 @@ _MODES_BY_CHANNELS = {1: "L", 2: "LA", 3: "RGB", 4: "RGBA"}
 
 
 def pil_to_tensor(pic: PIL.Image.Image) -> torch.Tensor:
-    """PIL image -> plain ``C x H x W`` tensor with the image's own dtype (uint8 for 8-bit modes).
+    """PIL image -> plain ``C x H x W`` tensor with the image's own dtype (uint8 for 8-bit modes);
+    contiguous planes for L, RGB and RGBA images (torchvision's is a permuted view).
 
     Args:
         pic: a PIL image.
