@@ -57,6 +57,10 @@ def test_contiguous_keeps_autograd() -> None:
     assert alias.requires_grad and alias.data_ptr() == leaf.data_ptr()
     (2 * alias).sum().backward()
     assert torch.equal(leaf.grad, torch.full((3, 6, 8), 3.0))
+    weight, image = torch.rand(3, 4, 4, requires_grad=True), Image(torch.rand(3, 4, 4))
+    image.contiguous().mul_(weight)  # an in-place op on the alias reaches the image's autograd, as on a tensor
+    image.sum().backward()
+    assert weight.grad is not None
 
 
 def test_contiguous_is_seen_by_torch_function_modes_and_subclass_overrides() -> None:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import io
+
 import numpy as np
 import PIL.Image
+import PIL.features
 import pytest
 import torch
 
@@ -404,6 +407,19 @@ def test_pil_to_tensor_keeps_every_value_and_gives_planes_for_common_modes(mode:
     assert torch.equal(F.pil_to_tensor(pil), expected)
     with _cv2.disabled():
         assert torch.equal(F.pil_to_tensor(pil), expected)
+
+
+def test_pil_to_tensor_reads_the_size_after_decoding() -> None:
+    """A JPEG 2000 opened with ``reduce`` learns its size when decoded: the planes take that size."""
+    if not PIL.features.check("jpg_2000"):
+        pytest.skip("Pillow without OpenJPEG")
+    buffer = io.BytesIO()
+    PIL.Image.fromarray(np.random.default_rng(0).integers(0, 256, (40, 60, 3), dtype=np.uint8)).save(buffer, "JPEG2000")
+    for convert in (F.pil_to_tensor, F.to_image_tensor):
+        pil = PIL.Image.open(io.BytesIO(buffer.getvalue()))
+        pil.reduce = 1
+        out = convert(pil)
+        assert out.shape == (3, 20, 30) and torch.equal(unwrap(out), torch.from_numpy(np.asarray(pil).copy()).permute(2, 0, 1))
 
 
 def test_pil_conversions_match_torchvision() -> None:

@@ -214,6 +214,31 @@ def test_normalize_reuses_its_mean_and_std_tensors_safely() -> None:
     as_tensors = [torch.tensor(0.5)] * 3  # not numbers: never cached
     F.normalize(image, as_tensors, std)
     assert not any(isinstance(key[0][0], torch.Tensor) for key in _normalize._TENSORS)
+    # -0.0 and 0.0 would share a key: zeros are not cached, and the sign of a zero result follows the mean
+    _normalize._TENSORS.clear()
+    zeros = torch.full((1, 2, 2), -0.0)
+    assert torch.signbit(F.normalize(zeros, [0.0], [1.0])).all()  # -0 - 0 = -0
+    assert not torch.signbit(F.normalize(zeros, [-0.0], [1.0])).any()  # -0 - -0 = +0
+    assert all(0 not in key[0] for key in _normalize._TENSORS) and _normalize._TENSORS  # the std [1.0] is kept
+
+
+def test_normalize_cache_survives_inference_mode_and_fake_tensors() -> None:
+    """What a validation pass (inference mode) or a trace (fake tensors) caches must not break a later
+    training step on real tensors."""
+    from torch._subclasses.fake_tensor import FakeTensorMode
+
+    from visiontx.functional._misc import _normalize
+
+    mean, std = [0.3, 0.4, 0.5], [0.6, 0.7, 0.8]
+    _normalize._TENSORS.clear()
+    with torch.inference_mode():
+        F.normalize(torch.rand(3, 4, 4), mean, std)
+    with FakeTensorMode():
+        F.normalize(torch.empty(3, 4, 4), [0.1, 0.2, 0.3], [0.4, 0.5, 0.6])
+    for m, s in ((mean, std), ([0.1, 0.2, 0.3], [0.4, 0.5, 0.6])):
+        leaf = torch.rand(3, 4, 4, requires_grad=True)
+        F.normalize(leaf, m, s).sum().backward()
+        assert_equal(leaf.grad, (1 / torch.tensor(s)).view(3, 1, 1).expand(3, 4, 4))
 
 
 # ------------------------------------------------------------------------------------------- erase

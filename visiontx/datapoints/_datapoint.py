@@ -80,14 +80,9 @@ def unwrap(datapoint: torch.Tensor) -> torch.Tensor:
     cheaper ``detach()`` alias is enough (the registry's adapters unwrap every datapoint they pass on).
     """
     with DisableTorchFunctionSubclass():
-        return _plain_alias(datapoint)
-
-
-def _plain_alias(datapoint: torch.Tensor) -> torch.Tensor:
-    """:func:`unwrap`'s alias; the caller has disabled ``__torch_function__`` for subclasses."""
-    if datapoint.requires_grad or _forward_ad._current_level >= 0:
-        return datapoint.as_subclass(torch.Tensor)
-    return datapoint.detach()
+        if datapoint.requires_grad or _forward_ad._current_level >= 0:
+            return datapoint.as_subclass(torch.Tensor)
+        return datapoint.detach()
 
 
 def _references_seen_in_callee(tensor: torch.Tensor) -> int:
@@ -195,7 +190,8 @@ class Datapoint(torch.Tensor):
         ):
             with DisableTorchFunctionSubclass():
                 output = _TENSOR_CONTIGUOUS(self, memory_format=memory_format)
-                return _plain_alias(self) if output is self else output
+                # as_subclass, not detach: in-place ops on the alias must reach this tensor's autograd
+                return output.as_subclass(torch.Tensor) if output is self else output
         return super().contiguous(memory_format=memory_format)
 
     # Cheap attribute access: bypass __torch_function__ for the attributes transforms read most.

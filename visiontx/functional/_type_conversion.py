@@ -34,6 +34,7 @@ def pil_to_tensor(pic: PIL.Image.Image) -> torch.Tensor:
 def _pil_pixels(pic: PIL.Image.Image) -> torch.Tensor:
     """Contiguous planes of L, RGB and RGBA images through the OpenCV wing (a later ``contiguous()`` or
     batching of a permuted view costs several times that), otherwise a view as the ``Image`` constructor's."""
+    pic.load()  # decoding may set the size and mode (JPEG 2000's reduce, for one): read them after it
     return _cv2.pil_planes(pic) if _cv2.can_pil_planes(pic) else _pil_to_tensor(pic)
 
 

@@ -7,6 +7,7 @@ from typing import Any
 
 import PIL.Image
 import torch
+from torch.utils._python_dispatch import is_in_torch_dispatch_mode
 
 from ..._args import per_channel_error
 from ..._names import video_kernel
@@ -37,12 +38,23 @@ _TENSORS: dict[tuple[Any, ...], torch.Tensor] = {}
 _MAX_TENSORS = 64
 
 
+def _cache_key(values: Any, like: torch.Tensor) -> tuple[Any, ...] | None:
+    """The cache key of ``values`` for images like ``like``; None (no caching) unless they are non-zero
+    Python numbers (0.0 and -0.0 would share a key) and no torch function or dispatch mode (fake tensors,
+    tracing) is active."""
+    if not isinstance(values, (list, tuple)) or not all(type(v) in (int, float) and v != 0 for v in values):
+        return None
+    if torch._C._is_torch_function_mode_enabled() or is_in_torch_dispatch_mode():
+        return None
+    return (tuple(values), like.dtype, like.device)
+
+
 def _per_channel(values: Any, name: str, channels: int, like: torch.Tensor) -> torch.Tensor:
-    numbers = isinstance(values, (list, tuple)) and all(type(v) in (int, float) for v in values)
-    key = (tuple(values), like.dtype, like.device) if numbers else None
+    key = _cache_key(values, like)
     tensor = _TENSORS.get(key) if key is not None else None
     if tensor is None:
-        tensor = torch.as_tensor(values, dtype=like.dtype, device=like.device)
+        with torch.inference_mode(False):  # a cached inference tensor could not be saved for backward later
+            tensor = torch.as_tensor(values, dtype=like.dtype, device=like.device)
         if tensor.ndim > 1:
             raise per_channel_error(name, channels, values)
         tensor = tensor.view(-1, 1, 1)
