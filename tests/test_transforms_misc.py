@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+from typing import Any
 
 import PIL.Image
 import pytest
@@ -62,6 +63,70 @@ def test_normalize_transform_errors() -> None:
         T.Normalize([0.5], [0.5])(make_image())
     with pytest.raises(ValueError, match="std"):
         T.Normalize([0.5, 0.5], [0.5, 0.0])
+
+
+def _owned_calls(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Record whether each ToDtype + Normalize stage of a Compose normalised in place."""
+    from visiontx.transforms._misc import _normalize
+
+    seen: list[bool] = []
+    check = _normalize.NormalizeOwnImages._owns_images
+
+    def spy(self: Any, inputs: Any, following: Any) -> bool:
+        seen.append(check(self, inputs, following))
+        return seen[-1]
+
+    monkeypatch.setattr(_normalize.NormalizeOwnImages, "_owns_images", spy)
+    return seen
+
+
+def _to_float_and_normalize(**kwargs: Any) -> T.Compose:
+    return T.Compose([T.ToDtype(torch.float32, scale=True), T.Normalize([0.4, 0.5, 0.6], [0.2, 0.3, 0.4])], **kwargs)
+
+
+def test_normalize_after_to_dtype_writes_in_place_into_its_own_images(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In a Compose, Normalize right after ToDtype normalises the images ToDtype made in place: the same
+    values as the two transforms called one after the other, the inputs untouched."""
+    seen = _owned_calls(monkeypatch)
+    steps = _to_float_and_normalize().transforms
+    image, mask, boxes = make_image(batch_dims=(2,)), make_mask(), make_bounding_box()
+    samples = [
+        image,
+        image.as_subclass(torch.Tensor),
+        (image, {"masks": mask, "boxes": boxes, "labels": torch.tensor([1, 2])}),
+        {"a": image, "b": image.clone()},
+        make_video(),
+    ]
+    for sample in samples:
+        before = [leaf.clone() for leaf in torch.utils._pytree.tree_leaves(sample)]
+        for fuse in (False, True):
+            out = _to_float_and_normalize(fuse_geometry=fuse)(sample)
+            assert_equal(out, steps[1](steps[0](sample)))
+        assert all(torch.equal(a, b) for a, b in zip(before, torch.utils._pytree.tree_leaves(sample)))
+    assert seen == [True] * 2 * len(samples)
+    seen.clear()
+    pipeline = _to_float_and_normalize()
+    out, record = pipeline.record(image)
+    assert_equal(pipeline.replay(image, record=record), out)
+    assert seen and all(seen)
+
+
+def test_normalize_after_to_dtype_keeps_memory_it_does_not_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Images a ToDtype hands on as they are (its dtype None for them) and a hook on Normalize: a copy."""
+    seen = _owned_calls(monkeypatch)
+    image = make_image(dtype=torch.float32)
+    before = image.clone()
+    keep_images = T.Compose([T.ToDtype({Image: None, "others": None}), T.Normalize([0.4, 0.5, 0.6], [0.2, 0.3, 0.4])])
+    for sample in (image, (image, make_mask()), {"image": image, "boxes": make_bounding_box()}):
+        keep_images(sample)
+        assert torch.equal(image, before)
+    assert seen == [False] * 3
+    pipeline, kept = _to_float_and_normalize(), []
+    pipeline.transforms[1].register_forward_hook(lambda module, args, output: kept.append(args[0]))
+    uint8 = make_image()
+    pipeline(uint8)
+    assert torch.equal(kept[-1], F.to_dtype(uint8, torch.float32, scale=True))  # what the hook saw stays as it was
+    assert seen == [False] * 4
 
 
 # ------------------------------------------------------------------------------- LinearTransformation

@@ -10,6 +10,7 @@ import torch
 from .._args import check_probability
 from . import _random
 from ._fusion import FusedRun, split_runs
+from ._misc._normalize import own_image_stages
 from ._transform import Transform
 
 
@@ -106,11 +107,11 @@ class Compose(_Container):
 
     def _stages(self, steps: list[Callable]) -> list[Callable]:
         if not self.fuse_geometry:
-            return steps
+            return own_image_stages(steps)
         stages: list[Callable] = []
         for fusible, run in split_runs(steps):
             stages.extend([FusedRun(run)] if fusible and len(run) > 1 else run)
-        return stages
+        return own_image_stages(stages)
 
 
 class RandomApply(_Container):

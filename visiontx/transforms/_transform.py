@@ -113,12 +113,7 @@ class Transform(nn.Module):
     def __call__(self, *inputs: Any, **kwargs: Any) -> Any:
         # nn.Module's call (hooks, tracing, compiled modules) cost more than a whole no-op call: it is
         # taken only when one of those is in use.
-        if (
-            kwargs or self._forward_hooks or self._forward_pre_hooks or self._backward_hooks
-            or self._backward_pre_hooks or _hooks._global_forward_hooks or _hooks._global_forward_pre_hooks
-            or _hooks._global_backward_hooks or _hooks._global_backward_pre_hooks
-            or self._compiled_call_impl is not None or _tracing_state()
-        ):
+        if kwargs or needs_module_call(self):
             return super().__call__(*inputs, **kwargs)
         if (
             type(self).forward is _BASE_FORWARD and len(inputs) == 1 and _LEAF_PATH.get(type(inputs[0]))
@@ -254,6 +249,17 @@ Transform.__init__ = recording_init(Transform.__init__)  # type: ignore[method-a
 # The base class's hooks, which _forward_leaf skips calling when a subclass keeps them
 _NO_CHECK, _NO_PARAMS, _NO_SKIP = Transform.check_inputs, Transform.make_params, Transform._skip
 _NEEDS_BY_TYPE, _BASE_FORWARD = Transform._needs_transform_list, Transform.forward
+
+
+def needs_module_call(module: nn.Module) -> bool:
+    """Whether a call of ``module`` needs ``nn.Module.__call__``'s machinery: hooks (its own or global), a
+    compiled module or TorchScript tracing."""
+    return bool(
+        module._forward_hooks or module._forward_pre_hooks or module._backward_hooks
+        or module._backward_pre_hooks or _hooks._global_forward_hooks or _hooks._global_forward_pre_hooks
+        or _hooks._global_backward_hooks or _hooks._global_backward_pre_hooks
+        or module._compiled_call_impl is not None or _tracing_state()
+    )
 
 
 def draws_nothing(forward: Callable[..., Any]) -> Callable[..., Any]:
