@@ -103,15 +103,17 @@ class Compose(_Container):
             self.generator = torch.Generator().manual_seed(_check_seed(seed))
 
     def forward(self, *inputs: Any) -> Any:
-        return self._run(self._stages(self.transforms), inputs)
+        # record / replay walk _stages themselves, a record node per transform: joining ToDtype and Normalize
+        # (which changes where the values are written, not what they are) is for plain calls only
+        return self._run(own_image_stages(self._stages(self.transforms)), inputs)
 
     def _stages(self, steps: list[Callable]) -> list[Callable]:
         if not self.fuse_geometry:
-            return own_image_stages(steps)
+            return steps
         stages: list[Callable] = []
         for fusible, run in split_runs(steps):
             stages.extend([FusedRun(run)] if fusible and len(run) > 1 else run)
-        return own_image_stages(stages)
+        return stages
 
 
 class RandomApply(_Container):
