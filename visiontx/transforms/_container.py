@@ -74,6 +74,8 @@ class Compose(_Container):
     (``t(image, label)``, so plain modules written as ``forward(image, label)`` work) and passes its
     returned tuple on to the next, as torchvision's containers do; one input (a tuple or dict sample
     included) is passed as it is. ``RandomApply``, ``RandomChoice`` and ``RandomOrder`` do the same.
+    A ``Normalize`` right after a ``ToDtype`` normalises in place the images that ``ToDtype`` has just made
+    (the same values, one float image fewer to allocate).
 
     Args:
         transforms: a sequence of callables (transforms or any function of the sample).
