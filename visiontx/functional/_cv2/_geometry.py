@@ -10,7 +10,7 @@ import torch
 
 from .._interpolation import InterpolationMode, nearest_source
 from ._base import MAX_SIZE, can_use, cv2
-from ._layout import channel_count, interleaved, plane_fill, planes
+from ._layout import channel_count, interleaved, plane_fill, planes, scratch
 
 __all__ = [
     "can_pad",
@@ -143,7 +143,8 @@ def resize_interleaved(image: torch.Tensor, size: Sequence[int], mode: str, anti
     items = image.reshape(-1, channels, height, width)
     out = np.empty((*image.shape[:-2], *size), dtype=np.uint8)
     for item, target in zip(items, out.reshape(-1, channels, *size)):
-        pixels = torch.from_numpy(interleaved(item)).unsqueeze(0).permute(0, 3, 1, 2)  # channels-last N x C x H x W
+        merged = scratch([((height, width, channels), np.uint8)], slot="resize")[0]  # reused: no page faults
+        pixels = torch.from_numpy(interleaved(item, out=merged)).unsqueeze(0).permute(0, 3, 1, 2)  # N x C x H x W
         resized = torch.nn.functional.interpolate(
             pixels, size=size, mode=mode, align_corners=False, antialias=antialias
         )
