@@ -70,13 +70,14 @@ def _owned_calls(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     from visiontx.transforms._misc import _normalize
 
     seen: list[bool] = []
-    check = _normalize.NormalizeOwnImages._owns_images
+    check = _normalize.NormalizeOwnImages._owned_images
 
-    def spy(self: Any, inputs: Any, following: Any) -> bool:
-        seen.append(check(self, inputs, following))
-        return seen[-1]
+    def spy(self: Any, inputs: Any, following: Any) -> frozenset[int]:
+        owned = check(self, inputs, following)
+        seen.append(bool(owned))
+        return owned
 
-    monkeypatch.setattr(_normalize.NormalizeOwnImages, "_owns_images", spy)
+    monkeypatch.setattr(_normalize.NormalizeOwnImages, "_owned_images", spy)
     return seen
 
 
@@ -95,6 +96,7 @@ def test_normalize_after_to_dtype_writes_in_place_into_its_own_images(monkeypatc
         image.as_subclass(torch.Tensor),
         (image, {"masks": mask, "boxes": boxes, "labels": torch.tensor([1, 2])}),
         {"a": image, "b": image.clone()},
+        (image, image),
         make_video(),
     ]
     for sample in samples:

@@ -45,21 +45,21 @@ class Normalize(Transform):
             raise TypeError(f"{type(self).__name__}() does not support PIL images")
 
     def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
-        inplace = self.inplace or _owned.images
+        inplace = self.inplace or id(inpt) in _owned.ids
         return self.call_kernel(F.normalize, inpt, mean=self.mean, std=self.std, inplace=inplace)
 
 
 class _Owned(threading.local):
-    images = False  # True while a Normalize may write into the images it gets (see NormalizeOwnImages)
+    ids: frozenset[int] = frozenset()  # the images a Normalize may write into (see NormalizeOwnImages)
 
 
 _owned = _Owned()
 
 
 class NormalizeOwnImages:
-    """A ``Compose`` stage: ``ToDtype`` then ``Normalize``, which normalises in place when every image it
-    transforms is a tensor ``ToDtype`` has just made (memory nothing else can see). The values are the
-    same; one float image fewer is allocated. From 512 x 512 up, two live float images per call made
+    """A ``Compose`` stage: ``ToDtype`` then ``Normalize``, which normalises in place the images that are
+    tensors ``ToDtype`` has just made (memory nothing else can see) when all of them are. The values are
+    the same; one float image fewer is allocated. From 512 x 512 up, two live float images per call made
     the allocator give its memory back to the system and fault it in again on every call (a 512 x 512
     classification pipeline: 5.6 against 4.0 ms)."""
 
@@ -69,36 +69,38 @@ class NormalizeOwnImages:
     def __call__(self, *inputs: Any) -> Any:
         outputs = self.to_dtype(*inputs)
         following = outputs if len(inputs) > 1 else (outputs,)
-        if not self._owns_images(inputs, following):
+        ids = self._owned_images(inputs, following)
+        if not ids:
             return self.normalize(*following)
-        _owned.images = True
+        _owned.ids = ids
         try:
             return self.normalize(*following)
         finally:
-            _owned.images = False
+            _owned.ids = frozenset()
 
-    def _owns_images(self, inputs: tuple[Any, ...], following: tuple[Any, ...]) -> bool:
-        """Whether the leaves ``Normalize`` will transform in ``following`` are tensors with storage of their
-        own: none shared with the stage's inputs or with each other."""
+    def _owned_images(self, inputs: tuple[Any, ...], following: tuple[Any, ...]) -> frozenset[int]:
+        """The ids of the leaves ``Normalize`` will normalise in ``following`` when all of them are tensors
+        with storage of their own (none shared with the stage's inputs or with each other); else none."""
         if needs_module_call(self.normalize):  # hooks may hold on to what they see
-            return False
+            return frozenset()
         if len(inputs) == 1 and isinstance(inputs[0], torch.Tensor) and isinstance(following[0], torch.Tensor):
             image = following[0]  # the common lone image, without flattening
             if image is inputs[0] or not (_normalized(image) and self.normalize._needs_transform_list([image])[0]):
-                return False
+                return frozenset()
             with DisableTorchFunctionSubclass():
-                return image.untyped_storage().data_ptr() != inputs[0].untyped_storage().data_ptr()
+                own = image.untyped_storage().data_ptr() != inputs[0].untyped_storage().data_ptr()
+            return frozenset([id(image)]) if own else frozenset()
         converts = self.normalize._converts_torchvision
         given = flatten_sample(inputs if len(inputs) > 1 else inputs[0], convert=converts)[0]
         leaves = flatten_sample(following if len(following) > 1 else following[0], convert=converts)[0]
         needs = self.normalize._needs_transform_list(leaves)  # masks and boxes among them pass through
         chosen = [leaf for leaf, need in zip(leaves, needs) if need and _normalized(leaf)]
-        if not chosen:
-            return False
         with DisableTorchFunctionSubclass():
             taken = {leaf.untyped_storage().data_ptr() for leaf in given if isinstance(leaf, torch.Tensor)}
             made = [leaf.untyped_storage().data_ptr() for leaf in chosen]
-        return len(set(made)) == len(made) and not taken.intersection(made)
+        if len(set(made)) < len(made) or taken.intersection(made):
+            return frozenset()
+        return frozenset(map(id, chosen))
 
 
 def _normalized(leaf: Any) -> bool:
