@@ -132,6 +132,61 @@ def test_normalize_after_to_dtype_keeps_memory_it_does_not_own(monkeypatch: pyte
     assert seen == [False] * 4
 
 
+class _CachingImage(Image):
+    """An Image subclass whose (user) to_dtype kernel returns memory it keeps, and whose normalize kernel
+    reports the ``inplace`` it was given."""
+
+
+_KEPT: dict[str, Any] = {}
+
+
+@F.register_kernel(F.to_dtype, _CachingImage)
+def _cached_to_dtype(inpt: Any, dtype: torch.dtype = torch.float32, scale: bool = False) -> Any:
+    if "float" not in _KEPT:
+        _KEPT["float"] = _CachingImage(F.to_dtype(inpt.as_subclass(torch.Tensor), dtype, scale=scale))
+    return _KEPT["float"]
+
+
+@F.register_kernel(F.normalize, _CachingImage)
+def _reporting_normalize(inpt: Any, mean: Any, std: Any, inplace: bool = False) -> Any:
+    _KEPT.setdefault("inplace", []).append(inplace)
+    return _CachingImage(F.normalize(inpt.as_subclass(torch.Tensor), mean, std, inplace=inplace))
+
+
+def test_normalize_after_to_dtype_leaves_user_kernels_and_instance_hooks_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Memory a user kernel keeps, what an instance-level hook keeps, and user kernels' own ``inplace``
+    argument stay as in the sequential calls."""
+    seen = _owned_calls(monkeypatch)
+    _KEPT.clear()
+    cached = _CachingImage(make_image().as_subclass(torch.Tensor))
+    pipeline = _to_float_and_normalize()
+    first = pipeline(cached)
+    kept = _KEPT["float"].clone()
+    assert_equal(pipeline(cached), first)
+    assert torch.equal(_KEPT["float"], kept) and _KEPT["inplace"] == [False, False]
+    pipeline, seen_by_hook = _to_float_and_normalize(), []
+    pipeline.transforms[1].check_inputs = lambda flat: seen_by_hook.extend(flat)
+    uint8 = make_image()
+    pipeline(uint8)
+    assert torch.equal(seen_by_hook[0], F.to_dtype(uint8, torch.float32, scale=True))
+    assert seen == [False] * 3
+
+
+def test_normalize_after_to_dtype_under_vmap_and_torchvision_tensors() -> None:
+    """torch.func's wrappers have no storage to read: the stage copies; torchvision's tensors come back as
+    the sequential calls give them, their inputs untouched."""
+    batch = make_image(batch_dims=(4,)).as_subclass(torch.Tensor)
+    pipeline = _to_float_and_normalize()
+    steps = pipeline.transforms
+    assert_equal(torch.func.vmap(pipeline)(batch), steps[1](steps[0](batch)))
+    tv_tensors = pytest.importorskip("torchvision.tv_tensors")
+    image = tv_tensors.Image(make_image().as_subclass(torch.Tensor))
+    before = image.clone()
+    out = pipeline(image)
+    assert type(out) is tv_tensors.Image and torch.equal(image, before)
+    assert_equal(out, steps[1](steps[0](image)))
+
+
 # ------------------------------------------------------------------------------- LinearTransformation
 def test_linear_transformation_matches_loop_reference_and_torchvision() -> None:
     torch.manual_seed(0)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections
 import threading
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -79,33 +80,42 @@ class NormalizeOwnImages:
             _owned.ids = frozenset()
 
     def _owned_images(self, inputs: tuple[Any, ...], following: tuple[Any, ...]) -> frozenset[int]:
-        """The ids of the leaves ``Normalize`` will normalise in ``following`` when all of them are tensors
-        with storage of their own (none shared with the stage's inputs or with each other); else none."""
-        if needs_module_call(self.normalize):  # hooks may hold on to what they see
-            return frozenset()
-        if len(inputs) == 1 and isinstance(inputs[0], torch.Tensor) and isinstance(following[0], torch.Tensor):
-            image = following[0]  # the common lone image, without flattening
-            if image is inputs[0] or not (_normalized(image) and self.normalize._needs_transform_list([image])[0]):
+        """The ids of the leaves of ``following`` that ``Normalize`` may write into: plain tensors, ``Image``s
+        and ``Video``s (exactly: the built-in kernels, which always return new memory) whose storage no
+        input and no other leaf shares. None while a hook, an instance override or a global hook could see
+        them."""
+        for step in (self.to_dtype, self.normalize):
+            if needs_module_call(step) or any(map(step.__dict__.__contains__, _INSTANCE_HOOKS)):
                 return frozenset()
-            with DisableTorchFunctionSubclass():
-                own = image.untyped_storage().data_ptr() != inputs[0].untyped_storage().data_ptr()
-            return frozenset([id(image)]) if own else frozenset()
-        converts = self.normalize._converts_torchvision
-        given = flatten_sample(inputs if len(inputs) > 1 else inputs[0], convert=converts)[0]
-        leaves = flatten_sample(following if len(following) > 1 else following[0], convert=converts)[0]
-        needs = self.normalize._needs_transform_list(leaves)  # masks and boxes among them pass through
-        chosen = [leaf for leaf, need in zip(leaves, needs) if need and _normalized(leaf)]
-        with DisableTorchFunctionSubclass():
-            taken = {leaf.untyped_storage().data_ptr() for leaf in given if isinstance(leaf, torch.Tensor)}
-            made = [leaf.untyped_storage().data_ptr() for leaf in chosen]
-        if len(set(made)) < len(made) or taken.intersection(made):
+        given_sample = inputs if len(inputs) > 1 else inputs[0]
+        sample = following if len(following) > 1 else following[0]
+        if isinstance(given_sample, torch.Tensor) and isinstance(sample, torch.Tensor):
+            given, leaves = [given_sample], [sample]  # the common lone image, without flattening
+        else:
+            given, leaves = flatten_sample(given_sample, convert=False)[0], flatten_sample(sample, convert=False)[0]
+        needs = self.normalize._needs_transform_list(leaves)
+        chosen = [leaf for leaf, need in zip(leaves, needs) if need and type(leaf) in _BUILT_IN]
+        if not chosen:
             return frozenset()
-        return frozenset(map(id, chosen))
+        try:
+            with DisableTorchFunctionSubclass():
+                taken = {leaf.untyped_storage().data_ptr() for leaf in given if isinstance(leaf, torch.Tensor)}
+                made = [leaf.untyped_storage().data_ptr() for leaf in chosen]
+        except (NotImplementedError, RuntimeError):  # functorch's wrappers, sparse tensors: no storage to read
+            return frozenset()
+        if len(made) == 1:
+            return frozenset((id(chosen[0]),)) if made[0] and made[0] not in taken else frozenset()
+        counts = collections.Counter(made)
+        return frozenset(id(leaf) for leaf, ptr in zip(chosen, made) if ptr and counts[ptr] == 1 and ptr not in taken)
 
 
-def _normalized(leaf: Any) -> bool:
-    """Whether ``Normalize`` normalises ``leaf`` when chosen (images, videos, plain tensors; not masks, boxes)."""
-    return isinstance(leaf, (Image, Video)) or is_pure_tensor(leaf)
+# the types whose to_dtype and normalize kernels are visiontx's own (users may not register kernels for them)
+_BUILT_IN = (torch.Tensor, Image, Video)
+# hooks a transform instance can override, which could keep what they see
+_INSTANCE_HOOKS = (
+    "forward", "transform", "check_inputs", "make_params", "call_kernel", "_needs_transform_list", "_skip",
+    "_transform", "_check_inputs", "_get_params", "_call_kernel", "_forward_leaf",
+)
 
 
 def own_image_stages(stages: list[Callable]) -> list[Callable]:
