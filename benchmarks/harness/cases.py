@@ -293,6 +293,8 @@ DECODE_CROP = BenchCase(
     "that many times 224 (other pixels: scaled IDCT, region rounded to the reduced grid); the others decode in "
     "full and run the same pipeline as the entries above (alb: INTER_AREA when shrinking); " + _DECODERS,
 )
+
+
 def _detection_fused(T: Any, D: Any) -> Any:
     """The demo's pipeline with fused geometry where the library has it (torchvision: as unfused)."""
     transforms = list(_detection(T, D).transforms)
@@ -301,18 +303,19 @@ def _detection_fused(T: Any, D: Any) -> Any:
     return T.Compose(transforms, fuse_geometry=True)
 
 
+_DETECTION = (
+    "RandomPhotometricDistort", "RandomZoomOut", "RandomIoUCrop", "RandomHorizontalFlip", "Resize", "SanitizeBoundingBox",
+)
 PIPELINES = _classifications() + [DECODE_CROP] + [
     BenchCase(
         "detection, the demo's (photometric+zoom-out+IoU crop+flip+resize+sanitize, boxes+masks)",
-        ("RandomPhotometricDistort", "RandomZoomOut", "RandomIoUCrop", "RandomHorizontalFlip", "Resize",
-         "SanitizeBoundingBox"),
+        _DETECTION,
         _detection, _detection_alb, kind="detection",
         note="alb: nearest equivalents (ColorJitter, Affine zoom-out, BBox-safe crop to 512 x 512)",
     ),
     BenchCase(
         "detection, the demo's, fused (Compose(..., fuse_geometry=True))",
-        ("RandomPhotometricDistort", "RandomZoomOut", "RandomIoUCrop", "RandomHorizontalFlip", "Resize",
-         "SanitizeBoundingBox"),
+        _DETECTION,
         _detection_fused, _detection_alb, kind="detection",
         note="vx: fuse_geometry=True (zoom-out, IoU crop, flip and resize resample once; boxes as unfused); "
         "tv (no fusion) and alb: as the row above",

@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-
 from .. import functional as F
 from .._args import check_probability, check_range, is_number, symmetric_range
 from ..functional._color._jitter import adjust_colors

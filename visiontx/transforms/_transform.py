@@ -24,7 +24,7 @@ from ._tape import state as _TAPE
 
 
 # (public hook, torchvision's private name of it)
-_HOOK_NAMES = (
+HOOK_NAMES = (
     ("check_inputs", "_check_inputs"),
     ("make_params", "_get_params"),
     ("transform", "_transform"),
@@ -104,7 +104,7 @@ class Transform(nn.Module):
         forward = cls.__dict__.get("forward")
         if forward is not None and not getattr(forward, "_draws_nothing", False):
             cls.forward = _drawing_from_own_generator(forward)  # type: ignore[method-assign]
-        for public, private in _HOOK_NAMES:  # a hook overridden under one name answers to both
+        for public, private in HOOK_NAMES:  # a hook overridden under one name answers to both
             if private in cls.__dict__ and public not in cls.__dict__:
                 setattr(cls, public, cls.__dict__[private])
             elif public in cls.__dict__ and private not in cls.__dict__:

@@ -235,11 +235,11 @@ def _gray_mean(channel_means: Sequence[float]) -> float:
 
 def _contrast_pixels(pixels: np.ndarray, factor: float, luma: Luma, tables: ContrastTables) -> None:
     if _rounded_luma_fits(factor):
-        rows = pixels.reshape(pixels.shape[0], -1)
-        _translate(rows, contrast_table(_gray_mean(cv2.mean(pixels)), factor, tables), rows)  # OpenCV's integer sums
-        return
-    mean = torch.from_numpy(_floored_luma(pixels, luma)).to(torch.float32).mean()
-    _lut_pixels(pixels, tables(mean.view(1, 1, 1), factor))
+        mean = _gray_mean(cv2.mean(pixels))  # OpenCV's integer sums
+    else:
+        mean = torch.from_numpy(_floored_luma(pixels, luma)).to(torch.float32).mean().item()
+    rows = pixels.reshape(pixels.shape[0], -1)
+    _translate(rows, contrast_table(mean, factor, tables), rows)
 
 
 _VALUES = np.arange(256, dtype=np.float32)

@@ -82,20 +82,16 @@ def can_pil_planes(image: Any) -> bool:
 
 
 def pil_planes(image: Any) -> torch.Tensor:
-    """Contiguous uint8 ``C x H x W`` tensor of an L, RGB or RGBA PIL image: Pillow's raw bytes split
-    by OpenCV. RGB is read as ``RGBX``, a straight copy of Pillow's 4-byte pixels (packing them to 3
-    bytes costs about three times as much), and the padding byte is split off into scratch."""
+    """Contiguous uint8 ``C x H x W`` tensor of an L, RGB or RGBA PIL image: Pillow's raw bytes made
+    planar (:func:`planar`). RGB is read as ``RGBX``, a straight copy of Pillow's 4-byte pixels (packing
+    them to 3 bytes costs about three times as much), and the padding byte is split off into scratch."""
     raw, channels = _PIL_RAW[image.mode]
     width, height = image.size
     pixels = np.frombuffer(image.tobytes("raw", raw), dtype=np.uint8).reshape(height, width, len(raw))
+    if cv2 is None or len(raw) == channels:
+        return planar(pixels[:, :, :channels])
     out = np.empty((channels, height, width), dtype=np.uint8)
-    if cv2 is None or len(raw) == 1:
-        np.copyto(out, np.moveaxis(pixels[:, :, :channels], -1, 0))
-        return torch.from_numpy(out)
-    targets = list(out)
-    if len(raw) > channels:
-        targets.append(scratch([((height, width), np.uint8)], slot="pil")[0])
-    cv2.split(pixels, targets)
+    cv2.split(pixels, [*out, scratch([((height, width), np.uint8)], slot="pil")[0]])
     return torch.from_numpy(out)
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-
 from ... import functional as F
 from ..._args import FillSpec, PaddingArg, check_padding_mode, check_range, parse_padding
 from .. import _random

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Union
 
-
 from ... import functional as F
 from ..._args import SizeArg, check_positive_int, check_range, parse_size
 from ...functional import InterpolationMode

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import collections
+import itertools
 import threading
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -14,7 +15,7 @@ from torch._C import DisableTorchFunctionSubclass
 from ... import functional as F
 from ...datapoints import Image, Video
 from .._dtype import ToDtype
-from .._transform import Transform, flatten_sample, needs_module_call
+from .._transform import HOOK_NAMES, Transform, flatten_sample, needs_module_call
 from .._utils import has_any, is_pure_tensor
 
 __all__ = ["LinearTransformation", "Normalize"]
@@ -103,19 +104,14 @@ class NormalizeOwnImages:
                 made = [leaf.untyped_storage().data_ptr() for leaf in chosen]
         except (NotImplementedError, RuntimeError):  # functorch's wrappers, sparse tensors: no storage to read
             return frozenset()
-        if len(made) == 1:
-            return frozenset((id(chosen[0]),)) if made[0] and made[0] not in taken else frozenset()
         counts = collections.Counter(made)
         return frozenset(id(leaf) for leaf, ptr in zip(chosen, made) if ptr and counts[ptr] == 1 and ptr not in taken)
 
 
 # the types whose to_dtype and normalize kernels are visiontx's own (users may not register kernels for them)
 _BUILT_IN = (torch.Tensor, Image, Video)
-# hooks a transform instance can override, which could keep what they see
-_INSTANCE_HOOKS = (
-    "forward", "transform", "check_inputs", "make_params", "call_kernel", "_needs_transform_list", "_skip",
-    "_transform", "_check_inputs", "_get_params", "_call_kernel", "_forward_leaf",
-)
+# what a transform instance can override, which could keep what it sees
+_INSTANCE_HOOKS = ("forward", "_forward_leaf", "_needs_transform_list", "_skip", *itertools.chain(*HOOK_NAMES))
 
 
 def own_image_stages(stages: list[Callable]) -> list[Callable]:
