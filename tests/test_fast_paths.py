@@ -61,6 +61,33 @@ class _Sub(torch.Tensor):
 
 
 @needs_cv2
+@pytest.mark.parametrize(
+    ("name", "kwargs"),
+    [
+        ("adjust_brightness", dict(brightness_factor=1.2)),
+        ("gaussian_blur", dict(kernel_size=[3, 3])),
+        ("adjust_hue", dict(hue_factor=0.1)),
+        ("equalize", {}),
+        ("rotate", dict(angle=10.0)),
+    ],
+)
+@pytest.mark.filterwarnings("ignore:There is a performance drop")  # functorch's fallback for some ops
+def test_wing_stays_out_of_vmap(name: str, kwargs: dict) -> None:
+    """``torch.func``'s wrapped tensors have no memory to hand OpenCV: under ``vmap`` the kernels take their
+    torch path (the wing's gates let them in before, and they failed)."""
+    import visiontx.functional as F
+
+    batch = make_image_tensor((9, 11), batch_dims=(3,))
+    seen: list[bool] = []
+    torch.func.vmap(lambda image: seen.append(_cv2.can_use(image)) or image)(batch)
+    assert seen == [False] and _cv2.can_use(batch)
+    out = torch.func.vmap(lambda image: getattr(F, name)(image, **kwargs))(batch)
+    with _cv2.disabled():
+        expected = torch.stack([getattr(F, name)(image, **kwargs) for image in batch])
+    torch.testing.assert_close(out, expected, rtol=0, atol=0)
+
+
+@needs_cv2
 @pytest.mark.parametrize("batch_dims", [(), (2,), (2, 3)])
 def test_lut_matches_indexing(batch_dims: tuple[int, ...]) -> None:
     image = make_image_tensor((7, 11), batch_dims=batch_dims)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import pickle
 from typing import Any
 
@@ -12,6 +13,7 @@ import torch
 import visiontx.functional as F
 import visiontx.transforms as T
 from visiontx.datapoints import BoundingBox, Image, Mask, Video
+from visiontx.functional import _cv2
 
 from .common import (
     DEFAULT_SIZE,
@@ -65,19 +67,22 @@ def test_normalize_transform_errors() -> None:
         T.Normalize([0.5, 0.5], [0.5, 0.0])
 
 
-def _owned_calls(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
-    """Record whether each ToDtype + Normalize stage of a Compose normalised in place."""
+def _stage_calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Record, for each image the Normalize of a Compose's ToDtype + Normalize stage is given, whether its
+    ToDtype already normalised it through tables ("table"), it normalises it in place ("in place") or into a
+    copy ("copy")."""
     from visiontx.transforms._misc import _normalize
 
-    seen: list[bool] = []
-    check = _normalize.NormalizeOwnImages._owned_images
+    seen: list[str] = []
+    transform = T.Normalize.transform
 
-    def spy(self: Any, inputs: Any, following: Any) -> frozenset[int]:
-        owned = check(self, inputs, following)
-        seen.append(bool(owned))
-        return owned
+    def spy(self: Any, inpt: Any, params: dict[str, Any]) -> Any:
+        owned = _normalize._owned
+        if isinstance(inpt, (Image, Video)) or type(inpt) is torch.Tensor:  # not the masks and boxes it passes on
+            seen.append("table" if id(inpt) in owned.normalized else "in place" if id(inpt) in owned.ids else "copy")
+        return transform(self, inpt, params)
 
-    monkeypatch.setattr(_normalize.NormalizeOwnImages, "_owned_images", spy)
+    monkeypatch.setattr(T.Normalize, "transform", spy)
     return seen
 
 
@@ -85,10 +90,11 @@ def _to_float_and_normalize(**kwargs: Any) -> T.Compose:
     return T.Compose([T.ToDtype(torch.float32, scale=True), T.Normalize([0.4, 0.5, 0.6], [0.2, 0.3, 0.4])], **kwargs)
 
 
-def test_normalize_after_to_dtype_writes_in_place_into_its_own_images(monkeypatch: pytest.MonkeyPatch) -> None:
-    """In a Compose, Normalize right after ToDtype normalises the images ToDtype made in place: the same
-    values as the two transforms called one after the other, the inputs untouched."""
-    seen = _owned_calls(monkeypatch)
+@pytest.mark.parametrize("wing", [True, False])
+def test_normalize_after_to_dtype_writes_in_place_into_its_own_images(wing: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """In a Compose, Normalize right after ToDtype: uint8 images go through one table per channel (with the
+    OpenCV wing), the others are normalised in place in the memory ToDtype made; the values are those of
+    the two transforms called one after the other, bit for bit, and the inputs stay untouched."""
     steps = _to_float_and_normalize().transforms
     image, mask, boxes = make_image(batch_dims=(2,)), make_mask(), make_bounding_box()
     samples = [
@@ -99,14 +105,15 @@ def test_normalize_after_to_dtype_writes_in_place_into_its_own_images(monkeypatc
         (image, image),
         make_video(),
     ]
-    for sample in samples:
-        before = [leaf.clone() for leaf in torch.utils._pytree.tree_leaves(sample)]
-        for fuse in (False, True):
-            out = _to_float_and_normalize(fuse_geometry=fuse)(sample)
-            assert_equal(out, steps[1](steps[0](sample)))
-        assert all(torch.equal(a, b) for a, b in zip(before, torch.utils._pytree.tree_leaves(sample)))
-    assert seen == [True] * 2 * len(samples)
-    seen.clear()
+    expected = [steps[1](steps[0](sample)) for sample in samples]
+    seen = _stage_calls(monkeypatch)
+    with contextlib.nullcontext() if wing else _cv2.disabled():
+        for sample, reference in zip(samples, expected):
+            before = [leaf.clone() for leaf in torch.utils._pytree.tree_leaves(sample)]
+            for fuse in (False, True):
+                assert_equal(_to_float_and_normalize(fuse_geometry=fuse)(sample), reference)
+            assert all(torch.equal(a, b) for a, b in zip(before, torch.utils._pytree.tree_leaves(sample)))
+    assert seen == ["table" if wing else "in place"] * 2 * 8  # 8 images and videos in the samples, 2 calls each
     pipeline = _to_float_and_normalize()
     out, record = pipeline.record(image)  # a node per transform, as without the joined stage
     assert [node["transform"] for node in record["steps"]] == ["ToDtype", "Normalize"]
@@ -116,20 +123,20 @@ def test_normalize_after_to_dtype_writes_in_place_into_its_own_images(monkeypatc
 
 def test_normalize_after_to_dtype_keeps_memory_it_does_not_own(monkeypatch: pytest.MonkeyPatch) -> None:
     """Images a ToDtype hands on as they are (its dtype None for them) and a hook on Normalize: a copy."""
-    seen = _owned_calls(monkeypatch)
+    seen = _stage_calls(monkeypatch)
     image = make_image(dtype=torch.float32)
     before = image.clone()
     keep_images = T.Compose([T.ToDtype({Image: None, "others": None}), T.Normalize([0.4, 0.5, 0.6], [0.2, 0.3, 0.4])])
     for sample in (image, (image, make_mask()), {"image": image, "boxes": make_bounding_box()}):
         keep_images(sample)
         assert torch.equal(image, before)
-    assert seen == [False] * 3
+    assert seen == ["copy"] * 3
     pipeline, kept = _to_float_and_normalize(), []
     pipeline.transforms[1].register_forward_hook(lambda module, args, output: kept.append(args[0]))
     uint8 = make_image()
     pipeline(uint8)
     assert torch.equal(kept[-1], F.to_dtype(uint8, torch.float32, scale=True))  # what the hook saw stays as it was
-    assert seen == [False] * 4
+    assert seen == ["copy"] * 4
 
 
 class _CachingImage(Image):
@@ -156,7 +163,7 @@ def _reporting_normalize(inpt: Any, mean: Any, std: Any, inplace: bool = False) 
 def test_normalize_after_to_dtype_leaves_user_kernels_and_instance_hooks_alone(monkeypatch: pytest.MonkeyPatch) -> None:
     """Memory a user kernel keeps, what an instance-level hook keeps, and user kernels' own ``inplace``
     argument stay as in the sequential calls."""
-    seen = _owned_calls(monkeypatch)
+    seen = _stage_calls(monkeypatch)
     _KEPT.clear()
     cached = _CachingImage(make_image().as_subclass(torch.Tensor))
     pipeline = _to_float_and_normalize()
@@ -169,7 +176,7 @@ def test_normalize_after_to_dtype_leaves_user_kernels_and_instance_hooks_alone(m
     uint8 = make_image()
     pipeline(uint8)
     assert torch.equal(seen_by_hook[0], F.to_dtype(uint8, torch.float32, scale=True))
-    assert seen == [False] * 3
+    assert seen == ["copy"] * 3
 
 
 def test_normalize_after_to_dtype_under_vmap_and_torchvision_tensors() -> None:
@@ -185,6 +192,49 @@ def test_normalize_after_to_dtype_under_vmap_and_torchvision_tensors() -> None:
     out = pipeline(image)
     assert type(out) is tv_tensors.Image and torch.equal(image, before)
     assert_equal(out, steps[1](steps[0](image)))
+
+
+@pytest.mark.skipif(not _cv2.available(), reason="OpenCV not installed")
+@pytest.mark.parametrize(
+    ("mean", "std"),
+    [
+        ([0.485, 0.456, 0.406], [0.229, 0.224, 0.225]),
+        ([0.5], [0.25]),
+        ([0, -0.0, 1], [1, 3, 7]),  # ints, a negative zero
+        ([12.5, -3.0, 0.1], [1e-3, 250.0, 0.3]),
+    ],
+)
+def test_to_dtype_then_normalize_tables_are_bit_exact(mean: list, std: list, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The one-pass tables give exactly the sequential transforms' values: batches, one channel with one
+    value, crops (row-strided views), channels-last memory, videos."""
+    torch.manual_seed(0)
+    pipeline = T.Compose([T.ToDtype(torch.float32, scale=True), T.Normalize(mean, std)])
+    steps = pipeline.transforms
+    full = Image(torch.randint(0, 256, (2, 3, 37, 53), dtype=torch.uint8))
+    full[:, :, :8, :32] = torch.arange(256, dtype=torch.uint8).view(8, 32)  # every value in every channel
+    inputs = [full, full[..., 3:30, 7:50], Image(full[0].permute(1, 2, 0).contiguous().permute(2, 0, 1)), make_video()]
+    if len(mean) == 1:
+        inputs.append(make_image(batch_dims=(2,))[:, :1])
+    expected = [steps[1](steps[0](image)) for image in inputs]
+    seen = _stage_calls(monkeypatch)
+    for image, reference in zip(inputs, expected):
+        out = pipeline(image)
+        assert type(out) is type(image) and out.dtype == torch.float32 and out.is_contiguous()
+        assert_equal(out, reference)
+    assert seen == ["table"] * len(inputs)
+
+
+def test_to_dtype_then_normalize_tables_only_for_plain_numbers() -> None:
+    """Tables only for one or C Python numbers (std non-zero); other means and stds take the two kernels,
+    which give their own errors."""
+    from visiontx.functional._misc._normalize import scaled_normalize_tables
+
+    assert scaled_normalize_tables([0.5, 0.5], [0.5], 3) is None
+    assert scaled_normalize_tables([0.5], [0.0], 1) is None
+    assert scaled_normalize_tables([torch.tensor(0.5)], [0.5], 3) is None
+    assert scaled_normalize_tables((0.5,), (0.5, 0.25, 1.0), 3).shape == (3, 256)
+    with pytest.raises(ValueError, match="mean"):
+        T.Compose([T.ToDtype(torch.float32, scale=True), T.Normalize([0.5, 0.5], [0.5])])(make_image())
 
 
 # ------------------------------------------------------------------------------- LinearTransformation

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping
 from typing import Any
 
+import numpy as np
 import torch
 
 from .. import functional as F
+from ..functional._misc._normalize import scaled_normalize
 from .._torchvision_interop import native_key
 from ..datapoints import Image, Video
 from ._transform import Transform, _is_pure_tensor
@@ -63,7 +66,25 @@ class ToDtype(Transform):
         dtype = self._dtype_for(inpt)
         if dtype is None:
             return inpt
+        tables = _joined.tables.get(id(inpt)) if _joined.tables else None
+        if tables is not None and dtype is torch.float32 and self.scale:
+            output = scaled_normalize(inpt, tables)
+            _joined.made.add(id(output))
+            return output
         return self.call_kernel(F.to_dtype, inpt, dtype, scale=self.scale)
+
+
+class _Joined(threading.local):
+    """What ``Compose``'s ToDtype + Normalize stage (``NormalizeOwnImages``) tells the ``ToDtype`` it runs, per
+    thread: the leaves (by id) it may convert and normalise in one pass, with their tables, and the ids
+    of the outputs so made (which the ``Normalize`` then passes on as they are)."""
+
+    def __init__(self) -> None:
+        self.tables: dict[int, np.ndarray] = {}
+        self.made: set[int] = set()
+
+
+_joined = _Joined()
 
 
 class ConvertDtype(Transform):

@@ -46,7 +46,8 @@ def disabled() -> Iterator[None]:
 
 def can_use(image: torch.Tensor, *, dtypes: Sequence[torch.dtype] = _DTYPES) -> bool:
     """Whether the wing is available for ``image`` (``[..., H, W]``): a plain CPU tensor of one of ``dtypes``,
-    no autograd, not empty. Every gate starts from this."""
+    no autograd, not empty, with memory of its own (not one of ``torch.func``'s wrappers, as inside
+    ``vmap``). Every gate starts from this."""
     return (
         available()
         and type(image) is torch.Tensor
@@ -55,7 +56,11 @@ def can_use(image: torch.Tensor, *, dtypes: Sequence[torch.dtype] = _DTYPES) -> 
         and not image.requires_grad
         and image.ndim >= 2
         and image.numel() > 0
+        and not _is_functorch_wrapped(image)
     )
+
+
+_is_functorch_wrapped = torch._C._functorch.is_functorch_wrapped_tensor
 
 
 def takes_batch_per_image(batch: torch.Tensor) -> bool:

@@ -95,6 +95,20 @@ def lut_planes(image: torch.Tensor, tables: torch.Tensor) -> torch.Tensor:
     return out
 
 
+def can_float_lut(image: torch.Tensor) -> bool:
+    """Whether :func:`float_lut_planes` can map ``image`` (uint8 ``[..., C, H, W]``)."""
+    return can_use(image, dtypes=_UINT8) and image.ndim >= 3
+
+
+def float_lut_planes(image: torch.Tensor, tables: np.ndarray) -> torch.Tensor:
+    """A float32 image: plane ``i`` of a uint8 ``[..., C, H, W]`` image mapped through ``tables[i % C]``
+    (``C x 256`` float32), by OpenCV's LUT."""
+    src, out, dst = planes(image, dtype=np.float32)
+    for i in range(src.shape[0]):
+        cv2.LUT(src[i], tables[i % len(tables)], dst=dst[i])
+    return out
+
+
 def _translate(src: np.ndarray, table: np.ndarray, dst: np.ndarray) -> None:
     """``dst = table[src]`` for 2-D uint8 arrays (``dst`` contiguous)."""
     if stringzilla is not None:

@@ -106,15 +106,18 @@ def contiguous(image: torch.Tensor) -> torch.Tensor:
     return planar(image.movedim(-3, -1).numpy()) if _is_interleaved(image) else image.contiguous()
 
 
-def planes(image: torch.Tensor, out_size: Sequence[int] | None = None) -> tuple[np.ndarray, torch.Tensor, np.ndarray]:
-    """(input planes ``N x H x W`` as numpy, output tensor, output planes as numpy)."""
+def planes(
+    image: torch.Tensor, out_size: Sequence[int] | None = None, dtype: Any = None
+) -> tuple[np.ndarray, torch.Tensor, np.ndarray]:
+    """(input planes ``N x H x W`` as numpy, output tensor, output planes as numpy); the output has the
+    input's dtype unless ``dtype`` (numpy's) is given."""
     if image.is_contiguous():  # the common case first: numpy's shape is cheaper to read than torch's
         array = image.numpy()
     else:  # crops keep their row stride (OpenCV takes it; no copy)
         array = (image if image.stride(-1) == 1 and not _is_interleaved(image) else contiguous(image)).numpy()
     *lead, height, width = array.shape
     out_h, out_w = out_size if out_size is not None else (height, width)
-    dst = np.empty((*lead, out_h, out_w), dtype=array.dtype)  # with from_numpy: cheaper than torch.empty
+    dst = np.empty((*lead, out_h, out_w), dtype=dtype or array.dtype)  # with from_numpy: cheaper than torch.empty
     return array.reshape(-1, height, width), torch.from_numpy(dst), dst.reshape(-1, out_h, out_w)
 
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
 import PIL.Image
 import torch
 from torch.utils._python_dispatch import is_in_torch_dispatch_mode
@@ -12,6 +14,9 @@ from torch.utils._python_dispatch import is_in_torch_dispatch_mode
 from ..._args import per_channel_error
 from ..._names import video_kernel
 from ...datapoints import Image, Video
+from ...datapoints._datapoint import adopt, unwrap
+from .. import _cv2
+from .._dtype import to_dtype_image_tensor
 from .._registry import get_kernel, register_kernels
 
 __all__ = ["normalize", "normalize_image_tensor", "normalize_video"]
@@ -97,3 +102,54 @@ normalize_video = video_kernel(normalize_image_tensor)
 @register_kernels(normalize, PIL.Image.Image)
 def _normalize_image_pil(image: PIL.Image.Image, **kwargs: Any) -> PIL.Image.Image:
     raise TypeError("normalize does not support PIL images; use to_image_tensor and to_dtype(..., scale=True) first")
+
+
+# ------------------------------------------------------------------- uint8 -> normalised float32 in one pass
+# (mean, std, channels) -> the C x 256 tables of scaled_normalize_tables
+_SCALED_TABLES: dict[tuple[Any, ...], np.ndarray] = {}
+
+
+def _table_key(values: Any) -> tuple[Any, ...] | None:
+    """``values`` as a key that tells apart what the kernels may treat differently (an int from a float,
+    0.0 from -0.0); None unless they are a list or tuple of Python numbers."""
+    if type(values) not in (list, tuple) or not all(type(v) is float or type(v) is int for v in values):
+        return None
+    if all(values) and all(type(v) is float for v in values):
+        return tuple(values)  # the common case
+    return tuple((type(v), v, math.copysign(1.0, v)) for v in values)
+
+
+def scaled_normalize_tables(mean: Any, std: Any, channels: int) -> np.ndarray | None:
+    """``channels x 256`` float32 tables: what ``to_dtype(float32, scale=True)`` then ``normalize(mean, std)``
+    make of each uint8 value in each channel, computed by those two kernels, so that looking the values
+    up gives their result bit for bit. None unless ``mean`` and ``std`` are one or ``channels`` Python
+    numbers (``std`` non-zero) and no torch function or dispatch mode is active."""
+    mean_key, std_key = _table_key(mean), _table_key(std)
+    if mean_key is None or std_key is None or _has_zero(std) or {len(mean), len(std)} - {1, channels}:
+        return None
+    if torch._C._is_torch_function_mode_enabled() or is_in_torch_dispatch_mode():
+        return None
+    key = (mean_key, std_key, channels)
+    tables = _SCALED_TABLES.get(key)
+    if tables is None:
+        values = torch.arange(256, dtype=torch.uint8).expand(channels, 1, 256)
+        scaled = normalize_image_tensor(to_dtype_image_tensor(values, torch.float32, scale=True), mean, std)
+        tables = np.ascontiguousarray(scaled.reshape(channels, 256).numpy())
+        if len(_SCALED_TABLES) >= _MAX_TENSORS:
+            _SCALED_TABLES.clear()
+        _SCALED_TABLES[key] = tables
+    return tables
+
+
+def can_scaled_normalize(inpt: Any) -> bool:
+    """Whether :func:`scaled_normalize` takes ``inpt``: a uint8 CPU ``[..., C, H, W]`` plain tensor, ``Image``
+    or ``Video`` (exactly those types) the OpenCV wing can map."""
+    return type(inpt) in (torch.Tensor, Image, Video) and _cv2.can_float_lut(unwrap(inpt))
+
+
+def scaled_normalize(inpt: torch.Tensor, tables: np.ndarray) -> torch.Tensor:
+    """``to_dtype(inpt, float32, scale=True)`` then ``normalize`` by the mean and std of ``tables`` (from
+    :func:`scaled_normalize_tables`), in one pass over the pixels: each plane through its channel's
+    table. ``inpt`` is one :func:`can_scaled_normalize` takes; the output has its type."""
+    output = _cv2.float_lut_planes(unwrap(inpt), tables)
+    return output if type(inpt) is torch.Tensor else adopt(output, type(inpt))
