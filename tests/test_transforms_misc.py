@@ -6,6 +6,7 @@ import contextlib
 import pickle
 from typing import Any
 
+import numpy as np
 import PIL.Image
 import pytest
 import torch
@@ -222,6 +223,33 @@ def test_to_dtype_then_normalize_tables_are_bit_exact(mean: list, std: list, mon
         assert type(out) is type(image) and out.dtype == torch.float32 and out.is_contiguous()
         assert_equal(out, reference)
     assert seen == ["table"] * len(inputs)
+
+
+class _NestingImage(Image):
+    """An Image subclass whose (user) to_dtype kernel runs a pipeline of its own on another image."""
+
+
+_NESTED: dict[str, Any] = {}
+
+
+@F.register_kernel(F.to_dtype, _NestingImage)
+def _nesting_to_dtype(inpt: Any, dtype: torch.dtype = torch.float32, scale: bool = False) -> Any:
+    inner = T.Compose([T.ToDtype(torch.float32, scale=True), T.Normalize(_NESTED["mean"], [0.9, 0.8, 0.7])])
+    _NESTED["inner"] = inner(_NESTED["image"])
+    return _NestingImage(F.to_dtype(inpt.as_subclass(torch.Tensor), dtype, scale=scale))
+
+
+def test_to_dtype_then_normalize_stages_nest() -> None:
+    """A stage run inside another's ToDtype (a user kernel) sees none of the outer stage's tables or
+    ownership: both give the sequential calls' values."""
+    image = make_image()
+    _NESTED.update(image=image, mean=(np.float32(0.1), 0.2, 0.3))  # a numpy mean: no tables for the inner stage
+    sample = (image, _NestingImage(make_image().as_subclass(torch.Tensor)))
+    outer = _to_float_and_normalize()
+    out = outer(sample)
+    steps = outer.transforms
+    assert_equal(out[0], steps[1](steps[0](image)))
+    assert_equal(_NESTED["inner"], T.Normalize(_NESTED["mean"], [0.9, 0.8, 0.7])(F.to_dtype(image, torch.float32, scale=True)))
 
 
 def test_to_dtype_then_normalize_tables_only_for_plain_numbers() -> None:

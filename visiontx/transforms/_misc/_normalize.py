@@ -84,25 +84,22 @@ class NormalizeOwnImages:
     def __call__(self, *inputs: Any) -> Any:
         hooked = self._hooked()
         tables, taken = ({}, 0) if hooked else self._table_leaves(inputs)
-        if tables:
-            _joined.tables = tables
-            try:
-                outputs = self.to_dtype(*inputs)
-                normalized = frozenset(_joined.made)
-            finally:
-                _joined.tables, _joined.made = {}, set()
-        else:
-            outputs, normalized = self.to_dtype(*inputs), frozenset()
+        previous = _joined.tables, _joined.made  # restored after: a user kernel may run a stage of its own
+        _joined.tables, _joined.made = tables, set()
+        try:
+            outputs = self.to_dtype(*inputs)
+            normalized = frozenset(_joined.made)
+        finally:
+            _joined.tables, _joined.made = previous
         following = outputs if len(inputs) > 1 else (outputs,)
         left = not hooked and len(normalized) < taken  # images the tables did not normalise
         ids = self._owned_images(inputs, following) if left else frozenset()
-        if not (ids or normalized):
-            return self.normalize(*following)
+        previous = _owned.ids, _owned.normalized
         _owned.ids, _owned.normalized = ids, normalized
         try:
             return self.normalize(*following)
         finally:
-            _owned.ids = _owned.normalized = frozenset()
+            _owned.ids, _owned.normalized = previous
 
     def _hooked(self) -> bool:
         """Whether a hook, an instance override or a global hook could see (and keep) what either step
