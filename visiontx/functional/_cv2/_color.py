@@ -163,16 +163,16 @@ def _rgb_pixels(image: torch.Tensor) -> Iterator[np.ndarray]:
     """The interleaved ``H x W x 3`` pixels of each image of RGB ``[..., 3, H, W]`` in turn, merged into a
     per-thread scratch buffer (valid until the next one). Contiguous planes are read through numpy
     (torch views cost more per image)."""
-    height, width = image.shape[-2:]
-    images = image.reshape(-1, 3, height, width)
-    planes_np = images.numpy() if images.is_contiguous() else None
     dtype = np.uint8 if image.dtype == torch.uint8 else np.float32
-    for i in range(images.shape[0]):
-        pixels = scratch([((height, width, 3), dtype)], slot="pixels")[0]
-        if planes_np is None:
-            yield interleaved(images[i], out=pixels)
-        else:
-            yield cv2.merge(list(planes_np[i]), dst=pixels)
+    if image.is_contiguous():
+        planes_np = image.numpy()
+        height, width = planes_np.shape[-2:]
+        for item in planes_np.reshape(-1, 3, height, width):
+            yield cv2.merge(list(item), dst=scratch([((height, width, 3), dtype)], slot="pixels")[0])
+        return
+    height, width = image.shape[-2:]
+    for item in image.reshape(-1, 3, height, width):
+        yield interleaved(item, out=scratch([((height, width, 3), dtype)], slot="pixels")[0])
 
 
 def _gray_pixels(pixels: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
