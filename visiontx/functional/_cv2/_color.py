@@ -212,7 +212,7 @@ def _lut_pixels(pixels: np.ndarray, table: torch.Tensor) -> None:
 
 
 def _rounded_luma_fits(factor: float) -> bool:
-    """Whether the uint8 contrast and saturation steps blend with OpenCV's rounded luma.
+    """Whether the uint8 contrast and saturation steps blend with the unfloored luma.
 
     torchvision floors the luma of uint8 images; the wing's one pass over interleaved pixels keeps it
     unfloored (contrast: the mean of the unrounded luma; saturation: the luma inside one pixel transform),
