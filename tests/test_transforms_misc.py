@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import pickle
 from typing import Any
@@ -68,22 +69,27 @@ def test_normalize_transform_errors() -> None:
         T.Normalize([0.5, 0.5], [0.5, 0.0])
 
 
-def _stage_calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Record, for each image the Normalize of a Compose's ToDtype + Normalize stage is given, whether its
-    ToDtype already normalised it through tables ("table"), it normalises it in place ("in place") or into a
-    copy ("copy")."""
+def _stage_calls(monkeypatch: pytest.MonkeyPatch) -> collections.Counter:
+    """Count, over the ToDtype + Normalize stages of Compose calls, the images converted and normalised
+    through tables ("table") and those Normalize writes into in place ("in place"); the others are copies."""
+    from visiontx.transforms import _dtype
     from visiontx.transforms._misc import _normalize
 
-    seen: list[str] = []
-    transform = T.Normalize.transform
+    seen: collections.Counter = collections.Counter()
+    scaled, owned = _dtype.scaled_normalize, _normalize.NormalizeOwnImages._owned_images
 
-    def spy(self: Any, inpt: Any, params: dict[str, Any]) -> Any:
-        owned = _normalize._owned
-        if isinstance(inpt, (Image, Video)) or type(inpt) is torch.Tensor:  # not the masks and boxes it passes on
-            seen.append("table" if id(inpt) in owned.normalized else "in place" if id(inpt) in owned.ids else "copy")
-        return transform(self, inpt, params)
+    def table(*args: Any) -> Any:
+        seen["table"] += 1
+        return scaled(*args)
 
-    monkeypatch.setattr(T.Normalize, "transform", spy)
+    def in_place(self: Any, *args: Any) -> frozenset[int]:
+        ids = owned(self, *args)
+        if ids:
+            seen["in place"] += len(ids)
+        return ids
+
+    monkeypatch.setattr(_dtype, "scaled_normalize", table)
+    monkeypatch.setattr(_normalize.NormalizeOwnImages, "_owned_images", in_place)
     return seen
 
 
@@ -114,7 +120,7 @@ def test_normalize_after_to_dtype_writes_in_place_into_its_own_images(wing: bool
             for fuse in (False, True):
                 assert_equal(_to_float_and_normalize(fuse_geometry=fuse)(sample), reference)
             assert all(torch.equal(a, b) for a, b in zip(before, torch.utils._pytree.tree_leaves(sample)))
-    assert seen == ["table" if wing else "in place"] * 2 * 8  # 8 images and videos in the samples, 2 calls each
+    assert seen == {"table" if wing else "in place": 2 * 8}  # 8 images and videos in the samples, 2 calls each
     pipeline = _to_float_and_normalize()
     out, record = pipeline.record(image)  # a node per transform, as without the joined stage
     assert [node["transform"] for node in record["steps"]] == ["ToDtype", "Normalize"]
@@ -131,13 +137,13 @@ def test_normalize_after_to_dtype_keeps_memory_it_does_not_own(monkeypatch: pyte
     for sample in (image, (image, make_mask()), {"image": image, "boxes": make_bounding_box()}):
         keep_images(sample)
         assert torch.equal(image, before)
-    assert seen == ["copy"] * 3
+    assert not seen
     pipeline, kept = _to_float_and_normalize(), []
     pipeline.transforms[1].register_forward_hook(lambda module, args, output: kept.append(args[0]))
     uint8 = make_image()
     pipeline(uint8)
     assert torch.equal(kept[-1], F.to_dtype(uint8, torch.float32, scale=True))  # what the hook saw stays as it was
-    assert seen == ["copy"] * 4
+    assert not seen
 
 
 class _CachingImage(Image):
@@ -177,7 +183,7 @@ def test_normalize_after_to_dtype_leaves_user_kernels_and_instance_hooks_alone(m
     uint8 = make_image()
     pipeline(uint8)
     assert torch.equal(seen_by_hook[0], F.to_dtype(uint8, torch.float32, scale=True))
-    assert seen == ["copy"] * 3
+    assert not seen
 
 
 def test_normalize_after_to_dtype_under_vmap_and_torchvision_tensors() -> None:
@@ -206,23 +212,26 @@ def test_normalize_after_to_dtype_under_vmap_and_torchvision_tensors() -> None:
     ],
 )
 def test_to_dtype_then_normalize_tables_are_bit_exact(mean: list, std: list, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The one-pass tables give exactly the sequential transforms' values: batches, one channel with one
-    value, crops (row-strided views), channels-last memory, videos."""
+    """The one-pass tables give exactly the sequential transforms' values and strides: batches, one channel
+    with one value, crops (row-strided views), videos. Channels-last images (whose layout the kernels
+    keep) take the kernels (normalised in place)."""
     torch.manual_seed(0)
     pipeline = T.Compose([T.ToDtype(torch.float32, scale=True), T.Normalize(mean, std)])
     steps = pipeline.transforms
     full = Image(torch.randint(0, 256, (2, 3, 37, 53), dtype=torch.uint8))
     full[:, :, :8, :32] = torch.arange(256, dtype=torch.uint8).view(8, 32)  # every value in every channel
-    inputs = [full, full[..., 3:30, 7:50], Image(full[0].permute(1, 2, 0).contiguous().permute(2, 0, 1)), make_video()]
+    tabled = [full, full[..., 3:30, 7:50], full[1, :, 5:], make_video()]
     if len(mean) == 1:
-        inputs.append(make_image(batch_dims=(2,))[:, :1])
-    expected = [steps[1](steps[0](image)) for image in inputs]
+        tabled.append(make_image(batch_dims=(2,))[:, :1])
+    channels_last = [Image(full[0].permute(1, 2, 0).contiguous().permute(2, 0, 1)),
+                     full.as_subclass(torch.Tensor).contiguous(memory_format=torch.channels_last)]
+    expected = [steps[1](steps[0](image)) for image in tabled + channels_last]
     seen = _stage_calls(monkeypatch)
-    for image, reference in zip(inputs, expected):
+    for image, reference in zip(tabled + channels_last, expected):
         out = pipeline(image)
-        assert type(out) is type(image) and out.dtype == torch.float32 and out.is_contiguous()
+        assert type(out) is type(image) and out.dtype == torch.float32 and out.stride() == reference.stride()
         assert_equal(out, reference)
-    assert seen == ["table"] * len(inputs)
+    assert seen == {"table": len(tabled), "in place": len(channels_last)}
 
 
 class _NestingImage(Image):
@@ -250,6 +259,69 @@ def test_to_dtype_then_normalize_stages_nest() -> None:
     steps = outer.transforms
     assert_equal(out[0], steps[1](steps[0](image)))
     assert_equal(_NESTED["inner"], T.Normalize(_NESTED["mean"], [0.9, 0.8, 0.7])(F.to_dtype(image, torch.float32, scale=True)))
+
+
+class _OpLog(torch.utils._python_dispatch.TorchDispatchMode):
+    def __init__(self) -> None:
+        super().__init__()
+        self.ops: list[str] = []
+
+    def __torch_dispatch__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
+        self.ops.append(str(func))
+        return func(*args, **(kwargs or {}))
+
+
+def test_to_dtype_then_normalize_stage_steps_aside(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The stage runs the two transforms as they are where something could tell: a dispatch mode sees the
+    sequential calls' ops, a method patched onto Normalize's class does what it would there, and values
+    the kernels refuse raise the sequential calls' error."""
+    pipeline, image = _to_float_and_normalize(), make_image()
+    steps = pipeline.transforms
+    with _OpLog() as joined:
+        out = pipeline(image)
+    with _OpLog() as sequential:
+        expected = steps[1](steps[0](image))
+    assert joined.ops == sequential.ops
+    assert_equal(out, expected)
+    monkeypatch.setattr(T.Normalize, "transform", lambda self, inpt, params: F.normalize(inpt, self.mean, self.std)
+                        if isinstance(inpt, (Image, Video)) else inpt)
+    assert_equal(pipeline(image), steps[1](steps[0](image)))  # normalised once
+    monkeypatch.undo()
+    no_float = T.Compose([T.ToDtype({Image: None, "others": None}, scale=True), T.Normalize([10**400, 0.5, 0.5], [1, 1, 1])])
+    with pytest.raises(TypeError, match="float"):
+        no_float(image)
+
+
+@pytest.mark.skipif(not _cv2.available(), reason="OpenCV not installed")
+def test_to_dtype_then_normalize_tables_avoid_subnormals() -> None:
+    """No tables where a subnormal shows up (``torch.set_flush_denormal`` would change it): a tiny mean or
+    std, or results that small; the kernels then give what flushing gives."""
+    from visiontx.functional._misc._normalize import scaled_normalize_tables
+
+    assert scaled_normalize_tables([0.0], [1e37], 1) is None  # results down to ~4e-40
+    assert scaled_normalize_tables([1e-40], [1.0], 1) is None
+    assert scaled_normalize_tables([0.5], [1e-40], 1) is None
+    assert scaled_normalize_tables([0.0], [1e30], 1) is not None
+    pipeline = T.Compose([T.ToDtype(torch.float32, scale=True), T.Normalize([0.0], [1e37])])
+    image = make_image()
+    if not torch.set_flush_denormal(True):
+        pytest.skip("this CPU cannot flush subnormals")
+    try:
+        flushed, expected = pipeline(image), pipeline.transforms[1](pipeline.transforms[0](image))
+    finally:
+        torch.set_flush_denormal(False)
+    assert torch.equal(flushed.view(torch.int32), expected.view(torch.int32))
+
+
+@pytest.mark.skipif(not _cv2.available(), reason="OpenCV not installed")
+def test_opencv_lookup_tables_leave_sides_over_int_range_to_torch() -> None:
+    """OpenCV counts a matrix's rows and columns in ints: a plane side of 2^31 or more (it writes nothing,
+    silently) takes the torch path."""
+    wide = torch.zeros(1, 1, 1, dtype=torch.uint8).expand(1, 1, 2**31 + 8)  # no memory behind it
+    assert not _cv2.can_float_lut(wide)
+    assert not _cv2.can_lut_planes(wide, torch.zeros(1, 256, dtype=torch.uint8))
+    assert not _cv2.can_lut(wide, torch.zeros(256, dtype=torch.uint8))
+    assert _cv2.can_float_lut(wide[..., :8].contiguous())
 
 
 def test_to_dtype_then_normalize_tables_only_for_plain_numbers() -> None:

@@ -21,9 +21,10 @@ except Exception as error:  # missing or broken: every kernel takes its torch pa
         stacklevel=2,
     )
 
-__all__ = ["MAX_SIZE", "available", "can_use", "cv2", "disabled", "takes_batch_per_image"]
+__all__ = ["MAX_SIZE", "available", "can_use", "cv2", "disabled", "fits_mat", "takes_batch_per_image"]
 
 MAX_SIZE = 32768  # OpenCV's warps, remaps and resizes take images and maps under this many pixels a side
+_MAT_SIDE = 1 << 31  # an OpenCV matrix counts rows and columns in ints: longer sides are not written (silently)
 _DTYPES = (torch.uint8, torch.float32)
 _disabled_depth = 0
 
@@ -61,6 +62,11 @@ def can_use(image: torch.Tensor, *, dtypes: Sequence[torch.dtype] = _DTYPES) -> 
 
 
 _is_functorch_wrapped = torch._C._functorch.is_functorch_wrapped_tensor
+
+
+def fits_mat(image: torch.Tensor) -> bool:
+    """Whether the ``H x W`` planes of ``image`` fit an OpenCV matrix (both sides under 2^31)."""
+    return image.shape[-1] < _MAT_SIDE and image.shape[-2] < _MAT_SIDE
 
 
 def takes_batch_per_image(batch: torch.Tensor) -> bool:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator, Sequence
 import numpy as np
 import torch
 
-from ._base import can_use, cv2
+from ._base import can_use, cv2, fits_mat
 from ._layout import contiguous, interleaved, planar, planes, scratch
 
 try:  # optional (albumentations brings it): SIMD byte translation, the fastest lookup table
@@ -68,8 +68,8 @@ def _is_rgb(image: torch.Tensor) -> bool:
 
 # ---------------------------------------------------------------------------------------------- lookup tables
 def can_lut(image: torch.Tensor, table: torch.Tensor) -> bool:
-    """Whether :func:`lut` can map uint8 ``image`` through ``table``."""
-    return can_use(image, dtypes=_UINT8) and table.device.type == "cpu"
+    """Whether :func:`lut` can map uint8 ``image`` through ``table`` (its rows as one matrix: under 2^31 values)."""
+    return can_use(image, dtypes=_UINT8) and table.device.type == "cpu" and image.numel() < 1 << 31
 
 
 def lut(image: torch.Tensor, table: torch.Tensor) -> torch.Tensor:
@@ -83,7 +83,7 @@ def lut(image: torch.Tensor, table: torch.Tensor) -> torch.Tensor:
 
 def can_lut_planes(image: torch.Tensor, tables: torch.Tensor) -> bool:
     """Whether :func:`lut_planes` can map the planes of uint8 ``image`` through ``tables``."""
-    return can_use(image, dtypes=_UINT8) and tables.device.type == "cpu"
+    return can_use(image, dtypes=_UINT8) and tables.device.type == "cpu" and fits_mat(image)
 
 
 def lut_planes(image: torch.Tensor, tables: torch.Tensor) -> torch.Tensor:
@@ -97,7 +97,7 @@ def lut_planes(image: torch.Tensor, tables: torch.Tensor) -> torch.Tensor:
 
 def can_float_lut(image: torch.Tensor) -> bool:
     """Whether :func:`float_lut_planes` can map ``image`` (uint8 ``[..., C, H, W]``)."""
-    return can_use(image, dtypes=_UINT8) and image.ndim >= 3
+    return can_use(image, dtypes=_UINT8) and image.ndim >= 3 and fits_mat(image)
 
 
 def float_lut_planes(image: torch.Tensor, tables: np.ndarray) -> torch.Tensor:

@@ -105,8 +105,10 @@ def _normalize_image_pil(image: PIL.Image.Image, **kwargs: Any) -> PIL.Image.Ima
 
 
 # ------------------------------------------------------------------- uint8 -> normalised float32 in one pass
-# (mean, std, channels) -> the C x 256 tables of scaled_normalize_tables
-_SCALED_TABLES: dict[tuple[Any, ...], np.ndarray] = {}
+# (mean, std, channels) -> the C x 256 tables of scaled_normalize_tables, or None where there are none
+_SCALED_TABLES: dict[tuple[Any, ...], np.ndarray | None] = {}
+_MISSING = object()
+_TINY = np.finfo(np.float32).tiny
 
 
 def _table_key(values: Any) -> tuple[Any, ...] | None:
@@ -116,35 +118,62 @@ def _table_key(values: Any) -> tuple[Any, ...] | None:
         return None
     if all(values) and all(type(v) is float for v in values):
         return tuple(values)  # the common case
-    return tuple((type(v), v, math.copysign(1.0, v)) for v in values)
+    return tuple((type(v), v, math.copysign(1.0, v) if type(v) is float else 0.0) for v in values)
 
 
 def scaled_normalize_tables(mean: Any, std: Any, channels: int) -> np.ndarray | None:
     """``channels x 256`` float32 tables: what ``to_dtype(float32, scale=True)`` then ``normalize(mean, std)``
     make of each uint8 value in each channel, computed by those two kernels, so that looking the values
     up gives their result bit for bit. None unless ``mean`` and ``std`` are one or ``channels`` Python
-    numbers (``std`` non-zero) and no torch function or dispatch mode is active."""
+    numbers the kernels take, no value on the way is subnormal (``torch.set_flush_denormal`` could then
+    change it) and no torch function or dispatch mode is active."""
     mean_key, std_key = _table_key(mean), _table_key(std)
-    if mean_key is None or std_key is None or _has_zero(std) or {len(mean), len(std)} - {1, channels}:
+    if mean_key is None or std_key is None or {len(mean), len(std)} - {1, channels}:
         return None
     if torch._C._is_torch_function_mode_enabled() or is_in_torch_dispatch_mode():
         return None
     key = (mean_key, std_key, channels)
-    tables = _SCALED_TABLES.get(key)
-    if tables is None:
-        values = torch.arange(256, dtype=torch.uint8).expand(channels, 1, 256)
-        scaled = normalize_image_tensor(to_dtype_image_tensor(values, torch.float32, scale=True), mean, std)
-        tables = np.ascontiguousarray(scaled.reshape(channels, 256).numpy())
+    tables = _SCALED_TABLES.get(key, _MISSING)
+    if tables is _MISSING:
+        tables = _build_tables(mean, std, channels)
         if len(_SCALED_TABLES) >= _MAX_TENSORS:
             _SCALED_TABLES.clear()
         _SCALED_TABLES[key] = tables
+    return tables  # type: ignore[return-value]
+
+
+def _build_tables(mean: Sequence[float], std: Sequence[float], channels: int) -> np.ndarray | None:
+    """The tables of :func:`scaled_normalize_tables`; None where the kernels refuse the values (they then
+    raise in their own order) or a subnormal shows up: in the mean or std, or in a result (the difference
+    before the division is subnormal only where the mean is)."""
+    try:
+        with torch.inference_mode(False):
+            values = torch.arange(256, dtype=torch.uint8).expand(channels, 1, 256)
+            scaled = normalize_image_tensor(to_dtype_image_tensor(values, torch.float32, scale=True), mean, std)
+            given = np.array([*mean, *std], dtype=np.float32)
+    except (TypeError, ValueError, OverflowError, RuntimeError):
+        return None
+    tables = np.ascontiguousarray(scaled.reshape(channels, 256).numpy())
+    if _has_subnormal(given) or _has_subnormal(tables):
+        return None
     return tables
+
+
+def _has_subnormal(values: np.ndarray) -> bool:
+    magnitudes = np.abs(values)
+    return bool(((magnitudes > 0) & (magnitudes < _TINY)).any())
 
 
 def can_scaled_normalize(inpt: Any) -> bool:
     """Whether :func:`scaled_normalize` takes ``inpt``: a uint8 CPU ``[..., C, H, W]`` plain tensor, ``Image``
-    or ``Video`` (exactly those types) the OpenCV wing can map."""
-    return type(inpt) in (torch.Tensor, Image, Video) and _cv2.can_float_lut(unwrap(inpt))
+    or ``Video`` (exactly those types) the OpenCV wing can map, whose conversions torch would give
+    contiguous strides (not channels-last ones: those are kept by the kernels)."""
+    if type(inpt) not in (torch.Tensor, Image, Video):
+        return False
+    image = unwrap(inpt)
+    return _cv2.can_float_lut(image) and (
+        image.is_contiguous() or torch.empty_like(image, dtype=torch.float32).is_contiguous()
+    )
 
 
 def scaled_normalize(inpt: torch.Tensor, tables: np.ndarray) -> torch.Tensor:

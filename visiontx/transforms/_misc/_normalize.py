@@ -12,6 +12,7 @@ import numpy as np
 import PIL.Image
 import torch
 from torch._C import DisableTorchFunctionSubclass
+from torch.utils._python_dispatch import is_in_torch_dispatch_mode
 
 from ... import functional as F
 from ...datapoints import Image, Video
@@ -83,7 +84,7 @@ class NormalizeOwnImages:
 
     def __call__(self, *inputs: Any) -> Any:
         hooked = self._hooked()
-        tables, taken = ({}, 0) if hooked else self._table_leaves(inputs)
+        tables, taken = ({}, 0) if hooked or _patched() else self._table_leaves(inputs)
         previous = _joined.tables, _joined.made  # restored after: a user kernel may run a stage of its own
         _joined.tables, _joined.made = tables, set()
         try:
@@ -93,7 +94,7 @@ class NormalizeOwnImages:
             _joined.tables, _joined.made = previous
         following = outputs if len(inputs) > 1 else (outputs,)
         left = not hooked and len(normalized) < taken  # images the tables did not normalise
-        ids = self._owned_images(inputs, following) if left else frozenset()
+        ids = self._owned_images(inputs, following) - normalized if left else frozenset()
         previous = _owned.ids, _owned.normalized
         _owned.ids, _owned.normalized = ids, normalized
         try:
@@ -103,17 +104,23 @@ class NormalizeOwnImages:
 
     def _hooked(self) -> bool:
         """Whether a hook, an instance override or a global hook could see (and keep) what either step
-        makes or is given: then the two run as they are."""
-        return any(
-            needs_module_call(step) or any(map(step.__dict__.__contains__, _INSTANCE_HOOKS))
-            for step in (self.to_dtype, self.normalize)
+        makes or is given, or a torch function or dispatch mode would see different ops: then the two
+        run as they are."""
+        return (
+            torch._C._is_torch_function_mode_enabled()
+            or is_in_torch_dispatch_mode()
+            or any(
+                needs_module_call(step) or any(map(step.__dict__.__contains__, _INSTANCE_HOOKS))
+                for step in (self.to_dtype, self.normalize)
+            )
         )
 
     def _table_leaves(self, inputs: tuple[Any, ...]) -> tuple[dict[int, np.ndarray], int]:
         """The leaves of ``inputs`` (by id) that ``ToDtype`` may convert and normalise in one pass, with their
         tables (the uint8 images and videos, plain tensors, ``Image`` or ``Video``, that ``Normalize`` will
         take, for a mean and std of Python numbers; ``ToDtype`` uses them where it converts to float32 with
-        scaling), and how many leaves ``Normalize`` will take."""
+        scaling), and how many images and videos (plain tensors, ``Image``, ``Video``) ``Normalize`` will
+        take."""
         sample = inputs if len(inputs) > 1 else inputs[0]
         leaves = [sample] if isinstance(sample, torch.Tensor) else flatten_sample(sample, convert=False)[0]
         needs = self.normalize._needs_transform_list(leaves)
@@ -124,7 +131,7 @@ class NormalizeOwnImages:
                     table = scaled_normalize_tables(self.normalize.mean, self.normalize.std, leaf.shape[-3])
                     if table is not None:
                         tables[id(leaf)] = table
-        return tables, sum(needs)
+        return tables, sum(need and type(leaf) in _BUILT_IN for leaf, need in zip(leaves, needs))
 
     def _owned_images(self, inputs: tuple[Any, ...], following: tuple[Any, ...]) -> frozenset[int]:
         """The ids of the leaves of ``following`` that ``Normalize`` may write into: plain tensors, ``Image``s
@@ -154,6 +161,21 @@ class NormalizeOwnImages:
 _BUILT_IN = (torch.Tensor, Image, Video)
 # what a transform instance can override, which could keep what it sees
 _INSTANCE_HOOKS = ("forward", "_forward_leaf", "_needs_transform_list", "_skip", *itertools.chain(*HOOK_NAMES))
+
+
+# the methods the tables change the work of (Normalize leaves alone what ToDtype already normalised), as
+# the classes define them: a method patched onto the class (a profiler's wrapper, a replacement) turns
+# the tables off, so it sees and does what it would in the sequential calls
+_TABLE_METHODS = [
+    (cls, name, getattr(cls, name))
+    for cls, names in ((Normalize, ("transform", "check_inputs", "forward", "_forward_leaf", "call_kernel")),
+                       (ToDtype, ("transform", "call_kernel")))
+    for name in names
+]
+
+
+def _patched() -> bool:
+    return any(getattr(cls, name) is not method for cls, name, method in _TABLE_METHODS)
 
 
 def own_image_stages(stages: list[Callable]) -> list[Callable]:
