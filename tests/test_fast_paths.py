@@ -88,6 +88,17 @@ def test_wing_stays_out_of_vmap(name: str, kwargs: dict) -> None:
 
 
 @needs_cv2
+def test_erase_with_a_value_from_vmap_takes_the_torch_path() -> None:
+    """A fill value ``vmap`` maps over is a wrapped tensor too: the torch path says what is wrong (it cannot
+    write a batch of values into one image), not OpenCV's missing memory."""
+    import visiontx.functional as F
+
+    image = make_image_tensor((10, 12))
+    with pytest.raises(ValueError, match="does not fit"):
+        torch.func.vmap(lambda v: F.erase(image, 1, 2, 3, 4, v))(torch.zeros(4, 3, 1, 1, dtype=torch.uint8))
+
+
+@needs_cv2
 @pytest.mark.parametrize("batch_dims", [(), (2,), (2, 3)])
 def test_lut_matches_indexing(batch_dims: tuple[int, ...]) -> None:
     image = make_image_tensor((7, 11), batch_dims=batch_dims)

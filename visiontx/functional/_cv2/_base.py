@@ -21,7 +21,7 @@ except Exception as error:  # missing or broken: every kernel takes its torch pa
         stacklevel=2,
     )
 
-__all__ = ["MAX_SIZE", "available", "can_use", "cv2", "disabled", "fits_mat", "takes_batch_per_image"]
+__all__ = ["MAX_SIZE", "available", "can_use", "cv2", "disabled", "fits_mat", "is_wrapped", "takes_batch_per_image"]
 
 MAX_SIZE = 32768  # OpenCV's warps, remaps and resizes take images and maps under this many pixels a side
 _MAT_SIDE = 1 << 31  # an OpenCV matrix counts rows and columns in ints: longer sides are not written (silently)
@@ -57,11 +57,11 @@ def can_use(image: torch.Tensor, *, dtypes: Sequence[torch.dtype] = _DTYPES) -> 
         and not image.requires_grad
         and image.ndim >= 2
         and image.numel() > 0
-        and not _is_functorch_wrapped(image)
+        and not is_wrapped(image)
     )
 
 
-_is_functorch_wrapped = torch._C._functorch.is_functorch_wrapped_tensor
+is_wrapped = torch._C._functorch.is_functorch_wrapped_tensor  # torch.func's tensors without memory of their own
 
 
 def fits_mat(image: torch.Tensor) -> bool:

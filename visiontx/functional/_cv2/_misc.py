@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 import torch
 
-from ._base import can_use, cv2
+from ._base import can_use, cv2, is_wrapped
 from ._layout import contiguous, planes
 
 __all__ = ["can_erase", "can_gaussian_blur", "can_jpeg", "erase", "gaussian_blur", "jpeg"]
@@ -53,8 +53,8 @@ def jpeg(image: torch.Tensor, quality: int) -> torch.Tensor:
 def can_erase(image: torch.Tensor, i: int, j: int, h: int, w: int, value: torch.Tensor, inplace: bool) -> bool:
     """Whether :func:`erase` can fill rows ``i:i+h`` and columns ``j:j+w`` (non-negative, as the kernel
     checks) of ``image`` with ``value`` (of the image's dtype and device): a copy of a contiguous image, a
-    value without autograd that broadcasts to the region."""
-    if inplace or not image.is_contiguous() or value.requires_grad or not can_use(image):
+    value without autograd (and with memory of its own: not inside ``vmap``) that broadcasts to the region."""
+    if inplace or not image.is_contiguous() or value.requires_grad or not can_use(image) or is_wrapped(value):
         return False
     if value.numel() == 1:  # every dim is 1: broadcasts to any region (the usual scalar fill)
         return True
