@@ -150,7 +150,7 @@ def _build_tables(mean: Sequence[float], std: Sequence[float], channels: int) ->
         with torch.inference_mode(False):
             values = torch.arange(256, dtype=torch.uint8).expand(channels, 1, 256)
             scaled = normalize_image_tensor(to_dtype_image_tensor(values, torch.float32, scale=True), mean, std)
-            given = np.array([*mean, *std], dtype=np.float32)
+            given = torch.as_tensor([*mean, *std], dtype=torch.float32).numpy()  # as the kernel converts them
     except (TypeError, ValueError, OverflowError, RuntimeError):
         return None
     tables = np.ascontiguousarray(scaled.reshape(channels, 256).numpy())
