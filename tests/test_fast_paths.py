@@ -298,17 +298,17 @@ def test_fast_kernel_matches_torch_path(name: str, kwargs: dict, atol: int, dtyp
     scale = 255 if dtype == torch.uint8 else 1
     torch.testing.assert_close(fast.double(), reference.double(), rtol=0, atol=max(atol, 1e-5 * scale))
     assert fast.dtype == reference.dtype and fast.shape == reference.shape
-    if dtype == torch.uint8 and _blends_rounded_luma(kwargs):
-        # the fast path rounds the luma where the torch path floors it (as torchvision): off by one
-        # often, but closer to the same op in float
+    if dtype == torch.uint8 and _blends_unfloored_luma(kwargs):
+        # the fast path keeps the luma unfloored where the torch path floors it (as torchvision): off by
+        # one often, but closer to the same op in float
         exact = kernel(image.float() / 255, **kwargs) * 255
         assert (fast - exact).abs().mean() < (reference - exact).abs().mean()
     else:  # rare off-by-ones
         assert (fast.double() - reference.double()).abs().gt(0.5 * scale / 255).float().mean() < 0.05
 
 
-def _blends_rounded_luma(kwargs: dict) -> bool:
-    """Contrast and saturation by a factor within 0.5 of 1: the uint8 fast paths blend with a rounded luma."""
+def _blends_unfloored_luma(kwargs: dict) -> bool:
+    """Contrast and saturation by a factor within 0.5 of 1: the uint8 fast paths blend with an unfloored luma."""
     factor = kwargs.get("contrast_factor", kwargs.get("saturation_factor"))
     return factor is not None and abs(1.0 - factor) <= 0.5
 

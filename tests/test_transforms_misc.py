@@ -5,6 +5,7 @@ from __future__ import annotations
 import collections
 import contextlib
 import pickle
+import re
 import warnings
 from typing import Any
 
@@ -99,7 +100,9 @@ def _to_float_and_normalize(**kwargs: Any) -> T.Compose:
 
 
 @pytest.mark.parametrize("wing", [True, False])
-def test_normalize_after_to_dtype_writes_in_place_into_its_own_images(wing: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_normalize_after_to_dtype_writes_in_place_into_its_own_images(
+    wing: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """In a Compose, Normalize right after ToDtype: uint8 images go through one table per channel (with the
     OpenCV wing), the others are normalised in place in the memory ToDtype made; the values are those of
     the two transforms called one after the other, bit for bit, and the inputs stay untouched."""
@@ -246,20 +249,26 @@ _NESTED: dict[str, Any] = {}
 def _nesting_to_dtype(inpt: Any, dtype: torch.dtype = torch.float32, scale: bool = False) -> Any:
     inner = T.Compose([T.ToDtype(torch.float32, scale=True), T.Normalize(_NESTED["mean"], [0.9, 0.8, 0.7])])
     _NESTED["inner"] = inner(_NESTED["image"])
+    _NESTED["plain"] = T.ToDtype(torch.float32, scale=True)(_NESTED["image"])
     return _NestingImage(F.to_dtype(inpt.as_subclass(torch.Tensor), dtype, scale=scale))
 
 
-def test_to_dtype_then_normalize_stages_nest() -> None:
-    """A stage run inside another's ToDtype (a user kernel) sees none of the outer stage's tables or
-    ownership: both give the sequential calls' values."""
+@pytest.mark.parametrize("nesting_first", [False, True])
+def test_to_dtype_then_normalize_stages_nest(nesting_first: bool) -> None:
+    """A stage, or a lone ToDtype, run inside another stage's ToDtype (a user kernel) on an image of the
+    outer sample sees none of the outer stage's tables or ownership, and the outer stage's come back
+    after it: everything gives the sequential calls' values."""
     image = make_image()
     _NESTED.update(image=image, mean=(np.float32(0.1), 0.2, 0.3))  # a numpy mean: no tables for the inner stage
-    sample = (image, _NestingImage(make_image().as_subclass(torch.Tensor)))
+    nesting = _NestingImage(make_image().as_subclass(torch.Tensor))
+    sample = (nesting, image) if nesting_first else (image, nesting)
     outer = _to_float_and_normalize()
     out = outer(sample)
     steps = outer.transforms
-    assert_equal(out[0], steps[1](steps[0](image)))
-    assert_equal(_NESTED["inner"], T.Normalize(_NESTED["mean"], [0.9, 0.8, 0.7])(F.to_dtype(image, torch.float32, scale=True)))
+    assert_equal(out[1 if nesting_first else 0], steps[1](steps[0](image)))
+    scaled = F.to_dtype(image, torch.float32, scale=True)
+    assert_equal(_NESTED["inner"], T.Normalize(_NESTED["mean"], [0.9, 0.8, 0.7])(scaled))
+    assert_equal(_NESTED["plain"], scaled)
 
 
 class _OpLog(torch.utils._python_dispatch.TorchDispatchMode):
@@ -288,9 +297,32 @@ def test_to_dtype_then_normalize_stage_steps_aside(monkeypatch: pytest.MonkeyPat
                         if isinstance(inpt, (Image, Video)) else inpt)
     assert_equal(pipeline(image), steps[1](steps[0](image)))  # normalised once
     monkeypatch.undo()
-    no_float = T.Compose([T.ToDtype({Image: None, "others": None}, scale=True), T.Normalize([10**400, 0.5, 0.5], [1, 1, 1])])
-    with pytest.raises(TypeError, match="float"):
-        no_float(image)
+    for dtype, mean in [({Image: None, "others": None}, [10**400, 0.5, 0.5]), (torch.float32, [10**400, 0.5, 0.5]),
+                        (torch.float32, [0.5, 0.5])]:
+        refusing = T.Compose([T.ToDtype(dtype, scale=True), T.Normalize(mean, [1, 1, 1])])
+        with pytest.raises(Exception) as sequential_error:
+            refusing.transforms[1](refusing.transforms[0](image))
+        with pytest.raises(sequential_error.type, match=re.escape(str(sequential_error.value))):
+            refusing(image)
+
+
+def test_to_dtype_then_normalize_stage_state_is_reset(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A wrapper patched onto ToDtype's class sees what ToDtype alone gives (the stage stands aside), and an
+    error in the middle of a stage leaves no per-thread state behind."""
+    from visiontx.transforms import _dtype
+    from visiontx.transforms._misc import _normalize
+
+    pipeline, image = _to_float_and_normalize(), make_image()
+    seen: list[Any] = []
+    forward = T.ToDtype.forward
+    monkeypatch.setattr(T.ToDtype, "forward", lambda self, *inputs: seen.append(forward(self, *inputs)) or seen[-1])
+    pipeline(image)
+    assert_equal(seen[0], F.to_dtype(image, torch.float32, scale=True))
+    monkeypatch.undo()
+    with pytest.raises(TypeError, match="PIL"):
+        pipeline(image, make_image_pil())
+    assert _dtype._joined.to_dtype is None and not _dtype._joined.tables
+    assert _normalize._owned.normalize is None and not _normalize._owned.normalized
 
 
 @pytest.mark.skipif(not _cv2.available(), reason="OpenCV not installed")
@@ -315,6 +347,14 @@ def test_to_dtype_then_normalize_tables_avoid_subnormals() -> None:
     finally:
         torch.set_flush_denormal(False)
     assert torch.equal(flushed.view(torch.int32), expected.view(torch.int32))
+    torch.set_flush_denormal(True)  # tables built while flushing are not kept for later calls without it
+    try:
+        assert scaled_normalize_tables([0.25], [1e37], 1) is None
+    finally:
+        torch.set_flush_denormal(False)
+    later = T.Compose([T.ToDtype(torch.float32, scale=True), T.Normalize([0.25], [1e37])])
+    expected = later.transforms[1](later.transforms[0](image))
+    assert torch.equal(later(image).view(torch.int32), expected.view(torch.int32))
 
 
 @pytest.mark.skipif(not _cv2.available(), reason="OpenCV not installed")

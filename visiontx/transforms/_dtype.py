@@ -66,7 +66,7 @@ class ToDtype(Transform):
         dtype = self._dtype_for(inpt)
         if dtype is None:
             return inpt
-        tables = _joined.tables.get(id(inpt)) if _joined.tables else None
+        tables = _joined.tables.get(id(inpt)) if _joined.tables and _joined.to_dtype is self else None
         if tables is not None and dtype is torch.float32 and self.scale:
             output = scaled_normalize(inpt, tables)
             _joined.made.add(id(output))
@@ -75,11 +75,12 @@ class ToDtype(Transform):
 
 
 class _Joined(threading.local):
-    """What ``Compose``'s ToDtype + Normalize stage (``NormalizeOwnImages``) tells the ``ToDtype`` it runs, per
-    thread: the leaves (by id) it may convert and normalise in one pass, with their tables, and the ids
-    of the outputs so made (which the ``Normalize`` then passes on as they are)."""
+    """What ``Compose``'s ToDtype + Normalize stage (``NormalizeOwnImages``) tells the ``ToDtype`` it runs
+    (``to_dtype``), per thread: the leaves (by id) it may convert and normalise in one pass, with their
+    tables, and the ids of the outputs so made (which the ``Normalize`` then passes on as they are)."""
 
     def __init__(self) -> None:
+        self.to_dtype: ToDtype | None = None
         self.tables: dict[int, np.ndarray] = {}
         self.made: set[int] = set()
 

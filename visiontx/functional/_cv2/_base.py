@@ -45,6 +45,9 @@ def disabled() -> Iterator[None]:
         _disabled_depth -= 1
 
 
+is_wrapped = torch._C._functorch.is_functorch_wrapped_tensor  # torch.func's tensors without memory of their own
+
+
 def can_use(image: torch.Tensor, *, dtypes: Sequence[torch.dtype] = _DTYPES) -> bool:
     """Whether the wing is available for ``image`` (``[..., H, W]``): a plain CPU tensor of one of ``dtypes``,
     no autograd, not empty, with memory of its own (not one of ``torch.func``'s wrappers, as inside
@@ -59,9 +62,6 @@ def can_use(image: torch.Tensor, *, dtypes: Sequence[torch.dtype] = _DTYPES) -> 
         and image.numel() > 0
         and not is_wrapped(image)
     )
-
-
-is_wrapped = torch._C._functorch.is_functorch_wrapped_tensor  # torch.func's tensors without memory of their own
 
 
 def fits_mat(image: torch.Tensor) -> bool:

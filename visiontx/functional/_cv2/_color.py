@@ -211,7 +211,7 @@ def _lut_pixels(pixels: np.ndarray, table: torch.Tensor) -> None:
     _translate(rows, table.reshape(256).contiguous().numpy(), rows)
 
 
-def _rounded_luma_fits(factor: float) -> bool:
+def _unfloored_luma_fits(factor: float) -> bool:
     """Whether the uint8 contrast and saturation steps blend with the unfloored luma.
 
     torchvision floors the luma of uint8 images; the wing's one pass over interleaved pixels keeps it
@@ -234,7 +234,7 @@ def _floored_luma(pixels: np.ndarray, luma: Luma) -> np.ndarray:
 
 
 def contrast_step(factor: float, luma: Luma, tables: ContrastTables) -> PixelStep:
-    """A step blending uint8 pixels with their mean gray level by ``factor`` (see :func:`_rounded_luma_fits`;
+    """A step blending uint8 pixels with their mean gray level by ``factor`` (see :func:`_unfloored_luma_fits`;
     other factors take the floored luma, averaged as the torch path does)."""
     return functools.partial(_contrast_pixels, factor=factor, luma=luma, tables=tables)
 
@@ -249,7 +249,7 @@ def _gray_mean(channel_means: Sequence[float]) -> float:
 
 
 def _contrast_pixels(pixels: np.ndarray, factor: float, luma: Luma, tables: ContrastTables) -> None:
-    if _rounded_luma_fits(factor):
+    if _unfloored_luma_fits(factor):
         mean = _gray_mean(cv2.mean(pixels))  # OpenCV's integer sums
     else:
         mean = torch.from_numpy(_floored_luma(pixels, luma)).to(torch.float32).mean().item()
@@ -299,7 +299,7 @@ def _torch_rounding(tables: ContrastTables) -> bool | None:
 
 
 def saturation_step(factor: float, luma: Luma) -> PixelStep:
-    """A step blending uint8 pixels with their gray by ``factor`` (see :func:`_rounded_luma_fits`; other
+    """A step blending uint8 pixels with their gray by ``factor`` (see :func:`_unfloored_luma_fits`; other
     factors take the floored luma)."""
     return functools.partial(_saturation_pixels, factor=factor, luma=luma)
 
@@ -308,7 +308,7 @@ def _saturation_pixels(pixels: np.ndarray, factor: float, luma: Luma) -> None:
     """``factor * pixels + (1 - factor) * gray`` in place, rounded and saturated: for factors that fit the
     unfloored luma, one ``cv2.transform`` of each pixel by :func:`_saturation_matrix` (half the time of a
     gray image and a blend); other factors blend with the floored luma."""
-    if _rounded_luma_fits(factor):
+    if _unfloored_luma_fits(factor):
         cv2.transform(pixels, _saturation_matrix(factor), dst=pixels)
         return
     gray = _floored_luma(pixels, luma)
@@ -362,10 +362,10 @@ def can_adjust_contrast(image: torch.Tensor) -> bool:
 
 def adjust_contrast(image: torch.Tensor, factor: float, luma: Luma, tables: ContrastTables) -> torch.Tensor:
     """Contrast of uint8 ``[..., C, H, W]``, one lookup table per image. RGB by a factor that fits the
-    unfloored luma (see :func:`_rounded_luma_fits`): its mean from the three plane means, the planes
+    unfloored luma (see :func:`_unfloored_luma_fits`): its mean from the three plane means, the planes
     mapped where they are; other RGB factors as a step on interleaved pixels (the floored luma); one
     channel with the torch path's maths."""
-    if _is_rgb(image) and _rounded_luma_fits(factor):
+    if _is_rgb(image) and _unfloored_luma_fits(factor):
         src, out, dst = planes(image)
         for i in range(0, src.shape[0], 3):
             table = contrast_table(_gray_mean([cv2.mean(plane)[0] for plane in src[i : i + 3]]), factor, tables)

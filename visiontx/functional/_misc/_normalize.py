@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -49,9 +48,15 @@ def _cache_key(values: Any, like: torch.Tensor) -> tuple[Any, ...] | None:
     tracing) is active."""
     if not isinstance(values, (list, tuple)) or not all(type(v) in (int, float) and v != 0 for v in values):
         return None
-    if torch._C._is_torch_function_mode_enabled() or is_in_torch_dispatch_mode():
+    if mode_active():
         return None
     return (tuple(values), like.dtype, like.device)
+
+
+def mode_active() -> bool:
+    """Whether a torch function or dispatch mode (fake tensors, tracing, op logging) is active: then nothing
+    is cached and no shortcut replaces the kernels' ops."""
+    return torch._C._is_torch_function_mode_enabled() or is_in_torch_dispatch_mode()
 
 
 def _per_channel(values: Any, name: str, channels: int, like: torch.Tensor) -> torch.Tensor:
@@ -111,28 +116,20 @@ _MISSING = object()
 _TINY = np.finfo(np.float32).tiny
 
 
-def _table_key(values: Any) -> tuple[Any, ...] | None:
-    """``values`` as a key that tells apart what the kernels may treat differently (an int from a float,
-    0.0 from -0.0); None unless they are a list or tuple of Python numbers."""
-    if type(values) not in (list, tuple) or not all(type(v) is float or type(v) is int for v in values):
-        return None
-    if all(values) and all(type(v) is float for v in values):
-        return tuple(values)  # the common case
-    return tuple((type(v), v, math.copysign(1.0, v) if type(v) is float else 0.0) for v in values)
-
-
 def scaled_normalize_tables(mean: Any, std: Any, channels: int) -> np.ndarray | None:
     """``channels x 256`` float32 tables: what ``to_dtype(float32, scale=True)`` then ``normalize(mean, std)``
     make of each uint8 value in each channel, computed by those two kernels, so that looking the values
     up gives their result bit for bit. None unless ``mean`` and ``std`` are one or ``channels`` Python
-    numbers the kernels take, no value on the way is subnormal (``torch.set_flush_denormal`` could then
-    change it) and no torch function or dispatch mode is active."""
-    mean_key, std_key = _table_key(mean), _table_key(std)
-    if mean_key is None or std_key is None or {len(mean), len(std)} - {1, channels}:
+    numbers the kernels take, no value on the way is subnormal (``torch.set_flush_denormal`` would change
+    it) and no torch function or dispatch mode is active.
+
+    The key is the values as given: an int and the equal float, or 0.0 and -0.0 (the scaled values are
+    never -0.0; a zero std is refused), give the same tables."""
+    if not _plain_numbers(mean) or not _plain_numbers(std) or {len(mean), len(std)} - {1, channels}:
         return None
-    if torch._C._is_torch_function_mode_enabled() or is_in_torch_dispatch_mode():
+    if mode_active():
         return None
-    key = (mean_key, std_key, channels)
+    key = (tuple(mean), tuple(std), channels)
     tables = _SCALED_TABLES.get(key, _MISSING)
     if tables is _MISSING:
         tables = _build_tables(mean, std, channels)
@@ -142,21 +139,31 @@ def scaled_normalize_tables(mean: Any, std: Any, channels: int) -> np.ndarray | 
     return tables  # type: ignore[return-value]
 
 
+def _plain_numbers(values: Any) -> bool:
+    return type(values) in (list, tuple) and all(type(v) is float or type(v) is int for v in values)
+
+
 def _build_tables(mean: Sequence[float], std: Sequence[float], channels: int) -> np.ndarray | None:
     """The tables of :func:`scaled_normalize_tables`; None where the kernels refuse the values (they then
-    raise in their own order) or a subnormal shows up: in the mean or std, or in a result (the difference
-    before the division is subnormal only where the mean is)."""
+    raise in their own order), where subnormals are being flushed now, or where one shows up: in the
+    mean or std, or in a result (the difference before the division is subnormal only where the mean is)."""
     try:
-        with torch.inference_mode(False):
-            values = torch.arange(256, dtype=torch.uint8).expand(channels, 1, 256)
-            scaled = normalize_image_tensor(to_dtype_image_tensor(values, torch.float32, scale=True), mean, std)
-            given = torch.as_tensor([*mean, *std], dtype=torch.float32).numpy()  # as the kernel converts them
+        values = torch.arange(256, dtype=torch.uint8).expand(channels, 1, 256)
+        scaled = normalize_image_tensor(to_dtype_image_tensor(values, torch.float32, scale=True), mean, std)
+        given = torch.as_tensor([*mean, *std], dtype=torch.float32)  # as the kernel converts them
     except (TypeError, ValueError, OverflowError, RuntimeError):
         return None
+    if _flushing():  # results that would be subnormal came out as zeros
+        return None
     tables = np.ascontiguousarray(scaled.reshape(channels, 256).numpy())
-    if _has_subnormal(given) or _has_subnormal(tables):
+    if _has_subnormal(given.numpy()) or _has_subnormal(tables):
         return None
     return tables
+
+
+def _flushing() -> bool:
+    """Whether torch flushes subnormal results to zero now (``torch.set_flush_denormal(True)``)."""
+    return torch.tensor(_TINY, dtype=torch.float32).div_(2).item() == 0.0
 
 
 def _has_subnormal(values: np.ndarray) -> bool:
@@ -167,12 +174,13 @@ def _has_subnormal(values: np.ndarray) -> bool:
 def can_scaled_normalize(inpt: Any) -> bool:
     """Whether :func:`scaled_normalize` takes ``inpt``: a uint8 CPU ``[..., C, H, W]`` plain tensor, ``Image``
     or ``Video`` (exactly those types) the OpenCV wing can map, whose conversions torch would give
-    contiguous strides (not channels-last ones: those are kept by the kernels)."""
+    contiguous strides (not channels-last ones: those are kept by the kernels; ``empty_like`` on the meta
+    device makes torch's choice without memory)."""
     if type(inpt) not in (torch.Tensor, Image, Video):
         return False
     image = unwrap(inpt)
     return _cv2.can_float_lut(image) and (
-        image.is_contiguous() or torch.empty_like(image, dtype=torch.float32).is_contiguous()
+        image.is_contiguous() or torch.empty_like(image, dtype=torch.float32, device="meta").is_contiguous()
     )
 
 

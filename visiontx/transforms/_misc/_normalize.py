@@ -12,11 +12,10 @@ import numpy as np
 import PIL.Image
 import torch
 from torch._C import DisableTorchFunctionSubclass
-from torch.utils._python_dispatch import is_in_torch_dispatch_mode
 
 from ... import functional as F
 from ...datapoints import Image, Video
-from ...functional._misc._normalize import can_scaled_normalize, scaled_normalize_tables
+from ...functional._misc._normalize import can_scaled_normalize, mode_active, scaled_normalize_tables
 from .._dtype import ToDtype, _joined
 from .._transform import HOOK_NAMES, Transform, flatten_sample, needs_module_call
 from .._utils import has_any, is_pure_tensor
@@ -50,18 +49,21 @@ class Normalize(Transform):
             raise TypeError(f"{type(self).__name__}() does not support PIL images")
 
     def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
-        if id(inpt) in _owned.normalized:
+        owned = _owned if _owned.normalize is self else None  # a Normalize run by a user kernel is not the stage's
+        if owned is not None and id(inpt) in owned.normalized:
             return inpt
-        inplace = self.inplace or id(inpt) in _owned.ids
+        inplace = self.inplace or (owned is not None and id(inpt) in owned.ids)
         return self.call_kernel(F.normalize, inpt, mean=self.mean, std=self.std, inplace=inplace)
 
 
 class _Owned(threading.local):
-    """What ``NormalizeOwnImages`` tells the ``Normalize`` it runs, per thread: the ids of the images it may
-    write into, and of those its ``ToDtype`` already normalised."""
+    """What ``NormalizeOwnImages`` tells the ``Normalize`` it runs (``normalize``), per thread: the ids of the
+    images it may write into, and of those its ``ToDtype`` already normalised."""
 
-    ids: frozenset[int] = frozenset()
-    normalized: frozenset[int] = frozenset()
+    def __init__(self) -> None:
+        self.normalize: Normalize | None = None
+        self.ids: frozenset[int] = frozenset()
+        self.normalized: frozenset[int] = frozenset()
 
 
 _owned = _Owned()
@@ -77,6 +79,9 @@ class NormalizeOwnImages:
       else can see. From 512 x 512 up, two live float images per call made the allocator
       give its memory back to the system and fault it in again on every call (a 512 x 512 classification
       pipeline: 5.6 against 4.0 ms).
+
+    The two transforms learn this through per-thread state naming them (so a transform a user kernel runs
+    meanwhile sees none of it), saved and restored around each step (stages may nest in user kernels).
     """
 
     def __init__(self, to_dtype: ToDtype, normalize: Normalize) -> None:
@@ -84,65 +89,54 @@ class NormalizeOwnImages:
 
     def __call__(self, *inputs: Any) -> Any:
         hooked = self._hooked()
-        tables, taken = ({}, 0) if hooked or _patched() else self._table_leaves(inputs)
-        previous = _joined.tables, _joined.made  # restored after: a user kernel may run a stage of its own
-        _joined.tables, _joined.made = tables, set()
+        given = [] if hooked else _leaves(inputs)
+        needs = [] if hooked else self.normalize._needs_transform_list(given)
+        tables = {} if hooked else self._tables(given, needs)
+        saved_joined = _joined.to_dtype, _joined.tables, _joined.made
+        _joined.to_dtype, _joined.tables, _joined.made = self.to_dtype, tables, set()
         try:
             outputs = self.to_dtype(*inputs)
             normalized = frozenset(_joined.made)
         finally:
-            _joined.tables, _joined.made = previous
+            _joined.to_dtype, _joined.tables, _joined.made = saved_joined
         following = outputs if len(inputs) > 1 else (outputs,)
-        left = not hooked and len(normalized) < taken  # images the tables did not normalise
-        ids = self._owned_images(inputs, following) - normalized if left else frozenset()
-        previous = _owned.ids, _owned.normalized
-        _owned.ids, _owned.normalized = ids, normalized
+        taken = sum(need and type(leaf) in _BUILT_IN for leaf, need in zip(given, needs))
+        left = len(normalized) < taken  # images and videos the tables did not normalise
+        ids = self._owned_images(given, following) - normalized if left else frozenset()
+        saved_owned = _owned.normalize, _owned.ids, _owned.normalized
+        _owned.normalize, _owned.ids, _owned.normalized = self.normalize, ids, normalized
         try:
             return self.normalize(*following)
         finally:
-            _owned.ids, _owned.normalized = previous
+            _owned.normalize, _owned.ids, _owned.normalized = saved_owned
 
     def _hooked(self) -> bool:
-        """Whether a hook, an instance override or a global hook could see (and keep) what either step
-        makes or is given, or a torch function or dispatch mode would see different ops: then the two
-        run as they are."""
-        return (
-            torch._C._is_torch_function_mode_enabled()
-            or is_in_torch_dispatch_mode()
-            or any(
-                needs_module_call(step) or any(map(step.__dict__.__contains__, _INSTANCE_HOOKS))
-                for step in (self.to_dtype, self.normalize)
-            )
+        """Whether a hook, an instance override, a method patched onto either class or a global hook could
+        see (and keep) what either step makes or is given, or a torch function or dispatch mode would see
+        different ops: then the two run as they are."""
+        return mode_active() or _patched() or any(
+            needs_module_call(step) or any(map(step.__dict__.__contains__, _INSTANCE_HOOKS))
+            for step in (self.to_dtype, self.normalize)
         )
 
-    def _table_leaves(self, inputs: tuple[Any, ...]) -> tuple[dict[int, np.ndarray], int]:
-        """The leaves of ``inputs`` (by id) that ``ToDtype`` may convert and normalise in one pass, with their
-        tables (the uint8 images and videos, plain tensors, ``Image`` or ``Video``, that ``Normalize`` will
-        take, for a mean and std of Python numbers; ``ToDtype`` uses them where it converts to float32 with
-        scaling), and how many images and videos (plain tensors, ``Image``, ``Video``) ``Normalize`` will
-        take."""
-        sample = inputs if len(inputs) > 1 else inputs[0]
-        leaves = [sample] if isinstance(sample, torch.Tensor) else flatten_sample(sample, convert=False)[0]
-        needs = self.normalize._needs_transform_list(leaves)
+    def _tables(self, given: list[Any], needs: list[bool]) -> dict[int, np.ndarray]:
+        """The leaves of the input (by id) that ``ToDtype`` may convert and normalise in one pass, with their
+        tables: the uint8 images and videos (plain tensors, ``Image``, ``Video``) that ``Normalize`` will
+        take and ``ToDtype`` converts to float32 with scaling, for a mean and std of Python numbers."""
         tables = {}
-        if self.to_dtype.scale:
-            for leaf, need in zip(leaves, needs):
-                if need and can_scaled_normalize(leaf):
+        for leaf, need in zip(given, needs):
+            if need and self.to_dtype.scale and self.to_dtype._dtype_for(leaf) is torch.float32:
+                if can_scaled_normalize(leaf):
                     table = scaled_normalize_tables(self.normalize.mean, self.normalize.std, leaf.shape[-3])
                     if table is not None:
                         tables[id(leaf)] = table
-        return tables, sum(need and type(leaf) in _BUILT_IN for leaf, need in zip(leaves, needs))
+        return tables
 
-    def _owned_images(self, inputs: tuple[Any, ...], following: tuple[Any, ...]) -> frozenset[int]:
+    def _owned_images(self, given: list[Any], following: tuple[Any, ...]) -> frozenset[int]:
         """The ids of the leaves of ``following`` that ``Normalize`` may write into: plain tensors, ``Image``s
-        and ``Video``s (exactly: the built-in kernels, which always return new memory) whose storage no
-        input and no other leaf shares."""
-        given_sample = inputs if len(inputs) > 1 else inputs[0]
-        sample = following if len(following) > 1 else following[0]
-        if isinstance(given_sample, torch.Tensor) and isinstance(sample, torch.Tensor):
-            given, leaves = [given_sample], [sample]  # the common lone image, without flattening
-        else:
-            given, leaves = flatten_sample(given_sample, convert=False)[0], flatten_sample(sample, convert=False)[0]
+        and ``Video``s (exactly: the built-in kernels, which always return new memory) whose storage none of
+        the ``given`` leaves and no other leaf shares."""
+        leaves = _leaves(following)
         needs = self.normalize._needs_transform_list(leaves)
         chosen = [leaf for leaf, need in zip(leaves, needs) if need and type(leaf) in _BUILT_IN]
         if not chosen:
@@ -157,25 +151,34 @@ class NormalizeOwnImages:
         return frozenset(id(leaf) for leaf, ptr in zip(chosen, made) if ptr and counts[ptr] == 1 and ptr not in taken)
 
 
+def _leaves(inputs: tuple[Any, ...]) -> list[Any]:
+    """The leaves of a call's inputs as the transforms flatten them (a lone tensor without flattening)."""
+    sample = inputs if len(inputs) > 1 else inputs[0]
+    return [sample] if isinstance(sample, torch.Tensor) else flatten_sample(sample, convert=False)[0]
+
+
 # the types whose to_dtype and normalize kernels are visiontx's own (users may not register kernels for them)
 _BUILT_IN = (torch.Tensor, Image, Video)
 # what a transform instance can override, which could keep what it sees
 _INSTANCE_HOOKS = ("forward", "_forward_leaf", "_needs_transform_list", "_skip", *itertools.chain(*HOOK_NAMES))
 
 
-# the methods the tables change the work of (Normalize leaves alone what ToDtype already normalised), as
-# the classes define them: a method patched onto the class (a profiler's wrapper, a replacement) turns
-# the tables off, so it sees and does what it would in the sequential calls
-_TABLE_METHODS = [
+# the methods whose work the stage changes (ToDtype's output already normalised or written into later,
+# Normalize leaving it alone), as the classes define them: a method patched onto a class (a profiler's
+# wrapper that keeps what it sees, a replacement) turns the stage off, so it sees and does what it would
+# in the sequential calls
+_STAGE_METHODS = [
     (cls, name, getattr(cls, name))
-    for cls, names in ((Normalize, ("transform", "check_inputs", "forward", "_forward_leaf", "call_kernel")),
-                       (ToDtype, ("transform", "call_kernel")))
+    for cls, names in (
+        (Normalize, ("transform", "check_inputs", "forward", "_forward_leaf", "call_kernel")),
+        (ToDtype, ("transform", "check_inputs", "forward", "_forward_leaf", "call_kernel", "_dtype_for")),
+    )
     for name in names
 ]
 
 
 def _patched() -> bool:
-    return any(getattr(cls, name) is not method for cls, name, method in _TABLE_METHODS)
+    return any(getattr(cls, name) is not method for cls, name, method in _STAGE_METHODS)
 
 
 def own_image_stages(stages: list[Callable]) -> list[Callable]:
