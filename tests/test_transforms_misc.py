@@ -310,7 +310,6 @@ def test_to_dtype_then_normalize_stage_state_is_reset(monkeypatch: pytest.Monkey
     """A wrapper patched onto ToDtype's class sees what ToDtype alone gives (the stage stands aside), and an
     error in the middle of a stage leaves no per-thread state behind."""
     from visiontx.transforms import _dtype
-    from visiontx.transforms._misc import _normalize
 
     pipeline, image = _to_float_and_normalize(), make_image()
     seen: list[Any] = []
@@ -321,8 +320,9 @@ def test_to_dtype_then_normalize_stage_state_is_reset(monkeypatch: pytest.Monkey
     monkeypatch.undo()
     with pytest.raises(TypeError, match="PIL"):
         pipeline(image, make_image_pil())
-    assert _dtype._joined.to_dtype is None and not _dtype._joined.tables
-    assert _normalize._owned.normalize is None and not _normalize._owned.normalized
+    state = _dtype.stage_state
+    assert state.to_dtype is None and not state.tables
+    assert state.normalize is None and not state.made and not state.owned
 
 
 @pytest.mark.skipif(not _cv2.available(), reason="OpenCV not installed")
@@ -359,13 +359,14 @@ def test_to_dtype_then_normalize_tables_avoid_subnormals() -> None:
 
 @pytest.mark.skipif(not _cv2.available(), reason="OpenCV not installed")
 def test_opencv_lookup_tables_leave_sides_over_int_range_to_torch() -> None:
-    """OpenCV counts a matrix's rows and columns in ints: a plane side of 2^31 or more (it writes nothing,
-    silently) takes the torch path."""
+    """OpenCV counts a matrix's rows and columns in ints: a plane side of 2^31 or more (its lookup tables
+    write nothing there, silently) takes the torch path, as the wing's shared gate says."""
     wide = torch.zeros(1, 1, 1, dtype=torch.uint8).expand(1, 1, 2**31 + 8)  # no memory behind it
-    assert not _cv2.can_float_lut(wide)
+    assert not _cv2.can_use(wide)
+    assert not _cv2.can_lut_planes(wide, np.zeros((1, 256), dtype=np.float32))
     assert not _cv2.can_lut_planes(wide, torch.zeros(1, 256, dtype=torch.uint8))
     assert not _cv2.can_lut(wide, torch.zeros(256, dtype=torch.uint8))
-    assert _cv2.can_float_lut(wide[..., :8].contiguous())
+    assert _cv2.can_lut_planes(wide[..., :8].contiguous(), np.zeros((1, 256), dtype=np.float32))
 
 
 def test_to_dtype_then_normalize_tables_only_for_plain_numbers() -> None:

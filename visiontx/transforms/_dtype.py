@@ -66,26 +66,36 @@ class ToDtype(Transform):
         dtype = self._dtype_for(inpt)
         if dtype is None:
             return inpt
-        tables = _joined.tables.get(id(inpt)) if _joined.tables and _joined.to_dtype is self else None
-        if tables is not None and dtype is torch.float32 and self.scale:
+        tables = stage_state.tables.get(id(inpt)) if stage_state.to_dtype is self else None
+        if tables is not None:  # (listed only where this dtype is float32 with scaling)
             output = scaled_normalize(inpt, tables)
-            _joined.made.add(id(output))
+            stage_state.made.add(id(output))
             return output
         return self.call_kernel(F.to_dtype, inpt, dtype, scale=self.scale)
 
 
-class _Joined(threading.local):
-    """What ``Compose``'s ToDtype + Normalize stage (``NormalizeOwnImages``) tells the ``ToDtype`` it runs
-    (``to_dtype``), per thread: the leaves (by id) it may convert and normalise in one pass, with their
-    tables, and the ids of the outputs so made (which the ``Normalize`` then passes on as they are)."""
+class _StageState(threading.local):
+    """What ``Compose``'s ToDtype + Normalize stage (``NormalizeOwnImages``, transforms/_misc/_normalize.py)
+    tells the two transforms it runs, per thread. While its ``ToDtype`` (``to_dtype``) runs: the leaves (by
+    id) to convert and normalise in one pass, with their tables; the ids of the outputs so made collect
+    in ``made``. While its ``Normalize`` (``normalize``) runs: ``made``, which it passes on as they are, and
+    ``owned``, the images it may write into. A transform the stage does not name sees none of it."""
 
     def __init__(self) -> None:
         self.to_dtype: ToDtype | None = None
+        self.normalize: Any = None
         self.tables: dict[int, np.ndarray] = {}
         self.made: set[int] = set()
+        self.owned: frozenset[int] = frozenset()
+
+    def saved(self) -> tuple[Any, ...]:
+        return self.to_dtype, self.normalize, self.tables, self.made, self.owned
+
+    def restore(self, saved: tuple[Any, ...]) -> None:
+        self.to_dtype, self.normalize, self.tables, self.made, self.owned = saved
 
 
-_joined = _Joined()
+stage_state = _StageState()
 
 
 class ConvertDtype(Transform):

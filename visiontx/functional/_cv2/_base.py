@@ -21,10 +21,10 @@ except Exception as error:  # missing or broken: every kernel takes its torch pa
         stacklevel=2,
     )
 
-__all__ = ["MAX_SIZE", "available", "can_use", "cv2", "disabled", "fits_mat", "is_wrapped", "takes_batch_per_image"]
+__all__ = ["MAT_SIDE", "MAX_SIZE", "available", "can_use", "cv2", "disabled", "is_wrapped", "takes_batch_per_image"]
 
 MAX_SIZE = 32768  # OpenCV's warps, remaps and resizes take images and maps under this many pixels a side
-_MAT_SIDE = 1 << 31  # an OpenCV matrix counts rows and columns in ints: longer sides are not written (silently)
+MAT_SIDE = 1 << 31  # an OpenCV matrix counts rows and columns in ints: longer sides are not written (silently)
 _DTYPES = (torch.uint8, torch.float32)
 _disabled_depth = 0
 
@@ -50,8 +50,8 @@ is_wrapped = torch._C._functorch.is_functorch_wrapped_tensor  # torch.func's ten
 
 def can_use(image: torch.Tensor, *, dtypes: Sequence[torch.dtype] = _DTYPES) -> bool:
     """Whether the wing is available for ``image`` (``[..., H, W]``): a plain CPU tensor of one of ``dtypes``,
-    no autograd, not empty, with memory of its own (not one of ``torch.func``'s wrappers, as inside
-    ``vmap``). Every gate starts from this."""
+    no autograd, not empty, planes that fit an OpenCV matrix (sides under 2^31), with memory of its own (not
+    one of ``torch.func``'s wrappers, as inside ``vmap``). Every gate starts from this."""
     return (
         available()
         and type(image) is torch.Tensor
@@ -60,13 +60,9 @@ def can_use(image: torch.Tensor, *, dtypes: Sequence[torch.dtype] = _DTYPES) -> 
         and not image.requires_grad
         and image.ndim >= 2
         and image.numel() > 0
+        and max(image.shape[-2:]) < MAT_SIDE
         and not is_wrapped(image)
     )
-
-
-def fits_mat(image: torch.Tensor) -> bool:
-    """Whether the ``H x W`` planes of ``image`` fit an OpenCV matrix (both sides under 2^31)."""
-    return image.shape[-1] < _MAT_SIDE and image.shape[-2] < _MAT_SIDE
 
 
 def takes_batch_per_image(batch: torch.Tensor) -> bool:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator, Sequence
 import numpy as np
 import torch
 
-from ._base import can_use, cv2, fits_mat
+from ._base import MAT_SIDE, can_use, cv2
 from ._layout import contiguous, interleaved, planar, planes, scratch
 
 try:  # optional (albumentations brings it): SIMD byte translation, the fastest lookup table
@@ -69,7 +69,7 @@ def _is_rgb(image: torch.Tensor) -> bool:
 # ---------------------------------------------------------------------------------------------- lookup tables
 def can_lut(image: torch.Tensor, table: torch.Tensor) -> bool:
     """Whether :func:`lut` can map uint8 ``image`` through ``table`` (its rows as one matrix: under 2^31 values)."""
-    return can_use(image, dtypes=_UINT8) and table.device.type == "cpu" and image.numel() < 1 << 31
+    return can_use(image, dtypes=_UINT8) and table.device.type == "cpu" and image.numel() < MAT_SIDE
 
 
 def lut(image: torch.Tensor, table: torch.Tensor) -> torch.Tensor:
@@ -81,37 +81,25 @@ def lut(image: torch.Tensor, table: torch.Tensor) -> torch.Tensor:
     return torch.from_numpy(out)
 
 
-def can_lut_planes(image: torch.Tensor, tables: torch.Tensor) -> bool:
+def can_lut_planes(image: torch.Tensor, tables: torch.Tensor | np.ndarray) -> bool:
     """Whether :func:`lut_planes` can map the planes of uint8 ``image`` through ``tables``."""
-    return can_use(image, dtypes=_UINT8) and tables.device.type == "cpu" and fits_mat(image)
+    return can_use(image, dtypes=_UINT8) and (not isinstance(tables, torch.Tensor) or tables.device.type == "cpu")
 
 
-def lut_planes(image: torch.Tensor, tables: torch.Tensor) -> torch.Tensor:
-    """Map plane ``i`` of a uint8 ``[..., H, W]`` image through ``tables[i]`` (``N x 256`` uint8)."""
-    src, out, dst = planes(image)
-    tables = tables.reshape(-1, 256).contiguous().numpy()
+def lut_planes(image: torch.Tensor, tables: torch.Tensor | np.ndarray) -> torch.Tensor:
+    """Map plane ``i`` of a uint8 ``[..., H, W]`` image through ``tables[i % T]`` (``T x 256``, uint8 or
+    float32: the output's dtype)."""
+    if isinstance(tables, torch.Tensor):
+        tables = tables.reshape(-1, 256).contiguous().numpy()
+    src, out, dst = planes(image, dtype=tables.dtype)
     for i in range(src.shape[0]):
-        _translate(src[i], tables[i], dst[i])
-    return out
-
-
-def can_float_lut(image: torch.Tensor) -> bool:
-    """Whether :func:`float_lut_planes` can map ``image`` (uint8 ``[..., C, H, W]``)."""
-    return can_use(image, dtypes=_UINT8) and image.ndim >= 3 and fits_mat(image)
-
-
-def float_lut_planes(image: torch.Tensor, tables: np.ndarray) -> torch.Tensor:
-    """A float32 image: plane ``i`` of a uint8 ``[..., C, H, W]`` image mapped through ``tables[i % C]``
-    (``C x 256`` float32), by OpenCV's LUT."""
-    src, out, dst = planes(image, dtype=np.float32)
-    for i in range(src.shape[0]):
-        cv2.LUT(src[i], tables[i % len(tables)], dst=dst[i])
+        _translate(src[i], tables[i % len(tables)], dst[i])
     return out
 
 
 def _translate(src: np.ndarray, table: np.ndarray, dst: np.ndarray) -> None:
-    """``dst = table[src]`` for 2-D uint8 arrays (``dst`` contiguous)."""
-    if stringzilla is not None:
+    """``dst = table[src]`` for a 2-D uint8 ``src`` (``dst`` contiguous, of the table's dtype)."""
+    if stringzilla is not None and table.dtype == np.uint8:
         # (a copy for row-strided crops, as reshape would make; also for single columns, which it would not)
         flat = np.ascontiguousarray(src).reshape(-1)
         stringzilla.translate(memoryview(flat), memoryview(table), out=memoryview(dst.reshape(-1)))

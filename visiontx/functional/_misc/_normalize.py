@@ -173,13 +173,13 @@ def _has_subnormal(values: np.ndarray) -> bool:
 
 def can_scaled_normalize(inpt: Any) -> bool:
     """Whether :func:`scaled_normalize` takes ``inpt``: a uint8 CPU ``[..., C, H, W]`` plain tensor, ``Image``
-    or ``Video`` (exactly those types) the OpenCV wing can map, whose conversions torch would give
-    contiguous strides (not channels-last ones: those are kept by the kernels; ``empty_like`` on the meta
-    device makes torch's choice without memory)."""
+    or ``Video`` (exactly those types) the OpenCV wing takes, whose conversions torch would give contiguous
+    strides (not channels-last ones: those are kept by the kernels; ``empty_like`` on the meta device
+    makes torch's choice without memory)."""
     if type(inpt) not in (torch.Tensor, Image, Video):
         return False
     image = unwrap(inpt)
-    return _cv2.can_float_lut(image) and (
+    return image.ndim >= 3 and _cv2.can_use(image, dtypes=(torch.uint8,)) and (
         image.is_contiguous() or torch.empty_like(image, dtype=torch.float32, device="meta").is_contiguous()
     )
 
@@ -188,5 +188,5 @@ def scaled_normalize(inpt: torch.Tensor, tables: np.ndarray) -> torch.Tensor:
     """``to_dtype(inpt, float32, scale=True)`` then ``normalize`` by the mean and std of ``tables`` (from
     :func:`scaled_normalize_tables`), in one pass over the pixels: each plane through its channel's
     table. ``inpt`` is one :func:`can_scaled_normalize` takes; the output has its type."""
-    output = _cv2.float_lut_planes(unwrap(inpt), tables)
+    output = _cv2.lut_planes(unwrap(inpt), tables)
     return output if type(inpt) is torch.Tensor else adopt(output, type(inpt))

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import collections
-import itertools
-import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -16,7 +14,7 @@ from torch._C import DisableTorchFunctionSubclass
 from ... import functional as F
 from ...datapoints import Image, Video
 from ...functional._misc._normalize import can_scaled_normalize, mode_active, scaled_normalize_tables
-from .._dtype import ToDtype, _joined
+from .._dtype import ToDtype, stage_state
 from .._transform import HOOK_NAMES, Transform, flatten_sample, needs_module_call
 from .._utils import has_any, is_pure_tensor
 
@@ -49,24 +47,12 @@ class Normalize(Transform):
             raise TypeError(f"{type(self).__name__}() does not support PIL images")
 
     def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
-        owned = _owned if _owned.normalize is self else None  # a Normalize run by a user kernel is not the stage's
-        if owned is not None and id(inpt) in owned.normalized:
-            return inpt
-        inplace = self.inplace or (owned is not None and id(inpt) in owned.ids)
+        inplace = self.inplace
+        if stage_state.normalize is self:  # run by a ToDtype + Normalize stage (see NormalizeOwnImages)
+            if id(inpt) in stage_state.made:
+                return inpt
+            inplace = inplace or id(inpt) in stage_state.owned
         return self.call_kernel(F.normalize, inpt, mean=self.mean, std=self.std, inplace=inplace)
-
-
-class _Owned(threading.local):
-    """What ``NormalizeOwnImages`` tells the ``Normalize`` it runs (``normalize``), per thread: the ids of the
-    images it may write into, and of those its ``ToDtype`` already normalised."""
-
-    def __init__(self) -> None:
-        self.normalize: Normalize | None = None
-        self.ids: frozenset[int] = frozenset()
-        self.normalized: frozenset[int] = frozenset()
-
-
-_owned = _Owned()
 
 
 class NormalizeOwnImages:
@@ -80,8 +66,8 @@ class NormalizeOwnImages:
       give its memory back to the system and fault it in again on every call (a 512 x 512 classification
       pipeline: 5.6 against 4.0 ms).
 
-    The two transforms learn this through per-thread state naming them (so a transform a user kernel runs
-    meanwhile sees none of it), saved and restored around each step (stages may nest in user kernels).
+    The two transforms learn this through ``stage_state`` (per thread, naming them, so a transform a user
+    kernel runs meanwhile sees none of it), saved and restored around the call (stages may nest).
     """
 
     def __init__(self, to_dtype: ToDtype, normalize: Normalize) -> None:
@@ -92,30 +78,26 @@ class NormalizeOwnImages:
         given = [] if hooked else _leaves(inputs)
         needs = [] if hooked else self.normalize._needs_transform_list(given)
         tables = {} if hooked else self._tables(given, needs)
-        saved_joined = _joined.to_dtype, _joined.tables, _joined.made
-        _joined.to_dtype, _joined.tables, _joined.made = self.to_dtype, tables, set()
-        try:
-            outputs = self.to_dtype(*inputs)
-            normalized = frozenset(_joined.made)
-        finally:
-            _joined.to_dtype, _joined.tables, _joined.made = saved_joined
-        following = outputs if len(inputs) > 1 else (outputs,)
         taken = sum(need and type(leaf) in _BUILT_IN for leaf, need in zip(given, needs))
-        left = len(normalized) < taken  # images and videos the tables did not normalise
-        ids = self._owned_images(given, following) - normalized if left else frozenset()
-        saved_owned = _owned.normalize, _owned.ids, _owned.normalized
-        _owned.normalize, _owned.ids, _owned.normalized = self.normalize, ids, normalized
+        saved = stage_state.saved()
         try:
+            stage_state.restore((self.to_dtype, None, tables, set(), frozenset()))
+            outputs = self.to_dtype(*inputs)
+            made = stage_state.made
+            following = outputs if len(inputs) > 1 else (outputs,)
+            left = len(made) < taken  # images and videos the tables did not normalise
+            owned = self._owned_images(given, following) - made if left else frozenset()
+            stage_state.restore((None, self.normalize, {}, made, owned))
             return self.normalize(*following)
         finally:
-            _owned.normalize, _owned.ids, _owned.normalized = saved_owned
+            stage_state.restore(saved)
 
     def _hooked(self) -> bool:
         """Whether a hook, an instance override, a method patched onto either class or a global hook could
         see (and keep) what either step makes or is given, or a torch function or dispatch mode would see
         different ops: then the two run as they are."""
         return mode_active() or _patched() or any(
-            needs_module_call(step) or any(map(step.__dict__.__contains__, _INSTANCE_HOOKS))
+            needs_module_call(step) or any(map(step.__dict__.__contains__, _HOOKS))
             for step in (self.to_dtype, self.normalize)
         )
 
@@ -143,12 +125,12 @@ class NormalizeOwnImages:
             return frozenset()
         try:
             with DisableTorchFunctionSubclass():
-                taken = {leaf.untyped_storage().data_ptr() for leaf in given if isinstance(leaf, torch.Tensor)}
+                inputs = {leaf.untyped_storage().data_ptr() for leaf in given if isinstance(leaf, torch.Tensor)}
                 made = [leaf.untyped_storage().data_ptr() for leaf in chosen]
         except (NotImplementedError, RuntimeError):  # functorch's wrappers, sparse tensors: no storage to read
             return frozenset()
         counts = collections.Counter(made)
-        return frozenset(id(leaf) for leaf, ptr in zip(chosen, made) if ptr and counts[ptr] == 1 and ptr not in taken)
+        return frozenset(id(leaf) for leaf, ptr in zip(chosen, made) if ptr and counts[ptr] == 1 and ptr not in inputs)
 
 
 def _leaves(inputs: tuple[Any, ...]) -> list[Any]:
@@ -159,21 +141,13 @@ def _leaves(inputs: tuple[Any, ...]) -> list[Any]:
 
 # the types whose to_dtype and normalize kernels are visiontx's own (users may not register kernels for them)
 _BUILT_IN = (torch.Tensor, Image, Video)
-# what a transform instance can override, which could keep what it sees
-_INSTANCE_HOOKS = ("forward", "_forward_leaf", "_needs_transform_list", "_skip", *itertools.chain(*HOOK_NAMES))
-
-
-# the methods whose work the stage changes (ToDtype's output already normalised or written into later,
-# Normalize leaving it alone), as the classes define them: a method patched onto a class (a profiler's
-# wrapper that keeps what it sees, a replacement) turns the stage off, so it sees and does what it would
-# in the sequential calls
+# the methods the transforms' calls go through (a private alias of a hook is never called), which an
+# instance override or a patch onto the class could replace to keep what they see or to do the work the
+# stage changes (ToDtype's output already normalised or written into later, Normalize leaving it alone)
+_HOOKS = ("forward", "_forward_leaf", "_needs_transform_list", "_skip", "_dtype_for", *(name for name, _ in HOOK_NAMES))
+# each class's own methods, as the classes define them
 _STAGE_METHODS = [
-    (cls, name, getattr(cls, name))
-    for cls, names in (
-        (Normalize, ("transform", "check_inputs", "forward", "_forward_leaf", "call_kernel")),
-        (ToDtype, ("transform", "check_inputs", "forward", "_forward_leaf", "call_kernel", "_dtype_for")),
-    )
-    for name in names
+    (cls, name, getattr(cls, name)) for cls in (ToDtype, Normalize) for name in _HOOKS if hasattr(cls, name)
 ]
 
 
