@@ -1,4 +1,4 @@
-from setuptools import find_packages, setup
+from setuptools import Extension, find_packages, setup
 
 setup(
     name="visiontx",
@@ -18,5 +18,8 @@ setup(
         "gallery": ["matplotlib"],
         "bench": ["torchvision", "albumentations==2.0.8", "kornia==0.7.4"],
     },
+    # One optional compiled kernel (visiontx/_native.c); without a C compiler the install goes on and the
+    # kernels it serves run their other paths.
+    ext_modules=[Extension("visiontx._native", ["visiontx/_native.c"], extra_compile_args=["-O3", "-fno-wrapv"], optional=True)],
     entry_points={"console_scripts": ["visiontx=visiontx.__main__:main"]},
 )

@@ -20,7 +20,7 @@ remaps), ``_geometry`` (resize, pad), ``_decode`` (JPEG decoding), ``_color`` (l
 adjustments on interleaved pixels, sharpness), ``_misc`` (blur, JPEG, erase).
 """
 
-from ._base import available, can_use, disabled, takes_batch_per_image
+from ._base import available, can_use, disabled, native, takes_batch_per_image
 from ._color import (
     ContrastTables,
     Luma,

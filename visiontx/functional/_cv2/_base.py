@@ -21,7 +21,14 @@ except Exception as error:  # missing or broken: every kernel takes its torch pa
         stacklevel=2,
     )
 
-__all__ = ["MAT_SIDE", "MAX_SIZE", "available", "can_use", "cv2", "disabled", "is_wrapped", "takes_batch_per_image"]
+try:
+    import visiontx._native as _native  # the compiled kernel (visiontx/_native.c), built where a compiler is
+except ImportError:
+    _native = None
+
+__all__ = [
+    "MAT_SIDE", "MAX_SIZE", "available", "can_use", "cv2", "disabled", "is_wrapped", "native", "takes_batch_per_image",
+]
 
 MAX_SIZE = 32768  # OpenCV's warps, remaps and resizes take images and maps under this many pixels a side
 MAT_SIDE = 1 << 31  # an OpenCV matrix counts rows and columns in ints: longer sides are not written (silently)
@@ -46,6 +53,12 @@ def disabled() -> Iterator[None]:
 
 
 is_wrapped = torch._C._functorch.is_functorch_wrapped_tensor  # torch.func's tensors without memory of their own
+
+
+def native() -> object | None:
+    """``visiontx._native`` where it was built with its vectorised loops (SSE2), else None: its plain C loops
+    are slower than torch's kernels."""
+    return _native if _native is not None and _native.SIMD else None
 
 
 def can_use(image: torch.Tensor, *, dtypes: Sequence[torch.dtype] = _DTYPES) -> bool:

@@ -9,7 +9,7 @@ import numpy as np
 import torch
 
 from .._interpolation import InterpolationMode, nearest_source
-from ._base import MAX_SIZE, can_use, cv2
+from ._base import MAX_SIZE, can_use, cv2, native
 from ._layout import channel_count, interleaved, plane_fill, planes, scratch
 
 __all__ = [
@@ -17,12 +17,14 @@ __all__ = [
     "can_resize",
     "can_resize_interleaved",
     "can_resize_linear",
+    "can_resize_native",
     "can_resize_nearest",
     "can_shrink",
     "pad",
     "resize",
     "resize_interleaved",
     "resize_linear",
+    "resize_native",
     "resize_nearest",
     "shrink",
 ]
@@ -31,13 +33,14 @@ __all__ = [
 def can_resize(image: torch.Tensor, size: Sequence[int], mode: InterpolationMode, antialias: bool) -> bool:
     """Whether a resize of ``image`` to ``size`` can take :func:`resize`: nearest through OpenCV (see
     :func:`can_resize_nearest`), bilinear without a low-pass filter through OpenCV's ``INTER_LINEAR``
-    (see :func:`can_resize_linear`), other bilinear and bicubic resizes through torch's uint8 kernel on
-    interleaved pixels (see :func:`can_resize_interleaved`)."""
+    (see :func:`can_resize_linear`), other antialiased uint8 bilinear and bicubic resizes through the compiled
+    kernel (see :func:`can_resize_native`), the rest through torch's uint8 kernel on interleaved pixels (see
+    :func:`can_resize_interleaved`)."""
     if mode == InterpolationMode.NEAREST:
         return can_resize_nearest(image, size)
     if mode == InterpolationMode.BILINEAR and can_resize_linear(image, size, antialias):
         return True
-    return can_resize_interleaved(image, size, mode.value)
+    return can_resize_native(image, mode.value, antialias) or can_resize_interleaved(image, size, mode.value)
 
 
 def resize(image: torch.Tensor, size: Sequence[int], mode: InterpolationMode, antialias: bool) -> torch.Tensor:
@@ -47,6 +50,8 @@ def resize(image: torch.Tensor, size: Sequence[int], mode: InterpolationMode, an
         return resize_nearest(image, size)
     if mode == InterpolationMode.BILINEAR and _linear_suffices(image, size, antialias):  # can_use held already
         return resize_linear(image, size)
+    if can_resize_native(image, mode.value, antialias):
+        return resize_native(image, size, mode.value)
     return resize_interleaved(image, size, mode.value, antialias)
 
 
@@ -119,6 +124,21 @@ def shrink(image: torch.Tensor, factors: Sequence[int]) -> torch.Tensor:
 
 
 _SMOOTH_MODES = ("bilinear", "bicubic")
+
+
+def can_resize_native(image: torch.Tensor, mode: str, antialias: bool) -> bool:
+    """Whether an antialiased bilinear / bicubic resize of ``image`` can take the compiled kernel
+    (:func:`resize_native`): uint8, any channels and sizes, ``visiontx._native`` built with its vectorised loops."""
+    return antialias and mode in _SMOOTH_MODES and native() is not None and can_use(image, dtypes=(torch.uint8,))
+
+
+def resize_native(image: torch.Tensor, size: Sequence[int], mode: str) -> torch.Tensor:
+    """Antialiased bilinear / bicubic resize of each uint8 ``H x W`` plane with torch's values exactly (the
+    same int16 weights, passes and rounding; ``visiontx/_native.c``): at whole-factor halvings 2-4x torch's
+    kernel, elsewhere about 2x."""
+    src, out, dst = planes(image, size)
+    native().resize_aa(src, dst, mode == "bicubic")
+    return out
 _INTERLEAVED_MIN_PIXELS = 1 << 16  # input plus output pixels; below, torch's own layout change costs less
 
 

@@ -1,0 +1,158 @@
+"""The compiled kernel (``visiontx/_native.c``): torch's antialiased uint8 resize, value for value."""
+
+from __future__ import annotations
+
+import platform
+import threading
+
+import numpy as np
+import pytest
+import torch
+import torch.nn.functional as nnf
+
+from visiontx.functional import _cv2
+from visiontx.functional._cv2 import _base, _geometry
+
+from .common import make_image_tensor
+
+pytestmark = pytest.mark.skipif(_base.cv2 is None, reason="OpenCV not installed")
+
+# CI and this suite install visiontx with a C compiler at hand: on x86-64 (SSE2 everywhere) the kernel must be there
+X86_64 = platform.machine().lower() in ("x86_64", "amd64")
+
+
+def _native():
+    module = _base._native
+    if module is None and not X86_64:
+        pytest.skip("visiontx._native not built on this machine")
+    assert module is not None, "visiontx._native was not built (pip install -e . needs a C compiler)"
+    return module
+
+
+def _torch_resize(planes: torch.Tensor, size: tuple[int, int], mode: str) -> torch.Tensor:
+    """torch's own antialiased resize of ``N x H x W`` uint8 planes (torch's planar path: no OpenCV, no wing)."""
+    return nnf.interpolate(planes[:, None], size=size, mode=mode, antialias=True, align_corners=False)[:, 0]
+
+
+def _native_resize(planes: torch.Tensor, size: tuple[int, int], mode: str) -> torch.Tensor:
+    out = np.empty((planes.shape[0], *size), dtype=np.uint8)
+    _native().resize_aa(planes.numpy(), out, mode == "bicubic")
+    return torch.from_numpy(out)
+
+
+def test_native_is_built_with_its_vectorised_loops() -> None:
+    module = _native()
+    assert module.SIMD == (1 if X86_64 else module.SIMD)
+    assert (_cv2.native() is module) == bool(module.SIMD)
+
+
+@pytest.mark.parametrize("mode", ["bilinear", "bicubic"])
+def test_resize_aa_equals_torch_on_random_sizes(mode: str) -> None:
+    """Halvings (the vectorised row loop), whole factors, other scales and upscales (the transposed pass),
+    one axis unchanged, one-pixel sides; noise and hard 0 / 255 edges (where rounding and clamping show)."""
+    rng = np.random.default_rng(0 if mode == "bilinear" else 1)
+    for case in range(120):
+        height, width = (int(v) for v in rng.integers(1, 200, 2))
+        if case % 3 == 0:  # whole factors on each axis, 1 included
+            size = (max(1, height // int(rng.integers(1, 5))), max(1, width // int(rng.integers(1, 5))))
+        elif case % 3 == 1:
+            size = (height, int(rng.integers(1, 260)))
+        else:
+            size = tuple(int(v) for v in rng.integers(1, 260, 2))
+        planes = int(rng.integers(1, 5))
+        values = rng.integers(0, 256, (planes, height, width)) if case % 2 else rng.choice([0, 255], (planes, height, width))
+        image = torch.from_numpy(values.astype(np.uint8))
+        torch.testing.assert_close(_native_resize(image, size, mode), _torch_resize(image, size, mode), rtol=0, atol=0)
+
+
+@pytest.mark.parametrize("mode", ["bilinear", "bicubic"])
+@pytest.mark.parametrize(
+    ("in_size", "size"),
+    [((512, 512), (256, 256)), ((768, 1024), (384, 512)), ((64, 48), (32, 24)), ((37, 90), (37, 45)),
+     ((90, 37), (45, 37)), ((33, 33), (16, 16)), ((16, 17), (8, 8)), ((2, 2), (1, 1)), ((300, 300), (214, 214)),
+     ((100, 80), (25, 20)), ((5, 7), (40, 30))],
+)
+def test_resize_aa_equals_torch_at_sizes_users_meet(mode: str, in_size: tuple[int, int], size: tuple[int, int]) -> None:
+    image = make_image_tensor(in_size, channels=3)
+    torch.testing.assert_close(_native_resize(image, size, mode), _torch_resize(image, size, mode), rtol=0, atol=0)
+
+
+def test_resize_aa_takes_strided_rows_and_planes_without_copying_or_writing_them() -> None:
+    image = make_image_tensor((120, 130), batch_dims=(2,))
+    crop = image[..., 7:107, 3:123]  # rows 130 apart, planes 120 x 130 apart
+    before = image.clone()
+    planes = crop.numpy().reshape(-1, 100, 120)
+    assert not planes.flags.c_contiguous
+    out = np.empty((6, 50, 60), dtype=np.uint8)
+    _native().resize_aa(planes, out, False)
+    expected = _torch_resize(crop.reshape(-1, 100, 120).contiguous(), (50, 60), "bilinear")
+    torch.testing.assert_close(torch.from_numpy(out), expected, rtol=0, atol=0)
+    torch.testing.assert_close(image, before, rtol=0, atol=0)
+
+
+def test_resize_aa_with_more_taps_than_the_vectorised_loops_hold() -> None:
+    """A 40x reduction has 81 bilinear taps a side (the vector loops hold 64): the plain loops, same values."""
+    image = make_image_tensor((400, 440), channels=2)
+    torch.testing.assert_close(
+        _native_resize(image, (10, 11), "bilinear"), _torch_resize(image, (10, 11), "bilinear"), rtol=0, atol=0
+    )
+
+
+def test_resize_aa_rejects_what_it_cannot_read_or_write() -> None:
+    module = _native()
+    planes = np.zeros((2, 8, 8), dtype=np.uint8)
+    for src, dst in [
+        (planes, np.zeros((3, 4, 4), np.uint8)),  # plane counts differ
+        (planes[0], np.zeros((4, 4), np.uint8)),  # 2-D
+        (planes.astype(np.float32), np.zeros((2, 4, 4), np.uint8)),  # not uint8
+        (planes[:, :, ::2], np.zeros((2, 4, 4), np.uint8)),  # pixels not contiguous within a row
+        (planes, np.zeros((2, 0, 4), np.uint8)),  # an empty side
+    ]:
+        with pytest.raises(ValueError, match="resize_aa"):
+            module.resize_aa(src, dst, False)
+    with pytest.raises((BufferError, ValueError)):
+        module.resize_aa(planes, np.zeros((2, 4, 8), np.uint8)[:, :, ::2], False)  # dst not contiguous
+    read_only = np.zeros((2, 4, 4), np.uint8)
+    read_only.flags.writeable = False
+    with pytest.raises((BufferError, ValueError)):
+        module.resize_aa(planes, read_only, False)
+
+
+def test_resize_aa_runs_in_threads() -> None:
+    """The GIL is released while it works: threads resizing at once get their own results."""
+    images = [make_image_tensor((200, 180), channels=3, seed=seed) for seed in range(4)]
+    expected = [_torch_resize(image, (100, 90), "bicubic") for image in images]
+    results: dict[int, torch.Tensor] = {}
+
+    def work(index: int) -> None:
+        for _ in range(5):
+            results[index] = _native_resize(images[index], (100, 90), "bicubic")
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for index, reference in enumerate(expected):
+        torch.testing.assert_close(results[index], reference, rtol=0, atol=0)
+
+
+def test_resize_kernel_takes_the_native_path_for_antialiased_uint8() -> None:
+    import visiontx.functional as F
+
+    _native()
+    image = make_image_tensor((240, 250))
+    assert _geometry.can_resize_native(image, "bilinear", True)
+    assert _geometry.can_resize_native(image, "bicubic", True)
+    assert _geometry.can_resize_native(image[0], "bicubic", True)  # a plane: any channels
+    assert not _geometry.can_resize_native(image, "bilinear", False)  # OpenCV's INTER_LINEAR, within 1 level
+    assert not _geometry.can_resize_native(image, "bicubic", False)  # torch's other weights
+    assert not _geometry.can_resize_native(image, "nearest", True)
+    assert not _geometry.can_resize_native(image.float(), "bilinear", True)
+    with _cv2.disabled():
+        assert not _geometry.can_resize_native(image, "bilinear", True)
+    for mode, size in [("bilinear", [120, 125]), ("bicubic", [120, 125]), ("bicubic", [300, 260]), ("bilinear", [77, 200])]:
+        fast = F.resize_image_tensor(image, size, interpolation=mode, antialias=True)
+        with _cv2.disabled():
+            reference = F.resize_image_tensor(image, size, interpolation=mode, antialias=True)
+        torch.testing.assert_close(fast, reference, rtol=0, atol=0)

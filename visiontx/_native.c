@@ -1,0 +1,435 @@
+/* visiontx._native: an optional compiled kernel, built at install time where a C compiler is present.
+ *
+ * resize_aa(src, dst, bicubic): torch's antialiased uint8 resize (interpolate(..., antialias=True), bilinear
+ * or bicubic) of each H x W plane of src into dst, with torch's values exactly. torch computes the weights
+ * of each axis in double, normalises them, rounds them to int16 at the largest precision its largest weight
+ * allows, and runs a horizontal pass into a uint8 buffer, then a vertical pass; each output is the integer
+ * dot product plus half a unit, shifted down and clamped to 0..255. This file does the same arithmetic in
+ * the same order, plane by plane: the vertical pass runs along rows (contiguous, vectorised by the
+ * compiler), and the horizontal pass takes a vectorisable loop where the taps repeat with a whole step of
+ * 2, 3 or 4 pixels (whole-factor reductions), the plain loop elsewhere.
+ *
+ * src: a 3-D uint8 buffer (planes, rows, columns) with contiguous rows (any plane and row strides);
+ * dst: a C-contiguous 3-D uint8 buffer (planes, out rows, out columns). The GIL is released meanwhile.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    Py_ssize_t out;       /* output length */
+    int taps;             /* weights stored per output */
+    int precision;        /* fixed-point bits of the weights */
+    Py_ssize_t *start;    /* first input index of each output */
+    int *count;           /* taps used by each output */
+    int16_t *weights;     /* out x taps */
+} Axis;
+
+static double linear_filter(double x) {
+    if (x < 0.0) x = -x;
+    return x < 1.0 ? 1.0 - x : 0.0;
+}
+
+static double cubic_filter(double x) { /* Keys' cubic, a = -0.5, in torch's order of operations */
+    const double a = -0.5;
+    if (x < 0.0) x = -x;
+    if (x < 1.0) return ((a + 2.0) * x - (a + 3.0)) * x * x + 1.0;
+    if (x < 2.0) return ((a * x - 5.0 * a) * x + 8.0 * a) * x - 4.0 * a;
+    return 0.0;
+}
+
+static void axis_free(Axis *axis) {
+    free(axis->start);
+    free(axis->count);
+    free(axis->weights);
+}
+
+/* The weights of one axis resized from in to out, as torch's antialiased uint8 path computes them. */
+static int axis_init(Axis *axis, Py_ssize_t in, Py_ssize_t out, int bicubic) {
+    double (*filter)(double) = bicubic ? cubic_filter : linear_filter;
+    double scale = (double)in / (double)out;
+    double half = bicubic ? 2.0 : 1.0;
+    double support = scale >= 1.0 ? half * scale : half;
+    double invscale = scale >= 1.0 ? 1.0 / scale : 1.0;
+    int taps = (int)ceil(support) * 2 + 1;
+    double *w = malloc(sizeof(double) * (size_t)(out * taps));
+    axis->out = out;
+    axis->taps = taps;
+    axis->start = malloc(sizeof(Py_ssize_t) * (size_t)out);
+    axis->count = malloc(sizeof(int) * (size_t)out);
+    axis->weights = malloc(sizeof(int16_t) * (size_t)(out * taps));
+    if (!w || !axis->start || !axis->count || !axis->weights) {
+        free(w);
+        axis_free(axis);
+        return -1;
+    }
+    double w_max = 0.0;
+    for (Py_ssize_t i = 0; i < out; i++) {
+        double center = scale * ((double)i + 0.5);
+        int64_t lo = (int64_t)(center - support + 0.5);
+        int64_t hi = (int64_t)(center + support + 0.5);
+        if (lo < 0) lo = 0;
+        if (hi > in) hi = in;
+        int64_t size = hi - lo;
+        if (size < 0) size = 0;
+        if (size > taps) size = taps;
+        double *row = w + i * taps;
+        double total = 0.0;
+        int64_t j = 0;
+        for (; j < size; j++) {
+            row[j] = filter(((double)(j + lo) - center + 0.5) * invscale);
+            total += row[j];
+        }
+        if (total != 0.0) {
+            for (j = 0; j < size; j++) {
+                row[j] /= total;
+                if (row[j] > w_max) w_max = row[j];
+            }
+        }
+        for (; j < taps; j++) row[j] = 0.0;
+        axis->start[i] = (Py_ssize_t)lo;
+        axis->count[i] = (int)size;
+    }
+    int precision;
+    for (precision = 0; precision < 22; precision++) {
+        int next = (int)(0.5 + w_max * (double)(1 << (precision + 1)));
+        if (next >= (1 << 15)) break;
+    }
+    axis->precision = precision;
+    for (Py_ssize_t k = 0; k < out * taps; k++) {
+        double v = w[k] * (double)(1 << precision);
+        axis->weights[k] = (int16_t)(v < 0 ? (int)(-0.5 + v) : (int)(0.5 + v));
+    }
+    free(w);
+    return 0;
+}
+
+static inline uint8_t clamp_shift(int32_t acc, int precision) {
+    int32_t v = acc >> precision;
+    return (uint8_t)(v < 0 ? 0 : (v > 255 ? 255 : v));
+}
+
+static void row_plain(const uint8_t *s, uint8_t *d, const Axis *axis, Py_ssize_t j0, Py_ssize_t j1) {
+    int32_t bias = 1 << (axis->precision - 1);
+    for (Py_ssize_t j = j0; j < j1; j++) {
+        const int16_t *w = axis->weights + j * axis->taps;
+        const uint8_t *q = s + axis->start[j];
+        int32_t acc = bias;
+        for (int t = 0; t < axis->count[j]; t++) acc += (int32_t)w[t] * (int32_t)q[t];
+        d[j] = clamp_shift(acc, axis->precision);
+    }
+}
+
+/* Columns x0..width-1 of one output row of the vertical pass; src points at its first input row. */
+static void vertical_columns(const uint8_t *src, Py_ssize_t stride, Py_ssize_t x0, Py_ssize_t width, const int16_t *w,
+                             int count, int precision, uint8_t *d) {
+    int32_t bias = 1 << (precision - 1);
+    for (Py_ssize_t x = x0; x < width; x++) {
+        int32_t acc = bias;
+        for (int t = 0; t < count; t++) acc += (int32_t)w[t] * (int32_t)src[t * stride + x];
+        d[x] = clamp_shift(acc, precision);
+    }
+}
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#define SIMD 1
+#define MAX_PAIRS 32  /* taps up to 64: resizes by factors up to 16 (bilinear) or 8 (bicubic) */
+
+/* Two int16 weights as the (low, high) pair _mm_madd_epi16 multiplies adjacent int16 values by. */
+static inline __m128i weight_pair(int16_t low, int16_t high) {
+    return _mm_set1_epi32((int32_t)(((uint32_t)(uint16_t)high << 16) | (uint16_t)low));
+}
+
+/* Four int32 sums shifted down and clamped to uint8 the way torch packs them: 16 bytes. */
+static inline __m128i pack_sums(__m128i a0, __m128i a1, __m128i a2, __m128i a3, __m128i shift) {
+    __m128i lo = _mm_packs_epi32(_mm_sra_epi32(a0, shift), _mm_sra_epi32(a1, shift));
+    __m128i hi = _mm_packs_epi32(_mm_sra_epi32(a2, shift), _mm_sra_epi32(a3, shift));
+    return _mm_packus_epi16(lo, hi);
+}
+
+#define INLINE static inline __attribute__((always_inline))
+
+/* Outputs j0, j0 + 8, ... of a halving's interior, eight at a time, while the loads stay inside the row:
+ * bytes 2m and 2m + 1 of a load are output m's pair of taps. Inlined with a constant pair count where it
+ * is a common one, for the compiler to unroll. */
+INLINE Py_ssize_t halving_blocks(const uint8_t *s, Py_ssize_t width, uint8_t *d, Py_ssize_t j, Py_ssize_t j1,
+                                 Py_ssize_t offset, const __m128i *wp, const int pairs, int precision) {
+    const __m128i zero = _mm_setzero_si128(), shift = _mm_cvtsi32_si128(precision);
+    const __m128i bias = _mm_set1_epi32(1 << (precision - 1));
+    for (; j + 8 <= j1 && 2 * j + offset + 2 * pairs + 14 <= width; j += 8) {
+        __m128i a0 = bias, a1 = bias;
+        const uint8_t *q = s + 2 * j + offset;
+        for (int p = 0; p < pairs; p++) {
+            __m128i v = _mm_loadu_si128((const __m128i *)(q + 2 * p));
+            a0 = _mm_add_epi32(a0, _mm_madd_epi16(_mm_unpacklo_epi8(v, zero), wp[p]));
+            a1 = _mm_add_epi32(a1, _mm_madd_epi16(_mm_unpackhi_epi8(v, zero), wp[p]));
+        }
+        _mm_storel_epi64((__m128i *)(d + j), pack_sums(a0, a1, zero, zero, shift));
+    }
+    return j;
+}
+
+/* Weights w[0..count) as pairs (an odd last tap pairs with a zero weight); 0 pairs where there are too many. */
+static int weight_pairs(const int16_t *w, int count, __m128i *wp) {
+    int pairs = (count + 1) / 2;
+    if (pairs > MAX_PAIRS) return 0;
+    for (int p = 0; p < pairs; p++) wp[p] = weight_pair(w[2 * p], 2 * p + 1 < count ? w[2 * p + 1] : 0);
+    return pairs;
+}
+
+/* The outputs j0 <= j < j1 of one row whose taps start at 2 * j + offset with the same weights w (a
+ * whole-factor halving); returns the first output left to the plain loop. */
+static Py_ssize_t row_halving(const uint8_t *s, Py_ssize_t width, uint8_t *d, Py_ssize_t j0, Py_ssize_t j1,
+                              Py_ssize_t offset, const int16_t *w, int count, int precision) {
+    __m128i wp[MAX_PAIRS];
+    int pairs = weight_pairs(w, count, wp);
+    switch (pairs) {
+        case 0: return j0;
+        case 2: return halving_blocks(s, width, d, j0, j1, offset, wp, 2, precision);  /* bilinear */
+        case 4: return halving_blocks(s, width, d, j0, j1, offset, wp, 4, precision);  /* bicubic */
+        default: return halving_blocks(s, width, d, j0, j1, offset, wp, pairs, precision);
+    }
+}
+
+/* Columns 0, 16, ... of one output row of the vertical pass, sixteen at a time; rows[2p], rows[2p + 1] are the
+ * input rows of weight pair p. Inlined with a constant pair count where it is a common one. */
+INLINE Py_ssize_t vertical_blocks(const uint8_t *const *rows, Py_ssize_t width, const __m128i *wp, const int pairs,
+                                  int precision, uint8_t *d) {
+    const __m128i zero = _mm_setzero_si128(), shift = _mm_cvtsi32_si128(precision);
+    const __m128i bias = _mm_set1_epi32(1 << (precision - 1));
+    Py_ssize_t x = 0;
+    for (; x + 16 <= width; x += 16) {
+        __m128i a0 = bias, a1 = bias, a2 = bias, a3 = bias;
+        for (int p = 0; p < pairs; p++) {
+            __m128i r0 = _mm_loadu_si128((const __m128i *)(rows[2 * p] + x));
+            __m128i r1 = _mm_loadu_si128((const __m128i *)(rows[2 * p + 1] + x));
+            __m128i lo = _mm_unpacklo_epi8(r0, r1), hi = _mm_unpackhi_epi8(r0, r1);  /* the two rows interleaved */
+            a0 = _mm_add_epi32(a0, _mm_madd_epi16(_mm_unpacklo_epi8(lo, zero), wp[p]));
+            a1 = _mm_add_epi32(a1, _mm_madd_epi16(_mm_unpackhi_epi8(lo, zero), wp[p]));
+            a2 = _mm_add_epi32(a2, _mm_madd_epi16(_mm_unpacklo_epi8(hi, zero), wp[p]));
+            a3 = _mm_add_epi32(a3, _mm_madd_epi16(_mm_unpackhi_epi8(hi, zero), wp[p]));
+        }
+        _mm_storeu_si128((__m128i *)(d + x), pack_sums(a0, a1, a2, a3, shift));
+    }
+    return x;
+}
+
+static void vertical_row(const uint8_t *src, Py_ssize_t stride, Py_ssize_t width, const int16_t *w, int count,
+                         int precision, uint8_t *d) {
+    __m128i wp[MAX_PAIRS];
+    const uint8_t *rows[2 * MAX_PAIRS];
+    int pairs = weight_pairs(w, count, wp);
+    for (int t = 0; t < 2 * pairs; t++) rows[t] = src + (t < count ? t : t - 1) * stride;  /* weight 0 past the end */
+    Py_ssize_t x;
+    switch (pairs) {
+        case 0: x = 0; break;
+        case 2: x = vertical_blocks(rows, width, wp, 2, precision, d); break;
+        case 4: x = vertical_blocks(rows, width, wp, 4, precision, d); break;
+        default: x = vertical_blocks(rows, width, wp, pairs, precision, d); break;
+    }
+    vertical_columns(src, stride, x, width, w, count, precision, d);
+}
+#else
+#define SIMD 0
+
+static Py_ssize_t row_halving(const uint8_t *s, Py_ssize_t width, uint8_t *d, Py_ssize_t j0, Py_ssize_t j1,
+                              Py_ssize_t offset, const int16_t *w, int count, int precision) {
+    return j0;
+}
+
+static void vertical_row(const uint8_t *src, Py_ssize_t stride, Py_ssize_t width, const int16_t *w, int count,
+                         int precision, uint8_t *d) {
+    vertical_columns(src, stride, 0, width, w, count, precision, d);
+}
+#endif
+
+/* dst[c][r] = src[r][c] for a rows x cols block (8 x 8 tiles through SSE2 where built with it). */
+static void transpose(const uint8_t *src, Py_ssize_t src_stride, Py_ssize_t rows, Py_ssize_t cols, uint8_t *dst,
+                      Py_ssize_t dst_stride) {
+    Py_ssize_t r = 0;
+#if SIMD
+    for (; r + 8 <= rows; r += 8) {
+        const uint8_t *s = src + r * src_stride;
+        Py_ssize_t c = 0;
+        for (; c + 8 <= cols; c += 8) {
+            __m128i a[8];
+            for (int k = 0; k < 8; k++) a[k] = _mm_loadl_epi64((const __m128i *)(s + k * src_stride + c));
+            __m128i t0 = _mm_unpacklo_epi8(a[0], a[1]), t1 = _mm_unpacklo_epi8(a[2], a[3]);
+            __m128i t2 = _mm_unpacklo_epi8(a[4], a[5]), t3 = _mm_unpacklo_epi8(a[6], a[7]);
+            __m128i u0 = _mm_unpacklo_epi16(t0, t1), u1 = _mm_unpackhi_epi16(t0, t1);  /* rows 0-3: columns 0-3, 4-7 */
+            __m128i u2 = _mm_unpacklo_epi16(t2, t3), u3 = _mm_unpackhi_epi16(t2, t3);  /* rows 4-7 */
+            __m128i v[4] = {_mm_unpacklo_epi32(u0, u2), _mm_unpackhi_epi32(u0, u2), _mm_unpacklo_epi32(u1, u3),
+                            _mm_unpackhi_epi32(u1, u3)};  /* columns (0, 1), (2, 3), (4, 5), (6, 7) */
+            uint8_t *d = dst + c * dst_stride + r;
+            for (int k = 0; k < 4; k++) {
+                _mm_storel_epi64((__m128i *)(d + 2 * k * dst_stride), v[k]);
+                _mm_storel_epi64((__m128i *)(d + (2 * k + 1) * dst_stride), _mm_srli_si128(v[k], 8));
+            }
+        }
+        for (; c < cols; c++)
+            for (int k = 0; k < 8; k++) dst[c * dst_stride + r + k] = s[k * src_stride + c];
+    }
+#endif
+    for (; r < rows; r++)
+        for (Py_ssize_t c = 0; c < cols; c++) dst[c * dst_stride + r] = src[r * src_stride + c];
+}
+
+/* The longest run of outputs [j0, j1) with the same taps two input pixels apart (a halving's interior). */
+static void halving_run(const Axis *axis, Py_ssize_t *j0, Py_ssize_t *j1) {
+    Py_ssize_t out = axis->out, best0 = 0, best1 = 0, i = 0;
+    size_t row = sizeof(int16_t) * (size_t)axis->taps;
+    while (i < out) {
+        Py_ssize_t e = i + 1;
+        while (e < out && axis->count[e] == axis->count[i] && axis->start[e] - axis->start[e - 1] == 2
+               && memcmp(axis->weights + e * axis->taps, axis->weights + i * axis->taps, row) == 0)
+            e++;
+        if (e - i > best1 - best0) {
+            best0 = i;
+            best1 = e;
+        }
+        i = e;
+    }
+    *j0 = best0;
+    *j1 = best1;
+}
+
+static void vertical(const uint8_t *src, Py_ssize_t src_stride, Py_ssize_t width, uint8_t *dst,
+                     Py_ssize_t dst_stride, const Axis *axis);
+
+/* How the horizontal pass of a call runs: along the rows where most of it is a halving (j0..j1, vectorised),
+ * otherwise (with SSE2) as the vectorised vertical pass over the transposed rows, through two buffers. */
+typedef struct {
+    Py_ssize_t j0, j1;
+    uint8_t *rows_t, *out_t; /* in_w x rows and out_w x rows, or NULL along the rows */
+} Plan;
+
+static int plan_init(Plan *plan, const Axis *axis, Py_ssize_t rows, Py_ssize_t in_w) {
+    halving_run(axis, &plan->j0, &plan->j1);
+    plan->rows_t = plan->out_t = NULL;
+    if (!SIMD || 2 * (plan->j1 - plan->j0) >= axis->out) return 0;
+    plan->rows_t = malloc((size_t)(in_w * rows));
+    plan->out_t = malloc((size_t)(axis->out * rows));
+    return plan->rows_t && plan->out_t ? 0 : -1;
+}
+
+static void plan_free(Plan *plan) {
+    free(plan->rows_t);
+    free(plan->out_t);
+}
+
+static void horizontal(const uint8_t *src, Py_ssize_t src_stride, Py_ssize_t rows, Py_ssize_t width, uint8_t *dst,
+                       Py_ssize_t dst_stride, const Axis *axis, const Plan *plan) {
+    if (plan->rows_t) {
+        transpose(src, src_stride, rows, width, plan->rows_t, rows);
+        vertical(plan->rows_t, rows, rows, plan->out_t, rows, axis);
+        transpose(plan->out_t, rows, axis->out, rows, dst, dst_stride);
+        return;
+    }
+    Py_ssize_t j0 = plan->j0, j1 = plan->j1;
+    const int16_t *w = axis->weights + j0 * axis->taps;
+    Py_ssize_t offset = axis->start[j0] - 2 * j0;
+    for (Py_ssize_t r = 0; r < rows; r++) {
+        const uint8_t *s = src + r * src_stride;
+        uint8_t *d = dst + r * dst_stride;
+        row_plain(s, d, axis, 0, j0);
+        Py_ssize_t rest = row_halving(s, width, d, j0, j1, offset, w, axis->count[j0], axis->precision);
+        row_plain(s, d, axis, rest, axis->out);
+    }
+}
+
+static void vertical(const uint8_t *src, Py_ssize_t src_stride, Py_ssize_t width, uint8_t *dst,
+                     Py_ssize_t dst_stride, const Axis *axis) {
+    for (Py_ssize_t i = 0; i < axis->out; i++)
+        vertical_row(src + axis->start[i] * src_stride, src_stride, width, axis->weights + i * axis->taps,
+                     axis->count[i], axis->precision, dst + i * dst_stride);
+}
+
+static PyObject *resize_aa(PyObject *self, PyObject *args) {
+    PyObject *src_obj, *dst_obj;
+    int bicubic;
+    if (!PyArg_ParseTuple(args, "OOp", &src_obj, &dst_obj, &bicubic)) return NULL;
+    Py_buffer src, dst;
+    if (PyObject_GetBuffer(src_obj, &src, PyBUF_STRIDES | PyBUF_FORMAT) < 0) return NULL;
+    if (PyObject_GetBuffer(dst_obj, &dst, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE | PyBUF_FORMAT) < 0) {
+        PyBuffer_Release(&src);
+        return NULL;
+    }
+    PyObject *result = NULL;
+    int uint8_src = src.format && strcmp(src.format, "B") == 0;
+    int uint8_dst = dst.format && strcmp(dst.format, "B") == 0;
+    if (src.ndim != 3 || dst.ndim != 3 || !uint8_src || !uint8_dst || src.strides[2] != 1
+        || src.shape[0] != dst.shape[0] || src.shape[1] < 1 || src.shape[2] < 1 || dst.shape[1] < 1
+        || dst.shape[2] < 1) {
+        PyErr_SetString(PyExc_ValueError, "resize_aa: src and dst must be 3-D uint8 buffers of as many planes, "
+                                          "src with contiguous rows, dst C-contiguous, no side empty");
+        goto done;
+    }
+    Py_ssize_t planes = src.shape[0], in_h = src.shape[1], in_w = src.shape[2];
+    Py_ssize_t out_h = dst.shape[1], out_w = dst.shape[2];
+    int across = out_w != in_w, down = out_h != in_h;
+    Axis horiz = {0}, vert = {0};
+    if ((across && axis_init(&horiz, in_w, out_w, bicubic) < 0) || (down && axis_init(&vert, in_h, out_h, bicubic) < 0)) {
+        axis_free(&horiz);
+        PyErr_NoMemory();
+        goto done;
+    }
+    Plan plan = {0};
+    uint8_t *buffer = across && down ? malloc((size_t)(in_h * out_w)) : NULL;
+    if ((across && down && !buffer) || (across && plan_init(&plan, &horiz, in_h, in_w) < 0)) {
+        free(buffer);
+        plan_free(&plan);
+        axis_free(&horiz);
+        axis_free(&vert);
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t p = 0; p < planes; p++) {
+        const uint8_t *s = (const uint8_t *)src.buf + p * src.strides[0];
+        uint8_t *d = (uint8_t *)dst.buf + p * out_h * out_w;
+        if (across && down) {
+            horizontal(s, src.strides[1], in_h, in_w, buffer, out_w, &horiz, &plan);
+            vertical(buffer, out_w, out_w, d, out_w, &vert);
+        } else if (across) {
+            horizontal(s, src.strides[1], in_h, in_w, d, out_w, &horiz, &plan);
+        } else if (down) {
+            vertical(s, src.strides[1], in_w, d, out_w, &vert);
+        } else {
+            for (Py_ssize_t r = 0; r < in_h; r++) memcpy(d + r * out_w, s + r * src.strides[1], (size_t)in_w);
+        }
+    }
+    Py_END_ALLOW_THREADS
+    free(buffer);
+    plan_free(&plan);
+    axis_free(&horiz);
+    axis_free(&vert);
+    Py_INCREF(Py_None);
+    result = Py_None;
+done:
+    PyBuffer_Release(&src);
+    PyBuffer_Release(&dst);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"resize_aa", resize_aa, METH_VARARGS,
+     "resize_aa(src, dst, bicubic): torch's antialiased uint8 resize of each plane of src into dst."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "visiontx._native",
+                                    "Optional compiled kernels of visiontx.", -1, methods};
+
+PyMODINIT_FUNC PyInit__native(void) {
+    PyObject *m = PyModule_Create(&module);
+    if (m && PyModule_AddIntConstant(m, "SIMD", SIMD) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}
