@@ -156,3 +156,34 @@ def test_resize_kernel_takes_the_native_path_for_antialiased_uint8() -> None:
         with _cv2.disabled():
             reference = F.resize_image_tensor(image, size, interpolation=mode, antialias=True)
         torch.testing.assert_close(fast, reference, rtol=0, atol=0)
+
+
+def test_luma_equals_the_torch_kernel_on_every_layout() -> None:
+    """Batches, crops (strided rows and planes), channels-last images, 1 and 3 output planes."""
+    import visiontx.functional as F
+    from visiontx.functional._color._grayscale import _LUMA_FIXED, _luma_uint8
+
+    module = _native()
+    image = make_image_tensor((70, 93), batch_dims=(2,))
+    image[0, :, :5] = 255  # the top of the range: the sum reaches 65530 * 255 + 2^15
+    for inpt in (image, image[..., 3:60, 1:90], image.contiguous(memory_format=torch.channels_last)):
+        pixels = inpt.contiguous()
+        for planes in (1, 3):
+            out = np.empty((2, planes, *inpt.shape[-2:]), dtype=np.uint8)
+            module.luma(pixels.numpy(), out, _LUMA_FIXED)
+            torch.testing.assert_close(torch.from_numpy(out), _luma_uint8(inpt).expand(out.shape), rtol=0, atol=0)
+            fast = F.rgb_to_grayscale_image_tensor(inpt, planes)
+            with _cv2.disabled():
+                torch.testing.assert_close(fast, F.rgb_to_grayscale_image_tensor(inpt, planes), rtol=0, atol=0)
+
+
+def test_luma_rejects_bad_weights_and_shapes() -> None:
+    module = _native()
+    image = np.zeros((1, 3, 4, 4), np.uint8)
+    for weights in [(-1, 0, 0), (40000, 0, 0), (0, 65535, 0), (30000, 30000, 30000)]:
+        with pytest.raises(ValueError, match="luma: weights"):
+            module.luma(image, np.zeros((1, 1, 4, 4), np.uint8), weights)
+    for src, dst in [(image[:, :2], np.zeros((1, 1, 4, 4), np.uint8)), (image, np.zeros((1, 1, 4, 5), np.uint8)),
+                     (image[0], np.zeros((1, 4, 4), np.uint8))]:
+        with pytest.raises(ValueError, match="luma: src"):
+            module.luma(src, dst, (19589, 38470, 7471))

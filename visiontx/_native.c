@@ -135,6 +135,14 @@ static void vertical_columns(const uint8_t *src, Py_ssize_t stride, Py_ssize_t x
     }
 }
 
+/* Columns x0..width-1 of one row of luma: (wr * R + wg * G + wb * B + 2^15) >> 16, torch's uint8 kernel's
+ * fixed point. */
+static void luma_columns(const uint8_t *r, const uint8_t *g, const uint8_t *b, const int32_t *weights, Py_ssize_t x0,
+                         Py_ssize_t width, uint8_t *d) {
+    for (Py_ssize_t x = x0; x < width; x++)
+        d[x] = clamp_shift(weights[0] * r[x] + weights[1] * g[x] + weights[2] * b[x] + (1 << 15), 16);
+}
+
 #ifdef __SSE2__
 #include <emmintrin.h>
 #define SIMD 1
@@ -234,8 +242,25 @@ static void vertical_row(const uint8_t *src, Py_ssize_t stride, Py_ssize_t width
     }
     vertical_columns(src, stride, x, width, w, count, precision, d);
 }
+
+/* One row of luma (see luma_columns): the vertical pass's loop over the rows R, G, G, B, G's weight split in two
+ * (each half fits an int16), at 16 bits of precision. */
+static void luma_row(const uint8_t *r, const uint8_t *g, const uint8_t *b, const int32_t *weights, Py_ssize_t width,
+                     uint8_t *d) {
+    const uint8_t *rows[4] = {r, g, g, b};
+    int32_t half = weights[1] / 2;
+    __m128i wp[2] = {weight_pair((int16_t)weights[0], (int16_t)half),
+                     weight_pair((int16_t)(weights[1] - half), (int16_t)weights[2])};
+    Py_ssize_t x = vertical_blocks(rows, width, wp, 2, 16, d);
+    luma_columns(r, g, b, weights, x, width, d);
+}
 #else
 #define SIMD 0
+
+static void luma_row(const uint8_t *r, const uint8_t *g, const uint8_t *b, const int32_t *weights, Py_ssize_t width,
+                     uint8_t *d) {
+    luma_columns(r, g, b, weights, 0, width, d);
+}
 
 static Py_ssize_t row_halving(const uint8_t *s, Py_ssize_t width, uint8_t *d, Py_ssize_t j0, Py_ssize_t j1,
                               Py_ssize_t offset, const int16_t *w, int count, int precision) {
@@ -416,7 +441,53 @@ done:
     return result;
 }
 
+static PyObject *luma(PyObject *self, PyObject *args) {
+    PyObject *src_obj, *dst_obj;
+    int32_t w[3];
+    if (!PyArg_ParseTuple(args, "OO(iii)", &src_obj, &dst_obj, &w[0], &w[1], &w[2])) return NULL;
+    if (w[0] < 0 || w[1] < 0 || w[2] < 0 || w[0] > 32767 || w[1] > 65534 || w[2] > 32767
+        || w[0] + w[1] + w[2] > 65536) {
+        PyErr_SetString(PyExc_ValueError, "luma: weights must be 0..32767, 0..65534, 0..32767 summing to at most 65536");
+        return NULL;
+    }
+    Py_buffer src, dst;
+    if (PyObject_GetBuffer(src_obj, &src, PyBUF_STRIDES | PyBUF_FORMAT) < 0) return NULL;
+    if (PyObject_GetBuffer(dst_obj, &dst, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE | PyBUF_FORMAT) < 0) {
+        PyBuffer_Release(&src);
+        return NULL;
+    }
+    PyObject *result = NULL;
+    int uint8 = src.format && dst.format && strcmp(src.format, "B") == 0 && strcmp(dst.format, "B") == 0;
+    if (src.ndim != 4 || dst.ndim != 4 || !uint8 || src.strides[3] != 1 || src.shape[1] != 3 || dst.shape[1] < 1
+        || src.shape[0] != dst.shape[0] || src.shape[2] != dst.shape[2] || src.shape[3] != dst.shape[3]) {
+        PyErr_SetString(PyExc_ValueError, "luma: src must be a 4-D uint8 buffer (images, 3, rows, columns) with "
+                                          "contiguous rows, dst a C-contiguous one of as many images, rows and columns");
+        goto done;
+    }
+    Py_ssize_t images = src.shape[0], planes = dst.shape[1], rows = src.shape[2], width = src.shape[3];
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t n = 0; n < images; n++) {
+        const uint8_t *image = (const uint8_t *)src.buf + n * src.strides[0];
+        uint8_t *out = (uint8_t *)dst.buf + n * planes * rows * width;
+        for (Py_ssize_t y = 0; y < rows; y++) {
+            const uint8_t *r = image + y * src.strides[2];
+            uint8_t *d = out + y * width;
+            luma_row(r, r + src.strides[1], r + 2 * src.strides[1], w, width, d);
+            for (Py_ssize_t c = 1; c < planes; c++) memcpy(d + c * rows * width, d, (size_t)width);
+        }
+    }
+    Py_END_ALLOW_THREADS
+    Py_INCREF(Py_None);
+    result = Py_None;
+done:
+    PyBuffer_Release(&src);
+    PyBuffer_Release(&dst);
+    return result;
+}
+
 static PyMethodDef methods[] = {
+    {"luma", luma, METH_VARARGS,
+     "luma(src, dst, (wr, wg, wb)): the fixed-point luma of each RGB image of src into every plane of dst."},
     {"resize_aa", resize_aa, METH_VARARGS,
      "resize_aa(src, dst, bicubic): torch's antialiased uint8 resize of each plane of src into dst."},
     {NULL, NULL, 0, NULL},

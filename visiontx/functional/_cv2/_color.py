@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator, Sequence
 import numpy as np
 import torch
 
-from ._base import MAT_SIDE, can_use, cv2
+from ._base import MAT_SIDE, can_use, cv2, native
 from ._layout import contiguous, interleaved, planar, planes, scratch
 
 try:  # optional (albumentations brings it): SIMD byte translation, the fastest lookup table
@@ -134,13 +134,20 @@ def can_grayscale(image: torch.Tensor) -> bool:
     return can_use(image, dtypes=_UINT8) and _is_rgb(image)
 
 
-def grayscale(image: torch.Tensor, num_output_channels: int) -> torch.Tensor:
-    """Luma of uint8 RGB ``[..., 3, H, W]`` as ``num_output_channels`` equal uint8 planes, through
-    OpenCV's fixed-point RGB -> gray (weights 0.299 / 0.587 / 0.114, rounded): within one level of
-    the torch kernel's (0.2989 weights), off by one on about 1 % of pixels."""
+def grayscale(image: torch.Tensor, num_output_channels: int, weights: tuple[int, int, int]) -> torch.Tensor:
+    """Luma of uint8 RGB ``[..., 3, H, W]`` as ``num_output_channels`` equal uint8 planes. Through the compiled
+    kernel where it is built: ``(wr * R + wg * G + wb * B + 2^15) >> 16`` with the torch kernel's 16-bit
+    ``weights``, its values exactly, in one pass over the planes. Otherwise through OpenCV's fixed-point
+    RGB -> gray on merged pixels (weights 0.299 / 0.587 / 0.114, rounded): within one level of the torch
+    kernel's (0.2989 weights), off by one on about 1 % of pixels."""
     height, width = image.shape[-2:]
     out = np.empty((*image.shape[:-3], num_output_channels, height, width), dtype=np.uint8)
     dst = out.reshape(-1, num_output_channels, height, width)
+    module = native()
+    if module is not None:
+        pixels = (image if image.stride(-1) == 1 else image.contiguous()).numpy()  # rows of pixels, as it reads them
+        module.luma(pixels.reshape(-1, 3, height, width), dst, weights)
+        return torch.from_numpy(out)
     for pixels, target in zip(_rgb_pixels(image), dst):
         _gray_pixels(pixels, out=target[0])
         target[1:] = target[0]
