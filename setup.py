@@ -20,6 +20,6 @@ setup(
     },
     # One optional compiled kernel (visiontx/_native.c); without a C compiler the install goes on and the
     # kernels it serves run their other paths.
-    ext_modules=[Extension("visiontx._native", ["visiontx/_native.c"], extra_compile_args=["-O3", "-fno-wrapv"], optional=True)],
+    ext_modules=[Extension("visiontx._native", ["visiontx/_native.c"], extra_compile_args=["-O3"], optional=True)],
     entry_points={"console_scripts": ["visiontx=visiontx.__main__:main"]},
 )

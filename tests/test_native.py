@@ -29,6 +29,15 @@ def _native():
     return module
 
 
+@pytest.fixture(params=["avx2", "sse2"])
+def loops(request: pytest.FixtureRequest):
+    """Each test of values runs the 256-bit loops (where the CPU has AVX2) and the 128-bit ones."""
+    module = _native()
+    before = module.set_avx2(request.param == "avx2")
+    yield request.param
+    module.set_avx2(before)
+
+
 def _torch_resize(planes: torch.Tensor, size: tuple[int, int], mode: str) -> torch.Tensor:
     """torch's own antialiased resize of ``N x H x W`` uint8 planes (torch's planar path: no OpenCV, no wing)."""
     return nnf.interpolate(planes[:, None], size=size, mode=mode, antialias=True, align_corners=False)[:, 0]
@@ -44,10 +53,13 @@ def test_native_is_built_with_its_vectorised_loops() -> None:
     module = _native()
     assert module.SIMD == (1 if X86_64 else module.SIMD)
     assert (_cv2.native() is module) == bool(module.SIMD)
+    before = module.set_avx2(True)
+    assert module.set_avx2(False) == bool(module.AVX2)  # on where the CPU has AVX2
+    assert module.set_avx2(before) is False
 
 
 @pytest.mark.parametrize("mode", ["bilinear", "bicubic"])
-def test_resize_aa_equals_torch_on_random_sizes(mode: str) -> None:
+def test_resize_aa_equals_torch_on_random_sizes(mode: str, loops: str) -> None:
     """Halvings (the vectorised row loop), whole factors, other scales and upscales (the transposed pass),
     one axis unchanged, one-pixel sides; noise and hard 0 / 255 edges (where rounding and clamping show)."""
     rng = np.random.default_rng(0 if mode == "bilinear" else 1)
@@ -72,7 +84,8 @@ def test_resize_aa_equals_torch_on_random_sizes(mode: str) -> None:
      ((90, 37), (45, 37)), ((33, 33), (16, 16)), ((16, 17), (8, 8)), ((2, 2), (1, 1)), ((300, 300), (214, 214)),
      ((100, 80), (25, 20)), ((5, 7), (40, 30))],
 )
-def test_resize_aa_equals_torch_at_sizes_users_meet(mode: str, in_size: tuple[int, int], size: tuple[int, int]) -> None:
+def test_resize_aa_equals_torch_at_sizes_users_meet(mode: str, in_size: tuple[int, int], size: tuple[int, int],
+                                                    loops: str) -> None:
     image = make_image_tensor(in_size, channels=3)
     torch.testing.assert_close(_native_resize(image, size, mode), _torch_resize(image, size, mode), rtol=0, atol=0)
 
@@ -158,7 +171,7 @@ def test_resize_kernel_takes_the_native_path_for_antialiased_uint8() -> None:
         torch.testing.assert_close(fast, reference, rtol=0, atol=0)
 
 
-def test_luma_equals_the_torch_kernel_on_every_layout() -> None:
+def test_luma_equals_the_torch_kernel_on_every_layout(loops: str) -> None:
     """Batches, crops (strided rows and planes), channels-last images, 1 and 3 output planes."""
     import visiontx.functional as F
     from visiontx.functional._color._grayscale import _LUMA_FIXED, _luma_uint8

@@ -1,16 +1,21 @@
-/* visiontx._native: an optional compiled kernel, built at install time where a C compiler is present.
+/* visiontx._native: optional compiled kernels, built at install time where a C compiler is present.
  *
  * resize_aa(src, dst, bicubic): torch's antialiased uint8 resize (interpolate(..., antialias=True), bilinear
  * or bicubic) of each H x W plane of src into dst, with torch's values exactly. torch computes the weights
  * of each axis in double, normalises them, rounds them to int16 at the largest precision its largest weight
  * allows, and runs a horizontal pass into a uint8 buffer, then a vertical pass; each output is the integer
  * dot product plus half a unit, shifted down and clamped to 0..255. This file does the same arithmetic in
- * the same order, plane by plane: the vertical pass runs along rows (contiguous, vectorised by the
- * compiler), and the horizontal pass takes a vectorisable loop where the taps repeat with a whole step of
- * 2, 3 or 4 pixels (whole-factor reductions), the plain loop elsewhere.
+ * the same order, plane by plane. The vertical pass combines whole rows, two at a time per multiply-add
+ * (_mm_madd_epi16). The horizontal pass runs along the rows where it halves the width (each output's taps
+ * then sit two pixels after the previous output's), otherwise as the vertical pass over transposed rows.
  *
- * src: a 3-D uint8 buffer (planes, rows, columns) with contiguous rows (any plane and row strides);
- * dst: a C-contiguous 3-D uint8 buffer (planes, out rows, out columns). The GIL is released meanwhile.
+ * luma(src, dst, weights): the torch grayscale kernel's fixed-point luma of RGB images, as the vertical
+ * pass over the rows R, G, G, B.
+ *
+ * The loops use SSE2 (every x86-64 CPU), and AVX2 where the CPU has it (checked when the module loads);
+ * other machines get plain C loops, and visiontx prefers torch's kernels there (SIMD is 0).
+ * src: uint8 buffers with contiguous rows (any plane and row strides); dst: C-contiguous uint8 buffers.
+ * The GIL is released while they work.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -190,27 +195,126 @@ static int weight_pairs(const int16_t *w, int count, __m128i *wp) {
     return pairs;
 }
 
+
+/* The same loops on 256-bit vectors where the CPU has AVX2 (checked when the module loads; compiled for it
+ * whatever the build's flags). Lane by lane they are the 128-bit loops, so the bytes come out in order. */
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#include <immintrin.h>
+#define AVX2 1
+#define AVX2_INLINE static inline __attribute__((always_inline, target("avx2")))
+
+AVX2_INLINE __m256i pack_sums_avx2(__m256i a0, __m256i a1, __m256i a2, __m256i a3, __m128i shift) {
+    __m256i lo = _mm256_packs_epi32(_mm256_sra_epi32(a0, shift), _mm256_sra_epi32(a1, shift));
+    __m256i hi = _mm256_packs_epi32(_mm256_sra_epi32(a2, shift), _mm256_sra_epi32(a3, shift));
+    return _mm256_packus_epi16(lo, hi);
+}
+
+AVX2_INLINE Py_ssize_t halving_blocks_avx2(const uint8_t *s, Py_ssize_t width, uint8_t *d, Py_ssize_t j, Py_ssize_t j1,
+                                           Py_ssize_t offset, const __m128i *pairs128, const int pairs, int precision) {
+    const __m256i zero = _mm256_setzero_si256(), bias = _mm256_set1_epi32(1 << (precision - 1));
+    const __m128i shift = _mm_cvtsi32_si128(precision);
+    __m256i wp[MAX_PAIRS];
+    for (int p = 0; p < pairs; p++) wp[p] = _mm256_broadcastsi128_si256(pairs128[p]);
+    for (; j + 16 <= j1 && 2 * j + offset + 2 * pairs + 30 <= width; j += 16) {
+        __m256i a0 = bias, a1 = bias;
+        const uint8_t *q = s + 2 * j + offset;
+        for (int p = 0; p < pairs; p++) {
+            __m256i v = _mm256_loadu_si256((const __m256i *)(q + 2 * p));  /* lane 0: outputs 0-7, lane 1: 8-15 */
+            a0 = _mm256_add_epi32(a0, _mm256_madd_epi16(_mm256_unpacklo_epi8(v, zero), wp[p]));
+            a1 = _mm256_add_epi32(a1, _mm256_madd_epi16(_mm256_unpackhi_epi8(v, zero), wp[p]));
+        }
+        __m256i packed = pack_sums_avx2(a0, a1, zero, zero, shift);  /* outputs in bytes 0-7 and 16-23 */
+        _mm_storeu_si128((__m128i *)(d + j), _mm256_castsi256_si128(_mm256_permute4x64_epi64(packed, 0x08)));
+    }
+    return j;
+}
+
+__attribute__((target("avx2"))) static Py_ssize_t halving_avx2(const uint8_t *s, Py_ssize_t width, uint8_t *d,
+                                                              Py_ssize_t j0, Py_ssize_t j1, Py_ssize_t offset,
+                                                              const __m128i *wp, int pairs, int precision) {
+    switch (pairs) {
+        case 2: return halving_blocks_avx2(s, width, d, j0, j1, offset, wp, 2, precision);
+        case 4: return halving_blocks_avx2(s, width, d, j0, j1, offset, wp, 4, precision);
+        default: return halving_blocks_avx2(s, width, d, j0, j1, offset, wp, pairs, precision);
+    }
+}
+
+AVX2_INLINE Py_ssize_t vertical_blocks_avx2(const uint8_t *const *rows, Py_ssize_t width, const __m128i *pairs128,
+                                            const int pairs, int precision, uint8_t *d) {
+    const __m256i zero = _mm256_setzero_si256(), bias = _mm256_set1_epi32(1 << (precision - 1));
+    const __m128i shift = _mm_cvtsi32_si128(precision);
+    __m256i wp[MAX_PAIRS];
+    for (int p = 0; p < pairs; p++) wp[p] = _mm256_broadcastsi128_si256(pairs128[p]);
+    Py_ssize_t x = 0;
+    for (; x + 32 <= width; x += 32) {
+        __m256i a0 = bias, a1 = bias, a2 = bias, a3 = bias;
+        for (int p = 0; p < pairs; p++) {
+            __m256i r0 = _mm256_loadu_si256((const __m256i *)(rows[2 * p] + x));
+            __m256i r1 = _mm256_loadu_si256((const __m256i *)(rows[2 * p + 1] + x));
+            __m256i lo = _mm256_unpacklo_epi8(r0, r1), hi = _mm256_unpackhi_epi8(r0, r1);
+            a0 = _mm256_add_epi32(a0, _mm256_madd_epi16(_mm256_unpacklo_epi8(lo, zero), wp[p]));
+            a1 = _mm256_add_epi32(a1, _mm256_madd_epi16(_mm256_unpackhi_epi8(lo, zero), wp[p]));
+            a2 = _mm256_add_epi32(a2, _mm256_madd_epi16(_mm256_unpacklo_epi8(hi, zero), wp[p]));
+            a3 = _mm256_add_epi32(a3, _mm256_madd_epi16(_mm256_unpackhi_epi8(hi, zero), wp[p]));
+        }
+        _mm256_storeu_si256((__m256i *)(d + x), pack_sums_avx2(a0, a1, a2, a3, shift));
+    }
+    return x;
+}
+
+__attribute__((target("avx2"))) static Py_ssize_t vertical_avx2(const uint8_t *const *rows, Py_ssize_t width,
+                                                               const __m128i *wp, int pairs, int precision,
+                                                               uint8_t *d) {
+    switch (pairs) {
+        case 2: return vertical_blocks_avx2(rows, width, wp, 2, precision, d);
+        case 4: return vertical_blocks_avx2(rows, width, wp, 4, precision, d);
+        default: return vertical_blocks_avx2(rows, width, wp, pairs, precision, d);
+    }
+}
+
+static int cpu_has_avx2(void) {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2");
+}
+#else
+#define AVX2 0
+
+static Py_ssize_t halving_avx2(const uint8_t *s, Py_ssize_t width, uint8_t *d, Py_ssize_t j0, Py_ssize_t j1,
+                               Py_ssize_t offset, const __m128i *wp, int pairs, int precision) {
+    return j0;
+}
+
+static Py_ssize_t vertical_avx2(const uint8_t *const *rows, Py_ssize_t width, const __m128i *wp, int pairs,
+                                int precision, uint8_t *d) {
+    return 0;
+}
+
+static int cpu_has_avx2(void) { return 0; }
+#endif
+
+static int use_avx2;  /* set when the module loads; switchable for tests (set_avx2) */
+
 /* The outputs j0 <= j < j1 of one row whose taps start at 2 * j + offset with the same weights w (a
  * whole-factor halving); returns the first output left to the plain loop. */
 static Py_ssize_t row_halving(const uint8_t *s, Py_ssize_t width, uint8_t *d, Py_ssize_t j0, Py_ssize_t j1,
                               Py_ssize_t offset, const int16_t *w, int count, int precision) {
     __m128i wp[MAX_PAIRS];
     int pairs = weight_pairs(w, count, wp);
+    if (pairs == 0) return j0;
+    Py_ssize_t j = use_avx2 ? halving_avx2(s, width, d, j0, j1, offset, wp, pairs, precision) : j0;
     switch (pairs) {
-        case 0: return j0;
-        case 2: return halving_blocks(s, width, d, j0, j1, offset, wp, 2, precision);  /* bilinear */
-        case 4: return halving_blocks(s, width, d, j0, j1, offset, wp, 4, precision);  /* bicubic */
-        default: return halving_blocks(s, width, d, j0, j1, offset, wp, pairs, precision);
+        case 2: return halving_blocks(s, width, d, j, j1, offset, wp, 2, precision);  /* bilinear */
+        case 4: return halving_blocks(s, width, d, j, j1, offset, wp, 4, precision);  /* bicubic */
+        default: return halving_blocks(s, width, d, j, j1, offset, wp, pairs, precision);
     }
 }
 
-/* Columns 0, 16, ... of one output row of the vertical pass, sixteen at a time; rows[2p], rows[2p + 1] are the
+/* Columns x, x + 16, ... of one output row of the vertical pass, sixteen at a time; rows[2p], rows[2p + 1] are the
  * input rows of weight pair p. Inlined with a constant pair count where it is a common one. */
-INLINE Py_ssize_t vertical_blocks(const uint8_t *const *rows, Py_ssize_t width, const __m128i *wp, const int pairs,
-                                  int precision, uint8_t *d) {
+INLINE Py_ssize_t vertical_blocks(const uint8_t *const *rows, Py_ssize_t x, Py_ssize_t width, const __m128i *wp,
+                                  const int pairs, int precision, uint8_t *d) {
     const __m128i zero = _mm_setzero_si128(), shift = _mm_cvtsi32_si128(precision);
     const __m128i bias = _mm_set1_epi32(1 << (precision - 1));
-    Py_ssize_t x = 0;
     for (; x + 16 <= width; x += 16) {
         __m128i a0 = bias, a1 = bias, a2 = bias, a3 = bias;
         for (int p = 0; p < pairs; p++) {
@@ -233,12 +337,12 @@ static void vertical_row(const uint8_t *src, Py_ssize_t stride, Py_ssize_t width
     const uint8_t *rows[2 * MAX_PAIRS];
     int pairs = weight_pairs(w, count, wp);
     for (int t = 0; t < 2 * pairs; t++) rows[t] = src + (t < count ? t : t - 1) * stride;  /* weight 0 past the end */
-    Py_ssize_t x;
+    Py_ssize_t x = pairs && use_avx2 ? vertical_avx2(rows, width, wp, pairs, precision, d) : 0;
     switch (pairs) {
-        case 0: x = 0; break;
-        case 2: x = vertical_blocks(rows, width, wp, 2, precision, d); break;
-        case 4: x = vertical_blocks(rows, width, wp, 4, precision, d); break;
-        default: x = vertical_blocks(rows, width, wp, pairs, precision, d); break;
+        case 0: break;
+        case 2: x = vertical_blocks(rows, x, width, wp, 2, precision, d); break;
+        case 4: x = vertical_blocks(rows, x, width, wp, 4, precision, d); break;
+        default: x = vertical_blocks(rows, x, width, wp, pairs, precision, d); break;
     }
     vertical_columns(src, stride, x, width, w, count, precision, d);
 }
@@ -251,11 +355,17 @@ static void luma_row(const uint8_t *r, const uint8_t *g, const uint8_t *b, const
     int32_t half = weights[1] / 2;
     __m128i wp[2] = {weight_pair((int16_t)weights[0], (int16_t)half),
                      weight_pair((int16_t)(weights[1] - half), (int16_t)weights[2])};
-    Py_ssize_t x = vertical_blocks(rows, width, wp, 2, 16, d);
+    Py_ssize_t x = use_avx2 ? vertical_avx2(rows, width, wp, 2, 16, d) : 0;
+    x = vertical_blocks(rows, x, width, wp, 2, 16, d);
     luma_columns(r, g, b, weights, x, width, d);
 }
 #else
 #define SIMD 0
+#define AVX2 0
+
+static int use_avx2;
+
+static int cpu_has_avx2(void) { return 0; }
 
 static void luma_row(const uint8_t *r, const uint8_t *g, const uint8_t *b, const int32_t *weights, Py_ssize_t width,
                      uint8_t *d) {
@@ -485,7 +595,17 @@ done:
     return result;
 }
 
+static PyObject *set_avx2(PyObject *self, PyObject *args) {
+    int on;
+    if (!PyArg_ParseTuple(args, "p", &on)) return NULL;
+    int before = use_avx2;
+    use_avx2 = on && SIMD && cpu_has_avx2();
+    return PyBool_FromLong(before);
+}
+
 static PyMethodDef methods[] = {
+    {"set_avx2", set_avx2, METH_VARARGS,
+     "set_avx2(on): use the AVX2 loops where the CPU has them (the default) or not; returns the previous setting."},
     {"luma", luma, METH_VARARGS,
      "luma(src, dst, (wr, wg, wb)): the fixed-point luma of each RGB image of src into every plane of dst."},
     {"resize_aa", resize_aa, METH_VARARGS,
@@ -498,7 +618,8 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "visiontx._native",
 
 PyMODINIT_FUNC PyInit__native(void) {
     PyObject *m = PyModule_Create(&module);
-    if (m && PyModule_AddIntConstant(m, "SIMD", SIMD) < 0) {
+    use_avx2 = SIMD && cpu_has_avx2();
+    if (m && (PyModule_AddIntConstant(m, "SIMD", SIMD) < 0 || PyModule_AddIntConstant(m, "AVX2", use_avx2) < 0)) {
         Py_DECREF(m);
         return NULL;
     }
