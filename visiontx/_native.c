@@ -167,22 +167,32 @@ static inline __m128i pack_sums(__m128i a0, __m128i a1, __m128i a2, __m128i a3, 
 
 #define INLINE static inline __attribute__((always_inline))
 
+/* Where the next block of n outputs of a run [j0, j1) starts, the loop being at j: j itself while the block
+ * fits the run and its loads fit the row (2 * start <= room), else one last block overlapping the previous
+ * (ending at j1) where that fits; -1 when the run is done or no block fits. The plain loop takes what is left. */
+static inline Py_ssize_t block_start(Py_ssize_t j, Py_ssize_t j0, Py_ssize_t j1, Py_ssize_t n, Py_ssize_t room) {
+    if (j >= j1) return -1;
+    if (j + n <= j1 && 2 * j <= room) return j;
+    Py_ssize_t last = j1 - n;
+    return last >= j0 && 2 * last <= room ? last : -1;
+}
+
 /* Outputs j0, j0 + 8, ... of a halving's interior, eight at a time, while the loads stay inside the row:
  * bytes 2m and 2m + 1 of a load are output m's pair of taps. Inlined with a constant pair count where it
  * is a common one, for the compiler to unroll. */
-INLINE Py_ssize_t halving_blocks(const uint8_t *s, Py_ssize_t width, uint8_t *d, Py_ssize_t j, Py_ssize_t j1,
-                                 Py_ssize_t offset, const __m128i *wp, const int pairs, int precision) {
+INLINE Py_ssize_t halving_blocks(const uint8_t *s, Py_ssize_t width, uint8_t *d, Py_ssize_t j0, Py_ssize_t j,
+                                 Py_ssize_t j1, Py_ssize_t offset, const __m128i *wp, const int pairs, int precision) {
     const __m128i zero = _mm_setzero_si128(), shift = _mm_cvtsi32_si128(precision);
     const __m128i bias = _mm_set1_epi32(1 << (precision - 1));
-    for (; j + 8 <= j1 && 2 * j + offset + 2 * pairs + 14 <= width; j += 8) {
+    for (Py_ssize_t at; (at = block_start(j, j0, j1, 8, width - offset - 2 * pairs - 14)) >= 0; j = at + 8) {
         __m128i a0 = bias, a1 = bias;
-        const uint8_t *q = s + 2 * j + offset;
+        const uint8_t *q = s + 2 * at + offset;
         for (int p = 0; p < pairs; p++) {
             __m128i v = _mm_loadu_si128((const __m128i *)(q + 2 * p));
             a0 = _mm_add_epi32(a0, _mm_madd_epi16(_mm_unpacklo_epi8(v, zero), wp[p]));
             a1 = _mm_add_epi32(a1, _mm_madd_epi16(_mm_unpackhi_epi8(v, zero), wp[p]));
         }
-        _mm_storel_epi64((__m128i *)(d + j), pack_sums(a0, a1, zero, zero, shift));
+        _mm_storel_epi64((__m128i *)(d + at), pack_sums(a0, a1, zero, zero, shift));
     }
     return j;
 }
@@ -195,6 +205,55 @@ static int weight_pairs(const int16_t *w, int count, __m128i *wp) {
     return pairs;
 }
 
+
+/* Bilinear halving's interior weights are 1, 3, 3, 1 eighths, exactly representable: with u = 2^(precision - 3)
+ * torch's (u * sum + 2^(precision - 1)) >> precision is (sum + 4) >> 3, small enough for 16-bit lanes (twice
+ * the pixels per instruction of the 32-bit multiply-adds). */
+static int is_1331(const int16_t *w, int count, int precision) {
+    if (count != 4 || precision < 3) return 0;
+    int u = 1 << (precision - 3);
+    return w[0] == u && w[1] == 3 * u && w[2] == 3 * u && w[3] == u;
+}
+
+/* (a + 3 b + 3 c + d + 4) >> 3 of 16-bit lanes. */
+static inline __m128i eighths_1331(__m128i a, __m128i b, __m128i c, __m128i d) {
+    __m128i inner = _mm_add_epi16(b, c);
+    __m128i sum = _mm_add_epi16(_mm_add_epi16(a, d), _mm_add_epi16(inner, _mm_add_epi16(inner, inner)));
+    return _mm_srli_epi16(_mm_add_epi16(sum, _mm_set1_epi16(4)), 3);
+}
+
+/* Columns x, x + 16, ... of an output row from four input rows weighted 1, 3, 3, 1 eighths. */
+static Py_ssize_t vertical_1331(const uint8_t *const *rows, Py_ssize_t x, Py_ssize_t width, uint8_t *d) {
+    const __m128i zero = _mm_setzero_si128();
+    for (Py_ssize_t at; (at = block_start(x, 0, width, 16, 2 * width)) >= 0; x = at + 16) {
+        const uint8_t *r0 = rows[0] + at, *r1 = rows[1] + at, *r2 = rows[2] + at, *r3 = rows[3] + at;
+        __m128i a = _mm_loadu_si128((const __m128i *)r0), b = _mm_loadu_si128((const __m128i *)r1);
+        __m128i c = _mm_loadu_si128((const __m128i *)r2), e = _mm_loadu_si128((const __m128i *)r3);
+        __m128i lo = eighths_1331(_mm_unpacklo_epi8(a, zero), _mm_unpacklo_epi8(b, zero), _mm_unpacklo_epi8(c, zero),
+                                  _mm_unpacklo_epi8(e, zero));
+        __m128i hi = eighths_1331(_mm_unpackhi_epi8(a, zero), _mm_unpackhi_epi8(b, zero), _mm_unpackhi_epi8(c, zero),
+                                  _mm_unpackhi_epi8(e, zero));
+        _mm_storeu_si128((__m128i *)(d + at), _mm_packus_epi16(lo, hi));
+    }
+    return x;
+}
+
+/* Eight halving outputs from q[0..17]: the 16-bit lanes of the loads at q and q + 2 hold taps 0, 1 and 2, 3. */
+static inline __m128i halving_1331_8(const uint8_t *q) {
+    const __m128i low = _mm_set1_epi16(0xFF);
+    __m128i v0 = _mm_loadu_si128((const __m128i *)q), v1 = _mm_loadu_si128((const __m128i *)(q + 2));
+    return eighths_1331(_mm_and_si128(v0, low), _mm_srli_epi16(v0, 8), _mm_and_si128(v1, low), _mm_srli_epi16(v1, 8));
+}
+
+/* Outputs j, j + 16, ... of a halving's interior whose taps, at 2 * j + offset, weigh 1, 3, 3, 1 eighths. */
+static Py_ssize_t halving_1331(const uint8_t *s, Py_ssize_t width, uint8_t *d, Py_ssize_t j0, Py_ssize_t j,
+                               Py_ssize_t j1, Py_ssize_t offset) {
+    for (Py_ssize_t at; (at = block_start(j, j0, j1, 16, width - offset - 34)) >= 0; j = at + 16) {
+        const uint8_t *q = s + 2 * at + offset;
+        _mm_storeu_si128((__m128i *)(d + at), _mm_packus_epi16(halving_1331_8(q), halving_1331_8(q + 16)));
+    }
+    return j;
+}
 
 /* The same loops on 256-bit vectors where the CPU has AVX2 (checked when the module loads; compiled for it
  * whatever the build's flags). Lane by lane they are the 128-bit loops, so the bytes come out in order. */
@@ -272,6 +331,48 @@ __attribute__((target("avx2"))) static Py_ssize_t vertical_avx2(const uint8_t *c
     }
 }
 
+AVX2_INLINE __m256i eighths_1331_avx2(__m256i a, __m256i b, __m256i c, __m256i d) {
+    __m256i inner = _mm256_add_epi16(b, c);
+    __m256i sum = _mm256_add_epi16(_mm256_add_epi16(a, d), _mm256_add_epi16(inner, _mm256_add_epi16(inner, inner)));
+    return _mm256_srli_epi16(_mm256_add_epi16(sum, _mm256_set1_epi16(4)), 3);
+}
+
+__attribute__((target("avx2"))) static Py_ssize_t vertical_1331_avx2(const uint8_t *const *rows, Py_ssize_t width,
+                                                                    uint8_t *d) {
+    const __m256i zero = _mm256_setzero_si256();
+    Py_ssize_t x = 0;
+    for (; x + 32 <= width; x += 32) {
+        __m256i a = _mm256_loadu_si256((const __m256i *)(rows[0] + x));
+        __m256i b = _mm256_loadu_si256((const __m256i *)(rows[1] + x));
+        __m256i c = _mm256_loadu_si256((const __m256i *)(rows[2] + x));
+        __m256i e = _mm256_loadu_si256((const __m256i *)(rows[3] + x));
+        __m256i lo = eighths_1331_avx2(_mm256_unpacklo_epi8(a, zero), _mm256_unpacklo_epi8(b, zero),
+                                       _mm256_unpacklo_epi8(c, zero), _mm256_unpacklo_epi8(e, zero));
+        __m256i hi = eighths_1331_avx2(_mm256_unpackhi_epi8(a, zero), _mm256_unpackhi_epi8(b, zero),
+                                       _mm256_unpackhi_epi8(c, zero), _mm256_unpackhi_epi8(e, zero));
+        _mm256_storeu_si256((__m256i *)(d + x), _mm256_packus_epi16(lo, hi));  /* lane by lane: in order */
+    }
+    return x;
+}
+
+AVX2_INLINE __m256i halving_1331_16_avx2(const uint8_t *q) {  /* lane 0: outputs 0-7, lane 1: 8-15 */
+    const __m256i low = _mm256_set1_epi16(0xFF);
+    __m256i v0 = _mm256_loadu_si256((const __m256i *)q), v1 = _mm256_loadu_si256((const __m256i *)(q + 2));
+    return eighths_1331_avx2(_mm256_and_si256(v0, low), _mm256_srli_epi16(v0, 8), _mm256_and_si256(v1, low),
+                             _mm256_srli_epi16(v1, 8));
+}
+
+__attribute__((target("avx2"))) static Py_ssize_t halving_1331_avx2(const uint8_t *s, Py_ssize_t width, uint8_t *d,
+                                                                   Py_ssize_t j, Py_ssize_t j1, Py_ssize_t offset) {
+    for (; j + 32 <= j1 && 2 * j + offset + 66 <= width; j += 32) {
+        const uint8_t *q = s + 2 * j + offset;
+        __m256i packed = _mm256_packus_epi16(halving_1331_16_avx2(q), halving_1331_16_avx2(q + 32));
+        /* lanes hold outputs (0-7, 16-23) and (8-15, 24-31): put the quarters in order */
+        _mm256_storeu_si256((__m256i *)(d + j), _mm256_permute4x64_epi64(packed, 0xD8));
+    }
+    return j;
+}
+
 static int cpu_has_avx2(void) {
     __builtin_cpu_init();
     return __builtin_cpu_supports("avx2");
@@ -289,6 +390,13 @@ static Py_ssize_t vertical_avx2(const uint8_t *const *rows, Py_ssize_t width, co
     return 0;
 }
 
+static Py_ssize_t vertical_1331_avx2(const uint8_t *const *rows, Py_ssize_t width, uint8_t *d) { return 0; }
+
+static Py_ssize_t halving_1331_avx2(const uint8_t *s, Py_ssize_t width, uint8_t *d, Py_ssize_t j, Py_ssize_t j1,
+                                    Py_ssize_t offset) {
+    return j;
+}
+
 static int cpu_has_avx2(void) { return 0; }
 #endif
 
@@ -298,14 +406,18 @@ static int use_avx2;  /* set when the module loads; switchable for tests (set_av
  * whole-factor halving); returns the first output left to the plain loop. */
 static Py_ssize_t row_halving(const uint8_t *s, Py_ssize_t width, uint8_t *d, Py_ssize_t j0, Py_ssize_t j1,
                               Py_ssize_t offset, const int16_t *w, int count, int precision) {
+    if (is_1331(w, count, precision)) {
+        Py_ssize_t j = use_avx2 ? halving_1331_avx2(s, width, d, j0, j1, offset) : j0;
+        return halving_1331(s, width, d, j0, j, j1, offset);
+    }
     __m128i wp[MAX_PAIRS];
     int pairs = weight_pairs(w, count, wp);
     if (pairs == 0) return j0;
     Py_ssize_t j = use_avx2 ? halving_avx2(s, width, d, j0, j1, offset, wp, pairs, precision) : j0;
     switch (pairs) {
-        case 2: return halving_blocks(s, width, d, j, j1, offset, wp, 2, precision);  /* bilinear */
-        case 4: return halving_blocks(s, width, d, j, j1, offset, wp, 4, precision);  /* bicubic */
-        default: return halving_blocks(s, width, d, j, j1, offset, wp, pairs, precision);
+        case 2: return halving_blocks(s, width, d, j0, j, j1, offset, wp, 2, precision);  /* bilinear */
+        case 4: return halving_blocks(s, width, d, j0, j, j1, offset, wp, 4, precision);  /* bicubic */
+        default: return halving_blocks(s, width, d, j0, j, j1, offset, wp, pairs, precision);
     }
 }
 
@@ -315,18 +427,18 @@ INLINE Py_ssize_t vertical_blocks(const uint8_t *const *rows, Py_ssize_t x, Py_s
                                   const int pairs, int precision, uint8_t *d) {
     const __m128i zero = _mm_setzero_si128(), shift = _mm_cvtsi32_si128(precision);
     const __m128i bias = _mm_set1_epi32(1 << (precision - 1));
-    for (; x + 16 <= width; x += 16) {
+    for (Py_ssize_t at; (at = block_start(x, 0, width, 16, 2 * width)) >= 0; x = at + 16) {
         __m128i a0 = bias, a1 = bias, a2 = bias, a3 = bias;
         for (int p = 0; p < pairs; p++) {
-            __m128i r0 = _mm_loadu_si128((const __m128i *)(rows[2 * p] + x));
-            __m128i r1 = _mm_loadu_si128((const __m128i *)(rows[2 * p + 1] + x));
+            __m128i r0 = _mm_loadu_si128((const __m128i *)(rows[2 * p] + at));
+            __m128i r1 = _mm_loadu_si128((const __m128i *)(rows[2 * p + 1] + at));
             __m128i lo = _mm_unpacklo_epi8(r0, r1), hi = _mm_unpackhi_epi8(r0, r1);  /* the two rows interleaved */
             a0 = _mm_add_epi32(a0, _mm_madd_epi16(_mm_unpacklo_epi8(lo, zero), wp[p]));
             a1 = _mm_add_epi32(a1, _mm_madd_epi16(_mm_unpackhi_epi8(lo, zero), wp[p]));
             a2 = _mm_add_epi32(a2, _mm_madd_epi16(_mm_unpacklo_epi8(hi, zero), wp[p]));
             a3 = _mm_add_epi32(a3, _mm_madd_epi16(_mm_unpackhi_epi8(hi, zero), wp[p]));
         }
-        _mm_storeu_si128((__m128i *)(d + x), pack_sums(a0, a1, a2, a3, shift));
+        _mm_storeu_si128((__m128i *)(d + at), pack_sums(a0, a1, a2, a3, shift));
     }
     return x;
 }
@@ -337,6 +449,11 @@ static void vertical_row(const uint8_t *src, Py_ssize_t stride, Py_ssize_t width
     const uint8_t *rows[2 * MAX_PAIRS];
     int pairs = weight_pairs(w, count, wp);
     for (int t = 0; t < 2 * pairs; t++) rows[t] = src + (t < count ? t : t - 1) * stride;  /* weight 0 past the end */
+    if (is_1331(w, count, precision)) {
+        Py_ssize_t x = use_avx2 ? vertical_1331_avx2(rows, width, d) : 0;
+        vertical_columns(src, stride, vertical_1331(rows, x, width, d), width, w, count, precision, d);
+        return;
+    }
     Py_ssize_t x = pairs && use_avx2 ? vertical_avx2(rows, width, wp, pairs, precision, d) : 0;
     switch (pairs) {
         case 0: break;
