@@ -255,6 +255,33 @@ static Py_ssize_t halving_1331(const uint8_t *s, Py_ssize_t width, uint8_t *d, P
     return j;
 }
 
+#define TILE 32  /* rows per block of the transposed horizontal pass: one tile column is 32 bytes */
+
+/* The horizontal pass of TILE rows, transposed: tile holds their pixels column by column (TILE bytes a column,
+ * rows in lanes), so each output column is the vertical pass's sum over whole columns, 16 lanes at a time. */
+static void tile_columns(const uint8_t *tile, const Axis *axis, const int32_t *pairs, const Py_ssize_t *first_pair,
+                         uint8_t *out) {
+    const __m128i zero = _mm_setzero_si128(), shift = _mm_cvtsi32_si128(axis->precision);
+    const __m128i bias = _mm_set1_epi32(1 << (axis->precision - 1));
+    for (Py_ssize_t j = 0; j < axis->out; j++) {
+        for (int half = 0; half < TILE; half += 16) {
+            const uint8_t *q = tile + axis->start[j] * TILE + half;
+            const int32_t *wp = pairs + first_pair[j];
+            __m128i a0 = bias, a1 = bias, a2 = bias, a3 = bias;
+            for (int t = 0; t < axis->count[j]; t += 2, q += 2 * TILE, wp++) {
+                __m128i w = _mm_set1_epi32(*wp);
+                __m128i r0 = _mm_loadu_si128((const __m128i *)q), r1 = _mm_loadu_si128((const __m128i *)(q + TILE));
+                __m128i lo = _mm_unpacklo_epi8(r0, r1), hi = _mm_unpackhi_epi8(r0, r1);
+                a0 = _mm_add_epi32(a0, _mm_madd_epi16(_mm_unpacklo_epi8(lo, zero), w));
+                a1 = _mm_add_epi32(a1, _mm_madd_epi16(_mm_unpackhi_epi8(lo, zero), w));
+                a2 = _mm_add_epi32(a2, _mm_madd_epi16(_mm_unpacklo_epi8(hi, zero), w));
+                a3 = _mm_add_epi32(a3, _mm_madd_epi16(_mm_unpackhi_epi8(hi, zero), w));
+            }
+            _mm_storeu_si128((__m128i *)(out + j * TILE + half), pack_sums(a0, a1, a2, a3, shift));
+        }
+    }
+}
+
 /* The same loops on 256-bit vectors where the CPU has AVX2 (checked when the module loads; compiled for it
  * whatever the build's flags). Lane by lane they are the 128-bit loops, so the bytes come out in order. */
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
@@ -373,6 +400,28 @@ __attribute__((target("avx2"))) static Py_ssize_t halving_1331_avx2(const uint8_
     return j;
 }
 
+__attribute__((target("avx2"))) static void tile_columns_avx2(const uint8_t *tile, const Axis *axis,
+                                                             const int32_t *pairs, const Py_ssize_t *first_pair,
+                                                             uint8_t *out) {
+    const __m256i zero = _mm256_setzero_si256(), bias = _mm256_set1_epi32(1 << (axis->precision - 1));
+    const __m128i shift = _mm_cvtsi32_si128(axis->precision);
+    for (Py_ssize_t j = 0; j < axis->out; j++) {
+        const uint8_t *q = tile + axis->start[j] * TILE;
+        const int32_t *wp = pairs + first_pair[j];
+        __m256i a0 = bias, a1 = bias, a2 = bias, a3 = bias;
+        for (int t = 0; t < axis->count[j]; t += 2, q += 2 * TILE, wp++) {
+            __m256i w = _mm256_set1_epi32(*wp);
+            __m256i r0 = _mm256_loadu_si256((const __m256i *)q), r1 = _mm256_loadu_si256((const __m256i *)(q + TILE));
+            __m256i lo = _mm256_unpacklo_epi8(r0, r1), hi = _mm256_unpackhi_epi8(r0, r1);
+            a0 = _mm256_add_epi32(a0, _mm256_madd_epi16(_mm256_unpacklo_epi8(lo, zero), w));
+            a1 = _mm256_add_epi32(a1, _mm256_madd_epi16(_mm256_unpackhi_epi8(lo, zero), w));
+            a2 = _mm256_add_epi32(a2, _mm256_madd_epi16(_mm256_unpacklo_epi8(hi, zero), w));
+            a3 = _mm256_add_epi32(a3, _mm256_madd_epi16(_mm256_unpackhi_epi8(hi, zero), w));
+        }
+        _mm256_storeu_si256((__m256i *)(out + j * TILE), pack_sums_avx2(a0, a1, a2, a3, shift));
+    }
+}
+
 static int cpu_has_avx2(void) {
     __builtin_cpu_init();
     return __builtin_cpu_supports("avx2");
@@ -391,6 +440,9 @@ static Py_ssize_t vertical_avx2(const uint8_t *const *rows, Py_ssize_t width, co
 }
 
 static Py_ssize_t vertical_1331_avx2(const uint8_t *const *rows, Py_ssize_t width, uint8_t *d) { return 0; }
+
+static void tile_columns_avx2(const uint8_t *tile, const Axis *axis, const int32_t *pairs,
+                              const Py_ssize_t *first_pair, uint8_t *out) {}
 
 static Py_ssize_t halving_1331_avx2(const uint8_t *s, Py_ssize_t width, uint8_t *d, Py_ssize_t j, Py_ssize_t j1,
                                     Py_ssize_t offset) {
@@ -484,6 +536,14 @@ static int use_avx2;
 
 static int cpu_has_avx2(void) { return 0; }
 
+#define TILE 32
+
+static void tile_columns(const uint8_t *tile, const Axis *axis, const int32_t *pairs, const Py_ssize_t *first_pair,
+                         uint8_t *out) {}  /* never called: plan_init plans no tiles without SIMD */
+
+static void tile_columns_avx2(const uint8_t *tile, const Axis *axis, const int32_t *pairs,
+                              const Py_ssize_t *first_pair, uint8_t *out) {}
+
 static void luma_row(const uint8_t *r, const uint8_t *g, const uint8_t *b, const int32_t *weights, Py_ssize_t width,
                      uint8_t *d) {
     luma_columns(r, g, b, weights, 0, width, d);
@@ -554,32 +614,55 @@ static void vertical(const uint8_t *src, Py_ssize_t src_stride, Py_ssize_t width
                      Py_ssize_t dst_stride, const Axis *axis);
 
 /* How the horizontal pass of a call runs: along the rows where most of it is a halving (j0..j1, vectorised),
- * otherwise (with SSE2) as the vectorised vertical pass over the transposed rows, through two buffers. */
+ * otherwise (with SSE2) 16 rows at a time, transposed into a tile of 16-byte columns (see tile_columns). */
 typedef struct {
     Py_ssize_t j0, j1;
-    uint8_t *rows_t, *out_t; /* in_w x rows and out_w x rows, or NULL along the rows */
+    uint8_t *tile, *tile_out;  /* (in_w + 1) x TILE and out_w x TILE, or NULL along the rows */
+    int32_t *pairs;            /* each output's weights in pairs, from first_pair[j] */
+    Py_ssize_t *first_pair;
 } Plan;
 
-static int plan_init(Plan *plan, const Axis *axis, Py_ssize_t rows, Py_ssize_t in_w) {
+static int plan_init(Plan *plan, const Axis *axis, Py_ssize_t in_w) {
     halving_run(axis, &plan->j0, &plan->j1);
-    plan->rows_t = plan->out_t = NULL;
+    plan->tile = plan->tile_out = NULL;
+    plan->pairs = NULL;
+    plan->first_pair = NULL;
     if (!SIMD || 2 * (plan->j1 - plan->j0) >= axis->out) return 0;
-    plan->rows_t = malloc((size_t)(in_w * rows));
-    plan->out_t = malloc((size_t)(axis->out * rows));
-    return plan->rows_t && plan->out_t ? 0 : -1;
+    Py_ssize_t total = 0;
+    for (Py_ssize_t j = 0; j < axis->out; j++) total += (axis->count[j] + 1) / 2;
+    plan->tile = calloc((size_t)(in_w + 1), TILE);  /* the extra column: an odd tap's partner, at weight 0 */
+    plan->tile_out = malloc((size_t)(axis->out * TILE));
+    plan->pairs = malloc(sizeof(int32_t) * (size_t)(total + 1));
+    plan->first_pair = malloc(sizeof(Py_ssize_t) * (size_t)axis->out);
+    if (!plan->tile || !plan->tile_out || !plan->pairs || !plan->first_pair) return -1;
+    for (Py_ssize_t j = 0, k = 0; j < axis->out; j++) {
+        const int16_t *w = axis->weights + j * axis->taps;
+        plan->first_pair[j] = k;
+        for (int t = 0; t < axis->count[j]; t += 2, k++) {
+            uint16_t high = t + 1 < axis->count[j] ? (uint16_t)w[t + 1] : 0;
+            plan->pairs[k] = (int32_t)(((uint32_t)high << 16) | (uint16_t)w[t]);
+        }
+    }
+    return 0;
 }
 
 static void plan_free(Plan *plan) {
-    free(plan->rows_t);
-    free(plan->out_t);
+    free(plan->tile);
+    free(plan->tile_out);
+    free(plan->pairs);
+    free(plan->first_pair);
 }
 
 static void horizontal(const uint8_t *src, Py_ssize_t src_stride, Py_ssize_t rows, Py_ssize_t width, uint8_t *dst,
                        Py_ssize_t dst_stride, const Axis *axis, const Plan *plan) {
-    if (plan->rows_t) {
-        transpose(src, src_stride, rows, width, plan->rows_t, rows);
-        vertical(plan->rows_t, rows, rows, plan->out_t, rows, axis);
-        transpose(plan->out_t, rows, axis->out, rows, dst, dst_stride);
+    if (plan->tile) {
+        for (Py_ssize_t r = 0; r < rows; r += TILE) {  /* a short last block leaves stale lanes, never stored */
+            Py_ssize_t n = rows - r < TILE ? rows - r : TILE;
+            transpose(src + r * src_stride, src_stride, n, width, plan->tile, TILE);
+            (use_avx2 ? tile_columns_avx2 : tile_columns)(plan->tile, axis, plan->pairs, plan->first_pair,
+                                                          plan->tile_out);
+            transpose(plan->tile_out, TILE, axis->out, n, dst + r * dst_stride, dst_stride);
+        }
         return;
     }
     Py_ssize_t j0 = plan->j0, j1 = plan->j1;
@@ -632,7 +715,7 @@ static PyObject *resize_aa(PyObject *self, PyObject *args) {
     }
     Plan plan = {0};
     uint8_t *buffer = across && down ? malloc((size_t)(in_h * out_w)) : NULL;
-    if ((across && down && !buffer) || (across && plan_init(&plan, &horiz, in_h, in_w) < 0)) {
+    if ((across && down && !buffer) || (across && plan_init(&plan, &horiz, in_w) < 0)) {
         free(buffer);
         plan_free(&plan);
         axis_free(&horiz);
