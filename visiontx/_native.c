@@ -165,6 +165,16 @@ static inline __m128i pack_sums(__m128i a0, __m128i a1, __m128i a2, __m128i a3, 
     return _mm_packus_epi16(lo, hi);
 }
 
+/* a[0..3] += the pairs (r0[i], r1[i]) of 16 byte lanes times the weight pair w (lanes 0-3, 4-7, 8-11, 12-15). */
+static inline void accumulate_rows(__m128i *a, __m128i r0, __m128i r1, __m128i w) {
+    const __m128i zero = _mm_setzero_si128();
+    __m128i lo = _mm_unpacklo_epi8(r0, r1), hi = _mm_unpackhi_epi8(r0, r1);  /* the two rows interleaved */
+    a[0] = _mm_add_epi32(a[0], _mm_madd_epi16(_mm_unpacklo_epi8(lo, zero), w));
+    a[1] = _mm_add_epi32(a[1], _mm_madd_epi16(_mm_unpackhi_epi8(lo, zero), w));
+    a[2] = _mm_add_epi32(a[2], _mm_madd_epi16(_mm_unpacklo_epi8(hi, zero), w));
+    a[3] = _mm_add_epi32(a[3], _mm_madd_epi16(_mm_unpackhi_epi8(hi, zero), w));
+}
+
 #define INLINE static inline __attribute__((always_inline))
 
 /* Where the next block of n outputs of a run [j0, j1) starts, the loop being at j: j itself while the block
@@ -261,23 +271,17 @@ static Py_ssize_t halving_1331(const uint8_t *s, Py_ssize_t width, uint8_t *d, P
  * rows in lanes), so each output column is the vertical pass's sum over whole columns, 16 lanes at a time. */
 static void tile_columns(const uint8_t *tile, const Axis *axis, const int32_t *pairs, const Py_ssize_t *first_pair,
                          uint8_t *out) {
-    const __m128i zero = _mm_setzero_si128(), shift = _mm_cvtsi32_si128(axis->precision);
+    const __m128i shift = _mm_cvtsi32_si128(axis->precision);
     const __m128i bias = _mm_set1_epi32(1 << (axis->precision - 1));
     for (Py_ssize_t j = 0; j < axis->out; j++) {
         for (int half = 0; half < TILE; half += 16) {
             const uint8_t *q = tile + axis->start[j] * TILE + half;
             const int32_t *wp = pairs + first_pair[j];
-            __m128i a0 = bias, a1 = bias, a2 = bias, a3 = bias;
-            for (int t = 0; t < axis->count[j]; t += 2, q += 2 * TILE, wp++) {
-                __m128i w = _mm_set1_epi32(*wp);
-                __m128i r0 = _mm_loadu_si128((const __m128i *)q), r1 = _mm_loadu_si128((const __m128i *)(q + TILE));
-                __m128i lo = _mm_unpacklo_epi8(r0, r1), hi = _mm_unpackhi_epi8(r0, r1);
-                a0 = _mm_add_epi32(a0, _mm_madd_epi16(_mm_unpacklo_epi8(lo, zero), w));
-                a1 = _mm_add_epi32(a1, _mm_madd_epi16(_mm_unpackhi_epi8(lo, zero), w));
-                a2 = _mm_add_epi32(a2, _mm_madd_epi16(_mm_unpacklo_epi8(hi, zero), w));
-                a3 = _mm_add_epi32(a3, _mm_madd_epi16(_mm_unpackhi_epi8(hi, zero), w));
-            }
-            _mm_storeu_si128((__m128i *)(out + j * TILE + half), pack_sums(a0, a1, a2, a3, shift));
+            __m128i a[4] = {bias, bias, bias, bias};
+            for (int t = 0; t < axis->count[j]; t += 2, q += 2 * TILE, wp++)
+                accumulate_rows(a, _mm_loadu_si128((const __m128i *)q), _mm_loadu_si128((const __m128i *)(q + TILE)),
+                                _mm_set1_epi32(*wp));
+            _mm_storeu_si128((__m128i *)(out + j * TILE + half), pack_sums(a[0], a[1], a[2], a[3], shift));
         }
     }
 }
@@ -293,6 +297,15 @@ AVX2_INLINE __m256i pack_sums_avx2(__m256i a0, __m256i a1, __m256i a2, __m256i a
     __m256i lo = _mm256_packs_epi32(_mm256_sra_epi32(a0, shift), _mm256_sra_epi32(a1, shift));
     __m256i hi = _mm256_packs_epi32(_mm256_sra_epi32(a2, shift), _mm256_sra_epi32(a3, shift));
     return _mm256_packus_epi16(lo, hi);
+}
+
+AVX2_INLINE void accumulate_rows_avx2(__m256i *a, __m256i r0, __m256i r1, __m256i w) {  /* lane by lane */
+    const __m256i zero = _mm256_setzero_si256();
+    __m256i lo = _mm256_unpacklo_epi8(r0, r1), hi = _mm256_unpackhi_epi8(r0, r1);
+    a[0] = _mm256_add_epi32(a[0], _mm256_madd_epi16(_mm256_unpacklo_epi8(lo, zero), w));
+    a[1] = _mm256_add_epi32(a[1], _mm256_madd_epi16(_mm256_unpackhi_epi8(lo, zero), w));
+    a[2] = _mm256_add_epi32(a[2], _mm256_madd_epi16(_mm256_unpacklo_epi8(hi, zero), w));
+    a[3] = _mm256_add_epi32(a[3], _mm256_madd_epi16(_mm256_unpackhi_epi8(hi, zero), w));
 }
 
 AVX2_INLINE Py_ssize_t halving_blocks_avx2(const uint8_t *s, Py_ssize_t width, uint8_t *d, Py_ssize_t j, Py_ssize_t j1,
@@ -327,23 +340,17 @@ __attribute__((target("avx2"))) static Py_ssize_t halving_avx2(const uint8_t *s,
 
 AVX2_INLINE Py_ssize_t vertical_blocks_avx2(const uint8_t *const *rows, Py_ssize_t width, const __m128i *pairs128,
                                             const int pairs, int precision, uint8_t *d) {
-    const __m256i zero = _mm256_setzero_si256(), bias = _mm256_set1_epi32(1 << (precision - 1));
+    const __m256i bias = _mm256_set1_epi32(1 << (precision - 1));
     const __m128i shift = _mm_cvtsi32_si128(precision);
     __m256i wp[MAX_PAIRS];
     for (int p = 0; p < pairs; p++) wp[p] = _mm256_broadcastsi128_si256(pairs128[p]);
     Py_ssize_t x = 0;
     for (; x + 32 <= width; x += 32) {
-        __m256i a0 = bias, a1 = bias, a2 = bias, a3 = bias;
-        for (int p = 0; p < pairs; p++) {
-            __m256i r0 = _mm256_loadu_si256((const __m256i *)(rows[2 * p] + x));
-            __m256i r1 = _mm256_loadu_si256((const __m256i *)(rows[2 * p + 1] + x));
-            __m256i lo = _mm256_unpacklo_epi8(r0, r1), hi = _mm256_unpackhi_epi8(r0, r1);
-            a0 = _mm256_add_epi32(a0, _mm256_madd_epi16(_mm256_unpacklo_epi8(lo, zero), wp[p]));
-            a1 = _mm256_add_epi32(a1, _mm256_madd_epi16(_mm256_unpackhi_epi8(lo, zero), wp[p]));
-            a2 = _mm256_add_epi32(a2, _mm256_madd_epi16(_mm256_unpacklo_epi8(hi, zero), wp[p]));
-            a3 = _mm256_add_epi32(a3, _mm256_madd_epi16(_mm256_unpackhi_epi8(hi, zero), wp[p]));
-        }
-        _mm256_storeu_si256((__m256i *)(d + x), pack_sums_avx2(a0, a1, a2, a3, shift));
+        __m256i a[4] = {bias, bias, bias, bias};
+        for (int p = 0; p < pairs; p++)
+            accumulate_rows_avx2(a, _mm256_loadu_si256((const __m256i *)(rows[2 * p] + x)),
+                                 _mm256_loadu_si256((const __m256i *)(rows[2 * p + 1] + x)), wp[p]);
+        _mm256_storeu_si256((__m256i *)(d + x), pack_sums_avx2(a[0], a[1], a[2], a[3], shift));
     }
     return x;
 }
@@ -403,22 +410,16 @@ __attribute__((target("avx2"))) static Py_ssize_t halving_1331_avx2(const uint8_
 __attribute__((target("avx2"))) static void tile_columns_avx2(const uint8_t *tile, const Axis *axis,
                                                              const int32_t *pairs, const Py_ssize_t *first_pair,
                                                              uint8_t *out) {
-    const __m256i zero = _mm256_setzero_si256(), bias = _mm256_set1_epi32(1 << (axis->precision - 1));
+    const __m256i bias = _mm256_set1_epi32(1 << (axis->precision - 1));
     const __m128i shift = _mm_cvtsi32_si128(axis->precision);
     for (Py_ssize_t j = 0; j < axis->out; j++) {
         const uint8_t *q = tile + axis->start[j] * TILE;
         const int32_t *wp = pairs + first_pair[j];
-        __m256i a0 = bias, a1 = bias, a2 = bias, a3 = bias;
-        for (int t = 0; t < axis->count[j]; t += 2, q += 2 * TILE, wp++) {
-            __m256i w = _mm256_set1_epi32(*wp);
-            __m256i r0 = _mm256_loadu_si256((const __m256i *)q), r1 = _mm256_loadu_si256((const __m256i *)(q + TILE));
-            __m256i lo = _mm256_unpacklo_epi8(r0, r1), hi = _mm256_unpackhi_epi8(r0, r1);
-            a0 = _mm256_add_epi32(a0, _mm256_madd_epi16(_mm256_unpacklo_epi8(lo, zero), w));
-            a1 = _mm256_add_epi32(a1, _mm256_madd_epi16(_mm256_unpackhi_epi8(lo, zero), w));
-            a2 = _mm256_add_epi32(a2, _mm256_madd_epi16(_mm256_unpacklo_epi8(hi, zero), w));
-            a3 = _mm256_add_epi32(a3, _mm256_madd_epi16(_mm256_unpackhi_epi8(hi, zero), w));
-        }
-        _mm256_storeu_si256((__m256i *)(out + j * TILE), pack_sums_avx2(a0, a1, a2, a3, shift));
+        __m256i a[4] = {bias, bias, bias, bias};
+        for (int t = 0; t < axis->count[j]; t += 2, q += 2 * TILE, wp++)
+            accumulate_rows_avx2(a, _mm256_loadu_si256((const __m256i *)q),
+                                 _mm256_loadu_si256((const __m256i *)(q + TILE)), _mm256_set1_epi32(*wp));
+        _mm256_storeu_si256((__m256i *)(out + j * TILE), pack_sums_avx2(a[0], a[1], a[2], a[3], shift));
     }
 }
 
@@ -477,20 +478,14 @@ static Py_ssize_t row_halving(const uint8_t *s, Py_ssize_t width, uint8_t *d, Py
  * input rows of weight pair p. Inlined with a constant pair count where it is a common one. */
 INLINE Py_ssize_t vertical_blocks(const uint8_t *const *rows, Py_ssize_t x, Py_ssize_t width, const __m128i *wp,
                                   const int pairs, int precision, uint8_t *d) {
-    const __m128i zero = _mm_setzero_si128(), shift = _mm_cvtsi32_si128(precision);
+    const __m128i shift = _mm_cvtsi32_si128(precision);
     const __m128i bias = _mm_set1_epi32(1 << (precision - 1));
     for (Py_ssize_t at; (at = block_start(x, 0, width, 16, 2 * width)) >= 0; x = at + 16) {
-        __m128i a0 = bias, a1 = bias, a2 = bias, a3 = bias;
-        for (int p = 0; p < pairs; p++) {
-            __m128i r0 = _mm_loadu_si128((const __m128i *)(rows[2 * p] + at));
-            __m128i r1 = _mm_loadu_si128((const __m128i *)(rows[2 * p + 1] + at));
-            __m128i lo = _mm_unpacklo_epi8(r0, r1), hi = _mm_unpackhi_epi8(r0, r1);  /* the two rows interleaved */
-            a0 = _mm_add_epi32(a0, _mm_madd_epi16(_mm_unpacklo_epi8(lo, zero), wp[p]));
-            a1 = _mm_add_epi32(a1, _mm_madd_epi16(_mm_unpackhi_epi8(lo, zero), wp[p]));
-            a2 = _mm_add_epi32(a2, _mm_madd_epi16(_mm_unpacklo_epi8(hi, zero), wp[p]));
-            a3 = _mm_add_epi32(a3, _mm_madd_epi16(_mm_unpackhi_epi8(hi, zero), wp[p]));
-        }
-        _mm_storeu_si128((__m128i *)(d + at), pack_sums(a0, a1, a2, a3, shift));
+        __m128i a[4] = {bias, bias, bias, bias};
+        for (int p = 0; p < pairs; p++)
+            accumulate_rows(a, _mm_loadu_si128((const __m128i *)(rows[2 * p] + at)),
+                            _mm_loadu_si128((const __m128i *)(rows[2 * p + 1] + at)), wp[p]);
+        _mm_storeu_si128((__m128i *)(d + at), pack_sums(a[0], a[1], a[2], a[3], shift));
     }
     return x;
 }
@@ -684,25 +679,42 @@ static void vertical(const uint8_t *src, Py_ssize_t src_stride, Py_ssize_t width
                      axis->count[i], axis->precision, dst + i * dst_stride);
 }
 
+/* src (read as it is: any strides) and dst (C-contiguous, writable) as uint8 buffers; -1 with an exception set. */
+static int acquire(PyObject *src_obj, PyObject *dst_obj, Py_buffer *src, Py_buffer *dst, const char *name) {
+    if (PyObject_GetBuffer(src_obj, src, PyBUF_STRIDES | PyBUF_FORMAT) < 0) return -1;
+    if (PyObject_GetBuffer(dst_obj, dst, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE | PyBUF_FORMAT) < 0) {
+        PyBuffer_Release(src);
+        return -1;
+    }
+    if (!src->format || !dst->format || strcmp(src->format, "B") != 0 || strcmp(dst->format, "B") != 0) {
+        PyErr_Format(PyExc_ValueError, "%s: src and dst must be uint8 buffers", name);
+        PyBuffer_Release(src);
+        PyBuffer_Release(dst);
+        return -1;
+    }
+    return 0;
+}
+
+/* Releases both buffers; None where the call worked, else NULL (its exception set). */
+static PyObject *release(Py_buffer *src, Py_buffer *dst, int ok) {
+    PyBuffer_Release(src);
+    PyBuffer_Release(dst);
+    if (!ok) return NULL;
+    Py_RETURN_NONE;
+}
+
 static PyObject *resize_aa(PyObject *self, PyObject *args) {
     PyObject *src_obj, *dst_obj;
     int bicubic;
     if (!PyArg_ParseTuple(args, "OOp", &src_obj, &dst_obj, &bicubic)) return NULL;
     Py_buffer src, dst;
-    if (PyObject_GetBuffer(src_obj, &src, PyBUF_STRIDES | PyBUF_FORMAT) < 0) return NULL;
-    if (PyObject_GetBuffer(dst_obj, &dst, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE | PyBUF_FORMAT) < 0) {
-        PyBuffer_Release(&src);
-        return NULL;
-    }
-    PyObject *result = NULL;
-    int uint8_src = src.format && strcmp(src.format, "B") == 0;
-    int uint8_dst = dst.format && strcmp(dst.format, "B") == 0;
-    if (src.ndim != 3 || dst.ndim != 3 || !uint8_src || !uint8_dst || src.strides[2] != 1
+    if (acquire(src_obj, dst_obj, &src, &dst, "resize_aa") < 0) return NULL;
+    if (src.ndim != 3 || dst.ndim != 3 || src.strides[2] != 1
         || src.shape[0] != dst.shape[0] || src.shape[1] < 1 || src.shape[2] < 1 || dst.shape[1] < 1
         || dst.shape[2] < 1) {
         PyErr_SetString(PyExc_ValueError, "resize_aa: src and dst must be 3-D uint8 buffers of as many planes, "
                                           "src with contiguous rows, dst C-contiguous, no side empty");
-        goto done;
+        return release(&src, &dst, 0);
     }
     Py_ssize_t planes = src.shape[0], in_h = src.shape[1], in_w = src.shape[2];
     Py_ssize_t out_h = dst.shape[1], out_w = dst.shape[2];
@@ -711,7 +723,7 @@ static PyObject *resize_aa(PyObject *self, PyObject *args) {
     if ((across && axis_init(&horiz, in_w, out_w, bicubic) < 0) || (down && axis_init(&vert, in_h, out_h, bicubic) < 0)) {
         axis_free(&horiz);
         PyErr_NoMemory();
-        goto done;
+        return release(&src, &dst, 0);
     }
     Plan plan = {0};
     uint8_t *buffer = across && down ? malloc((size_t)(in_h * out_w)) : NULL;
@@ -721,7 +733,7 @@ static PyObject *resize_aa(PyObject *self, PyObject *args) {
         axis_free(&horiz);
         axis_free(&vert);
         PyErr_NoMemory();
-        goto done;
+        return release(&src, &dst, 0);
     }
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t p = 0; p < planes; p++) {
@@ -743,12 +755,7 @@ static PyObject *resize_aa(PyObject *self, PyObject *args) {
     plan_free(&plan);
     axis_free(&horiz);
     axis_free(&vert);
-    Py_INCREF(Py_None);
-    result = Py_None;
-done:
-    PyBuffer_Release(&src);
-    PyBuffer_Release(&dst);
-    return result;
+    return release(&src, &dst, 1);
 }
 
 static PyObject *luma(PyObject *self, PyObject *args) {
@@ -761,18 +768,12 @@ static PyObject *luma(PyObject *self, PyObject *args) {
         return NULL;
     }
     Py_buffer src, dst;
-    if (PyObject_GetBuffer(src_obj, &src, PyBUF_STRIDES | PyBUF_FORMAT) < 0) return NULL;
-    if (PyObject_GetBuffer(dst_obj, &dst, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE | PyBUF_FORMAT) < 0) {
-        PyBuffer_Release(&src);
-        return NULL;
-    }
-    PyObject *result = NULL;
-    int uint8 = src.format && dst.format && strcmp(src.format, "B") == 0 && strcmp(dst.format, "B") == 0;
-    if (src.ndim != 4 || dst.ndim != 4 || !uint8 || src.strides[3] != 1 || src.shape[1] != 3 || dst.shape[1] < 1
+    if (acquire(src_obj, dst_obj, &src, &dst, "luma") < 0) return NULL;
+    if (src.ndim != 4 || dst.ndim != 4 || src.strides[3] != 1 || src.shape[1] != 3 || dst.shape[1] < 1
         || src.shape[0] != dst.shape[0] || src.shape[2] != dst.shape[2] || src.shape[3] != dst.shape[3]) {
         PyErr_SetString(PyExc_ValueError, "luma: src must be a 4-D uint8 buffer (images, 3, rows, columns) with "
                                           "contiguous rows, dst a C-contiguous one of as many images, rows and columns");
-        goto done;
+        return release(&src, &dst, 0);
     }
     Py_ssize_t images = src.shape[0], planes = dst.shape[1], rows = src.shape[2], width = src.shape[3];
     Py_BEGIN_ALLOW_THREADS
@@ -787,12 +788,7 @@ static PyObject *luma(PyObject *self, PyObject *args) {
         }
     }
     Py_END_ALLOW_THREADS
-    Py_INCREF(Py_None);
-    result = Py_None;
-done:
-    PyBuffer_Release(&src);
-    PyBuffer_Release(&dst);
-    return result;
+    return release(&src, &dst, 1);
 }
 
 static PyObject *set_avx2(PyObject *self, PyObject *args) {
