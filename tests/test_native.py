@@ -72,7 +72,8 @@ def test_resize_aa_equals_torch_on_random_sizes(mode: str, loops: str) -> None:
         else:
             size = tuple(int(v) for v in rng.integers(1, 260, 2))
         planes = int(rng.integers(1, 5))
-        values = rng.integers(0, 256, (planes, height, width)) if case % 2 else rng.choice([0, 255], (planes, height, width))
+        shape = (planes, height, width)
+        values = rng.integers(0, 256, shape) if case % 2 else rng.choice([0, 255], shape)
         image = torch.from_numpy(values.astype(np.uint8))
         torch.testing.assert_close(_native_resize(image, size, mode), _torch_resize(image, size, mode), rtol=0, atol=0)
 
@@ -164,7 +165,8 @@ def test_resize_kernel_takes_the_native_path_for_antialiased_uint8() -> None:
     assert not _geometry.can_resize_native(image.float(), "bilinear", True)
     with _cv2.disabled():
         assert not _geometry.can_resize_native(image, "bilinear", True)
-    for mode, size in [("bilinear", [120, 125]), ("bicubic", [120, 125]), ("bicubic", [300, 260]), ("bilinear", [77, 200])]:
+    for mode, size in [("bilinear", [120, 125]), ("bicubic", [120, 125]), ("bicubic", [300, 260]),
+                       ("bilinear", [77, 200])]:
         fast = F.resize_image_tensor(image, size, interpolation=mode, antialias=True)
         with _cv2.disabled():
             reference = F.resize_image_tensor(image, size, interpolation=mode, antialias=True)

@@ -47,10 +47,13 @@ static double cubic_filter(double x) { /* Keys' cubic, a = -0.5, in torch's orde
     return 0.0;
 }
 
-static void axis_free(Axis *axis) {
+static void axis_free(Axis *axis) {  /* safe to call twice */
     free(axis->start);
     free(axis->count);
     free(axis->weights);
+    axis->start = NULL;
+    axis->count = NULL;
+    axis->weights = NULL;
 }
 
 /* The weights of one axis resized from in to out, as torch's antialiased uint8 path computes them. */
@@ -60,7 +63,9 @@ static int axis_init(Axis *axis, Py_ssize_t in, Py_ssize_t out, int bicubic) {
     double half = bicubic ? 2.0 : 1.0;
     double support = scale >= 1.0 ? half * scale : half;
     double invscale = scale >= 1.0 ? 1.0 / scale : 1.0;
-    int taps = (int)ceil(support) * 2 + 1;
+    double taps_wanted = ceil(support) * 2.0 + 1.0;
+    if (taps_wanted > (double)(1 << 30) || (double)out * taps_wanted > (double)(PY_SSIZE_T_MAX / 16)) return -1;
+    int taps = (int)taps_wanted;
     double *w = malloc(sizeof(double) * (size_t)(out * taps));
     axis->out = out;
     axis->taps = taps;
@@ -720,8 +725,10 @@ static PyObject *resize_aa(PyObject *self, PyObject *args) {
     Py_ssize_t out_h = dst.shape[1], out_w = dst.shape[2];
     int across = out_w != in_w, down = out_h != in_h;
     Axis horiz = {0}, vert = {0};
-    if ((across && axis_init(&horiz, in_w, out_w, bicubic) < 0) || (down && axis_init(&vert, in_h, out_h, bicubic) < 0)) {
+    if ((across && axis_init(&horiz, in_w, out_w, bicubic) < 0)
+        || (down && axis_init(&vert, in_h, out_h, bicubic) < 0)) {
         axis_free(&horiz);
+        axis_free(&vert);
         PyErr_NoMemory();
         return release(&src, &dst, 0);
     }
@@ -764,7 +771,8 @@ static PyObject *luma(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OO(iii)", &src_obj, &dst_obj, &w[0], &w[1], &w[2])) return NULL;
     if (w[0] < 0 || w[1] < 0 || w[2] < 0 || w[0] > 32767 || w[1] > 65534 || w[2] > 32767
         || w[0] + w[1] + w[2] > 65536) {
-        PyErr_SetString(PyExc_ValueError, "luma: weights must be 0..32767, 0..65534, 0..32767 summing to at most 65536");
+        PyErr_SetString(PyExc_ValueError,
+                        "luma: weights must be 0..32767, 0..65534, 0..32767 summing to at most 65536");
         return NULL;
     }
     Py_buffer src, dst;
@@ -772,7 +780,7 @@ static PyObject *luma(PyObject *self, PyObject *args) {
     if (src.ndim != 4 || dst.ndim != 4 || src.strides[3] != 1 || src.shape[1] != 3 || dst.shape[1] < 1
         || src.shape[0] != dst.shape[0] || src.shape[2] != dst.shape[2] || src.shape[3] != dst.shape[3]) {
         PyErr_SetString(PyExc_ValueError, "luma: src must be a 4-D uint8 buffer (images, 3, rows, columns) with "
-                                          "contiguous rows, dst a C-contiguous one of as many images, rows and columns");
+                                          "contiguous rows, dst a C-contiguous one of as many images, rows, columns");
         return release(&src, &dst, 0);
     }
     Py_ssize_t images = src.shape[0], planes = dst.shape[1], rows = src.shape[2], width = src.shape[3];

@@ -14,10 +14,11 @@ time as one RGBA image, grayscale and JPEG merge the RGB planes first, colour ad
 interleaved pixels between one merge and one split, smooth uint8 resizes hand torch's own kernel the
 interleaved pixels it works in).
 
-Modules: ``_base`` (OpenCV, the switch, the checks every gate starts from), ``_layout`` (planar
-tensors <-> interleaved pixels, planes, scratch buffers), ``_warp`` (affine and perspective warps,
-remaps), ``_geometry`` (resize, pad), ``_decode`` (JPEG decoding), ``_color`` (lookup tables, histograms, grayscale, colour
-adjustments on interleaved pixels, sharpness), ``_misc`` (blur, JPEG, erase).
+Modules: ``_base`` (OpenCV, the compiled kernels of ``visiontx._native``, the switch, the checks every gate
+starts from), ``_layout`` (planar tensors <-> interleaved pixels, planes, scratch buffers), ``_warp`` (affine
+and perspective warps, remaps), ``_geometry`` (resize, pad), ``_decode`` (JPEG decoding), ``_color`` (lookup
+tables, histograms, grayscale, colour adjustments on interleaved pixels, sharpness), ``_misc`` (blur, JPEG,
+erase). Antialiased uint8 resizes and uint8 grayscale take ``visiontx._native`` where it was built.
 """
 
 from ._base import available, can_use, disabled, native, takes_batch_per_image
