@@ -202,3 +202,28 @@ def test_luma_rejects_bad_weights_and_shapes() -> None:
                      (image[0], np.zeros((1, 4, 4), np.uint8))]:
         with pytest.raises(ValueError, match="luma: src"):
             module.luma(src, dst, (19589, 38470, 7471))
+
+
+def test_one_pixel_wide_images_with_any_stride_on_their_single_column(loops: str) -> None:
+    """A one-column crop's pixels need no stride of 1 (numpy may give the lone column any stride): still taken."""
+    import visiontx.functional as F
+    from visiontx.functional._color._grayscale import _LUMA_FIXED, _luma_uint8
+
+    module = _native()
+    base = make_image_tensor((40, 31), batch_dims=(2,))
+    crop = base[..., 3:29, 5:6]
+    planes = np.lib.stride_tricks.as_strided(base.numpy()[..., 3:, 5:], shape=(6, 26, 1), strides=(1240, 31, 31))
+    out = np.empty((6, 13, 1), np.uint8)
+    module.resize_aa(planes, out, True)
+    expected = _torch_resize(crop.reshape(6, 26, 1).contiguous(), (13, 1), "bicubic")
+    torch.testing.assert_close(torch.from_numpy(out), expected, rtol=0, atol=0)
+    pixels = np.lib.stride_tricks.as_strided(base.numpy()[..., 3:, 5:], shape=(2, 3, 26, 1),
+                                             strides=(3720, 1240, 31, 7))
+    gray = np.empty((2, 1, 26, 1), np.uint8)
+    module.luma(pixels, gray, _LUMA_FIXED)
+    torch.testing.assert_close(torch.from_numpy(gray), _luma_uint8(crop), rtol=0, atol=0)
+    for size in ([13, 1], [7, 1]):
+        fast = F.resize_image_tensor(crop, size, interpolation="bilinear", antialias=True)
+        with _cv2.disabled():
+            torch.testing.assert_close(fast, F.resize_image_tensor(crop, size, interpolation="bilinear", antialias=True),
+                                       rtol=0, atol=0)

@@ -714,7 +714,7 @@ static PyObject *resize_aa(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OOp", &src_obj, &dst_obj, &bicubic)) return NULL;
     Py_buffer src, dst;
     if (acquire(src_obj, dst_obj, &src, &dst, "resize_aa") < 0) return NULL;
-    if (src.ndim != 3 || dst.ndim != 3 || src.strides[2] != 1
+    if (src.ndim != 3 || dst.ndim != 3 || (src.shape[2] > 1 && src.strides[2] != 1)
         || src.shape[0] != dst.shape[0] || src.shape[1] < 1 || src.shape[2] < 1 || dst.shape[1] < 1
         || dst.shape[2] < 1) {
         PyErr_SetString(PyExc_ValueError, "resize_aa: src and dst must be 3-D uint8 buffers of as many planes, "
@@ -777,8 +777,8 @@ static PyObject *luma(PyObject *self, PyObject *args) {
     }
     Py_buffer src, dst;
     if (acquire(src_obj, dst_obj, &src, &dst, "luma") < 0) return NULL;
-    if (src.ndim != 4 || dst.ndim != 4 || src.strides[3] != 1 || src.shape[1] != 3 || dst.shape[1] < 1
-        || src.shape[0] != dst.shape[0] || src.shape[2] != dst.shape[2] || src.shape[3] != dst.shape[3]) {
+    if (src.ndim != 4 || dst.ndim != 4 || (src.shape[3] > 1 && src.strides[3] != 1) || src.shape[1] != 3
+        || dst.shape[1] < 1 || src.shape[0] != dst.shape[0] || src.shape[2] != dst.shape[2] || src.shape[3] != dst.shape[3]) {
         PyErr_SetString(PyExc_ValueError, "luma: src must be a 4-D uint8 buffer (images, 3, rows, columns) with "
                                           "contiguous rows, dst a C-contiguous one of as many images, rows, columns");
         return release(&src, &dst, 0);
