@@ -7,7 +7,8 @@
  * dot product plus half a unit, shifted down and clamped to 0..255. This file does the same arithmetic in
  * the same order, plane by plane. The vertical pass combines whole rows, two at a time per multiply-add
  * (_mm_madd_epi16). The horizontal pass runs along the rows where it halves the width (each output's taps
- * then sit two pixels after the previous output's), otherwise as the vertical pass over transposed rows.
+ * then sit two pixels after the previous output's); otherwise 32 rows at a time are transposed into a tile
+ * that stays in cache, where each output column is a sum of whole columns, as in the vertical pass.
  *
  * luma(src, dst, weights): the torch grayscale kernel's fixed-point luma of RGB images, as the vertical
  * pass over the rows R, G, G, B.
@@ -610,11 +611,8 @@ static void halving_run(const Axis *axis, Py_ssize_t *j0, Py_ssize_t *j1) {
     *j1 = best1;
 }
 
-static void vertical(const uint8_t *src, Py_ssize_t src_stride, Py_ssize_t width, uint8_t *dst,
-                     Py_ssize_t dst_stride, const Axis *axis);
-
 /* How the horizontal pass of a call runs: along the rows where most of it is a halving (j0..j1, vectorised),
- * otherwise (with SSE2) 16 rows at a time, transposed into a tile of 16-byte columns (see tile_columns). */
+ * otherwise (with SSE2) TILE rows at a time, transposed into a tile of TILE-byte columns (see tile_columns). */
 typedef struct {
     Py_ssize_t j0, j1;
     uint8_t *tile, *tile_out;  /* (in_w + 1) x TILE and out_w x TILE, or NULL along the rows */

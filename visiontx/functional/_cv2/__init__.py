@@ -10,9 +10,9 @@ runner; a torch kernel hands over in one line::
 The pure-torch kernels stay the reference and the GPU path; tests run the kernels with and without
 the wing. Runners work plane by plane on the ``H x W`` planes of ``[..., C, H, W]`` tensors and write
 into a fresh output, except where OpenCV wants interleaved channels (warps sample three planes at a
-time as one RGBA image, grayscale and JPEG merge the RGB planes first, colour adjustments run on
-interleaved pixels between one merge and one split, smooth uint8 resizes hand torch's own kernel the
-interleaved pixels it works in).
+time as one RGBA image, JPEG (and grayscale without the compiled kernel) merges the RGB planes first,
+colour adjustments run on interleaved pixels between one merge and one split, smooth uint8 resizes the
+compiled kernel does not take hand torch's own kernel the interleaved pixels it works in).
 
 Modules: ``_base`` (OpenCV, the compiled kernels of ``visiontx._native``, the switch, the checks every gate
 starts from), ``_layout`` (planar tensors <-> interleaved pixels, planes, scratch buffers), ``_warp`` (affine

@@ -145,7 +145,7 @@ def grayscale(image: torch.Tensor, num_output_channels: int, weights: tuple[int,
     dst = out.reshape(-1, num_output_channels, height, width)
     module = native()
     if module is not None:
-        pixels = (image if image.stride(-1) == 1 else image.contiguous()).numpy()  # rows of pixels, as it reads them
+        pixels = (image if image.stride(-1) == 1 else contiguous(image)).numpy()  # rows of pixels, as it reads them
         module.luma(pixels.reshape(-1, 3, height, width), dst, weights)
         return torch.from_numpy(out)
     for pixels, target in zip(_rgb_pixels(image), dst):

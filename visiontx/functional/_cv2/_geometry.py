@@ -124,6 +124,7 @@ def shrink(image: torch.Tensor, factors: Sequence[int]) -> torch.Tensor:
 
 
 _SMOOTH_MODES = ("bilinear", "bicubic")
+_INTERLEAVED_MIN_PIXELS = 1 << 16  # input plus output pixels; below, torch's own layout change costs less
 
 
 def can_resize_native(image: torch.Tensor, mode: str, antialias: bool) -> bool:
@@ -139,7 +140,6 @@ def resize_native(image: torch.Tensor, size: Sequence[int], mode: str) -> torch.
     src, out, dst = planes(image, size)
     native().resize_aa(src, dst, mode == "bicubic")
     return out
-_INTERLEAVED_MIN_PIXELS = 1 << 16  # input plus output pixels; below, torch's own layout change costs less
 
 
 def can_resize_interleaved(image: torch.Tensor, size: Sequence[int], mode: str) -> bool:
