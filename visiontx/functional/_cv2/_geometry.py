@@ -135,8 +135,8 @@ def can_resize_native(image: torch.Tensor, mode: str, antialias: bool) -> bool:
 
 def resize_native(image: torch.Tensor, size: Sequence[int], mode: str) -> torch.Tensor:
     """Antialiased bilinear / bicubic resize of each uint8 ``H x W`` plane with torch's values exactly (the
-    same int16 weights, passes and rounding; ``visiontx/_native.c``): at whole-factor halvings 2-4x torch's
-    kernel, elsewhere about 2x."""
+    same int16 weights, passes and rounding; ``visiontx/_native.c``): halvings 6-8x torch's planar
+    kernel, other scales 3-4x."""
     src, out, dst = planes(image, size)
     native().resize_aa(src, dst, mode == "bicubic")
     return out
