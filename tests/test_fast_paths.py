@@ -546,13 +546,14 @@ def test_nearest_resize_equals_torch_for_every_size(dtype: torch.dtype) -> None:
 )
 def test_interleaved_resize_is_identical_to_torch(mode, antialias, channels, batch_dims, in_size, size) -> None:
     """Down- and upscaling, batches, planar, cropped and interleaved inputs: torch's own values (bilinear
-    resizes without a low-pass filter take OpenCV's INTER_LINEAR instead: within 1 level, see below)."""
+    resizes without a low-pass filter take OpenCV's INTER_LINEAR where the compiled kernel is not built:
+    within 1 level, see below)."""
     import visiontx.functional as F
 
     image = make_image_tensor(in_size, channels=channels, batch_dims=batch_dims)
     assert _geometry.can_resize_interleaved(image, size, mode)
     assert not _geometry.can_resize_interleaved(image[..., :100, :100], (9, 9), mode)  # small: torch's own path
-    linear = mode == "bilinear" and _geometry.can_resize_linear(image, size, antialias)
+    linear = mode == "bilinear" and _geometry.can_resize_linear(image, size, antialias) and _cv2.native() is None
     for inpt in (image, image[..., 1:, 2:], interleaved_copy(image), interleaved_copy(image)[..., 1:, 2:]):
         before = inpt.clone()
         kwargs = dict(interpolation=mode, antialias=antialias)
@@ -579,7 +580,8 @@ def test_interleaved_resize_is_identical_to_torch(mode, antialias, channels, bat
 def test_linear_resize_is_within_one_level_of_torch(antialias, channels, batch_dims, in_size, size) -> None:
     """Bilinear without the low-pass filter (or without shrinking) through OpenCV's INTER_LINEAR: its
     fixed-point weights put up to ~35% of the uint8 pixels 1 level from torch's, never more; float32
-    within 1e-4 (its float weights)."""
+    within 1e-4 (its float weights). The dispatcher takes it for float32, and for uint8 halvings where the
+    compiled kernel is built (which has torch's values for the other uint8 sizes)."""
     import visiontx.functional as F
 
     image = make_image_tensor(in_size, channels=channels, batch_dims=batch_dims)
@@ -589,13 +591,15 @@ def test_linear_resize_is_within_one_level_of_torch(antialias, channels, batch_d
     for inpt in (image, image[..., 1:, 2:], interleaved_copy(image), image.float() / 255):
         before = inpt.clone()
         fast, reference = _fast_and_torch(F.resize_image_tensor, inpt, list(size), antialias=antialias)
-        assert fast.dtype == inpt.dtype and fast.shape == reference.shape and (fast.is_contiguous() or not linear)
-        difference = (fast.double() - reference.double()).abs()
-        if inpt.dtype == torch.uint8:
-            assert difference.max() <= 1
-            assert fast.numel() < 100 or (difference > 0).double().mean() <= 0.4
-        else:
-            assert difference.max() <= 1e-4
+        assert fast.dtype == inpt.dtype and fast.shape == reference.shape
+        runs = [fast, _geometry.resize_linear(inpt, size)] if linear else [fast]
+        for out in runs:
+            difference = (out.double() - reference.double()).abs()
+            if inpt.dtype == torch.uint8:
+                assert difference.max() <= 1
+                assert out.numel() < 100 or (difference > 0).double().mean() <= 0.4
+            else:
+                assert difference.max() <= 1e-4
         torch.testing.assert_close(inpt, before, rtol=0, atol=0)
 
 

@@ -38,14 +38,18 @@ def loops(request: pytest.FixtureRequest):
     module.set_avx2(before)
 
 
-def _torch_resize(planes: torch.Tensor, size: tuple[int, int], mode: str) -> torch.Tensor:
-    """torch's own antialiased resize of ``N x H x W`` uint8 planes (torch's planar path: no OpenCV, no wing)."""
-    return nnf.interpolate(planes[:, None], size=size, mode=mode, antialias=True, align_corners=False)[:, 0]
+# (interpolation, antialias): the compiled kernel's modes. torch samples bicubic without antialias otherwise.
+MODES = [("bilinear", True), ("bicubic", True), ("bilinear", False)]
 
 
-def _native_resize(planes: torch.Tensor, size: tuple[int, int], mode: str) -> torch.Tensor:
+def _torch_resize(planes: torch.Tensor, size: tuple[int, int], mode: str, antialias: bool = True) -> torch.Tensor:
+    """torch's own resize of ``N x H x W`` uint8 planes (torch's planar path: no OpenCV, no wing)."""
+    return nnf.interpolate(planes[:, None], size=size, mode=mode, antialias=antialias, align_corners=False)[:, 0]
+
+
+def _native_resize(planes: torch.Tensor, size: tuple[int, int], mode: str, antialias: bool = True) -> torch.Tensor:
     out = np.empty((planes.shape[0], *size), dtype=np.uint8)
-    _native().resize_aa(planes.numpy(), out, mode == "bicubic")
+    _native().resize(planes.numpy(), out, mode == "bicubic", antialias)
     return torch.from_numpy(out)
 
 
@@ -58,11 +62,11 @@ def test_native_is_built_with_its_vectorised_loops() -> None:
     assert module.set_avx2(before) is False
 
 
-@pytest.mark.parametrize("mode", ["bilinear", "bicubic"])
-def test_resize_aa_equals_torch_on_random_sizes(mode: str, loops: str) -> None:
+@pytest.mark.parametrize(("mode", "antialias"), MODES)
+def test_resize_equals_torch_on_random_sizes(mode: str, antialias: bool, loops: str) -> None:
     """Halvings (the vectorised row loop), whole factors, other scales and upscales (the transposed pass),
     one axis unchanged, one-pixel sides; noise and hard 0 / 255 edges (where rounding and clamping show)."""
-    rng = np.random.default_rng(0 if mode == "bilinear" else 1)
+    rng = np.random.default_rng(MODES.index((mode, antialias)))
     for case in range(120):
         height, width = (int(v) for v in rng.integers(1, 200, 2))
         if case % 3 == 0:  # whole factors on each axis, 1 included
@@ -75,36 +79,38 @@ def test_resize_aa_equals_torch_on_random_sizes(mode: str, loops: str) -> None:
         shape = (planes, height, width)
         values = rng.integers(0, 256, shape) if case % 2 else rng.choice([0, 255], shape)
         image = torch.from_numpy(values.astype(np.uint8))
-        torch.testing.assert_close(_native_resize(image, size, mode), _torch_resize(image, size, mode), rtol=0, atol=0)
+        fast, reference = _native_resize(image, size, mode, antialias), _torch_resize(image, size, mode, antialias)
+        torch.testing.assert_close(fast, reference, rtol=0, atol=0)
 
 
-@pytest.mark.parametrize("mode", ["bilinear", "bicubic"])
+@pytest.mark.parametrize(("mode", "antialias"), MODES)
 @pytest.mark.parametrize(
     ("in_size", "size"),
     [((512, 512), (256, 256)), ((768, 1024), (384, 512)), ((64, 48), (32, 24)), ((37, 90), (37, 45)),
      ((90, 37), (45, 37)), ((33, 33), (16, 16)), ((16, 17), (8, 8)), ((2, 2), (1, 1)), ((300, 300), (214, 214)),
      ((100, 80), (25, 20)), ((5, 7), (40, 30))],
 )
-def test_resize_aa_equals_torch_at_sizes_users_meet(mode: str, in_size: tuple[int, int], size: tuple[int, int],
-                                                    loops: str) -> None:
+def test_resize_equals_torch_at_sizes_users_meet(mode: str, antialias: bool, in_size: tuple[int, int],
+                                                 size: tuple[int, int], loops: str) -> None:
     image = make_image_tensor(in_size, channels=3)
-    torch.testing.assert_close(_native_resize(image, size, mode), _torch_resize(image, size, mode), rtol=0, atol=0)
+    fast, reference = _native_resize(image, size, mode, antialias), _torch_resize(image, size, mode, antialias)
+    torch.testing.assert_close(fast, reference, rtol=0, atol=0)
 
 
-def test_resize_aa_takes_strided_rows_and_planes_without_copying_or_writing_them() -> None:
+def test_resize_takes_strided_rows_and_planes_without_copying_or_writing_them() -> None:
     image = make_image_tensor((120, 130), batch_dims=(2,))
     crop = image[..., 7:107, 3:123]  # rows 130 apart, planes 120 x 130 apart
     before = image.clone()
     planes = crop.numpy().reshape(-1, 100, 120)
     assert not planes.flags.c_contiguous
     out = np.empty((6, 50, 60), dtype=np.uint8)
-    _native().resize_aa(planes, out, False)
+    _native().resize(planes, out, False, True)
     expected = _torch_resize(crop.reshape(-1, 100, 120).contiguous(), (50, 60), "bilinear")
     torch.testing.assert_close(torch.from_numpy(out), expected, rtol=0, atol=0)
     torch.testing.assert_close(image, before, rtol=0, atol=0)
 
 
-def test_resize_aa_with_more_taps_than_the_vectorised_loops_hold() -> None:
+def test_resize_with_more_taps_than_the_vectorised_loops_hold() -> None:
     """A 40x reduction has 81 bilinear taps a side (the vector loops hold 64): the plain loops, same values."""
     image = make_image_tensor((400, 440), channels=2)
     torch.testing.assert_close(
@@ -112,7 +118,7 @@ def test_resize_aa_with_more_taps_than_the_vectorised_loops_hold() -> None:
     )
 
 
-def test_resize_aa_rejects_what_it_cannot_read_or_write() -> None:
+def test_resize_rejects_what_it_cannot_read_or_write() -> None:
     module = _native()
     planes = np.zeros((2, 8, 8), dtype=np.uint8)
     for src, dst in [
@@ -122,17 +128,19 @@ def test_resize_aa_rejects_what_it_cannot_read_or_write() -> None:
         (planes[:, :, ::2], np.zeros((2, 4, 4), np.uint8)),  # pixels not contiguous within a row
         (planes, np.zeros((2, 0, 4), np.uint8)),  # an empty side
     ]:
-        with pytest.raises(ValueError, match="resize_aa"):
-            module.resize_aa(src, dst, False)
+        with pytest.raises(ValueError, match="resize"):
+            module.resize(src, dst, False, True)
+    with pytest.raises(ValueError, match="bicubic needs antialias"):
+        module.resize(planes, np.zeros((2, 4, 4), np.uint8), True, False)
     with pytest.raises((BufferError, ValueError)):
-        module.resize_aa(planes, np.zeros((2, 4, 8), np.uint8)[:, :, ::2], False)  # dst not contiguous
+        module.resize(planes, np.zeros((2, 4, 8), np.uint8)[:, :, ::2], False, True)  # dst not contiguous
     read_only = np.zeros((2, 4, 4), np.uint8)
     read_only.flags.writeable = False
     with pytest.raises((BufferError, ValueError)):
-        module.resize_aa(planes, read_only, False)
+        module.resize(planes, read_only, False, True)
 
 
-def test_resize_aa_runs_in_threads() -> None:
+def test_resize_runs_in_threads() -> None:
     """The GIL is released while it works: threads resizing at once get their own results."""
     images = [make_image_tensor((200, 180), channels=3, seed=seed) for seed in range(4)]
     expected = [_torch_resize(image, (100, 90), "bicubic") for image in images]
@@ -151,25 +159,32 @@ def test_resize_aa_runs_in_threads() -> None:
         torch.testing.assert_close(results[index], reference, rtol=0, atol=0)
 
 
-def test_resize_kernel_takes_the_native_path_for_antialiased_uint8() -> None:
+def test_resize_kernel_takes_the_native_path_for_uint8_bilinear_and_antialiased_bicubic() -> None:
     import visiontx.functional as F
+    from visiontx.functional._interpolation import InterpolationMode
 
     _native()
     image = make_image_tensor((240, 250))
     assert _geometry.can_resize_native(image, "bilinear", True)
     assert _geometry.can_resize_native(image, "bicubic", True)
     assert _geometry.can_resize_native(image[0], "bicubic", True)  # a plane: any channels
-    assert not _geometry.can_resize_native(image, "bilinear", False)  # OpenCV's INTER_LINEAR, within 1 level
-    assert not _geometry.can_resize_native(image, "bicubic", False)  # torch's other weights
+    assert _geometry.can_resize_native(image, "bilinear", False)
+    assert not _geometry.can_resize_native(image, "bicubic", False)  # torch samples it another way
     assert not _geometry.can_resize_native(image, "nearest", True)
     assert not _geometry.can_resize_native(image.float(), "bilinear", True)
     with _cv2.disabled():
         assert not _geometry.can_resize_native(image, "bilinear", True)
-    for mode, size in [("bilinear", [120, 125]), ("bicubic", [120, 125]), ("bicubic", [300, 260]),
-                       ("bilinear", [77, 200])]:
-        fast = F.resize_image_tensor(image, size, interpolation=mode, antialias=True)
+    bilinear = InterpolationMode.BILINEAR
+    assert _geometry._resize_path(image, (120, 125), bilinear, True) == "native"
+    assert _geometry._resize_path(image, (120, 125), bilinear, False) == "linear"  # a halving: OpenCV's is faster
+    assert _geometry._resize_path(image, (120, 126), bilinear, False) == "native"
+    for mode, size, antialias in [("bilinear", [120, 125], True), ("bicubic", [120, 125], True),
+                                  ("bicubic", [300, 260], True), ("bilinear", [77, 200], True),
+                                  ("bilinear", [77, 200], False), ("bilinear", [300, 260], False),
+                                  ("bilinear", [300, 260], True)]:
+        fast = F.resize_image_tensor(image, size, interpolation=mode, antialias=antialias)
         with _cv2.disabled():
-            reference = F.resize_image_tensor(image, size, interpolation=mode, antialias=True)
+            reference = F.resize_image_tensor(image, size, interpolation=mode, antialias=antialias)
         torch.testing.assert_close(fast, reference, rtol=0, atol=0)
 
 
@@ -214,7 +229,7 @@ def test_one_pixel_wide_images_with_any_stride_on_their_single_column(loops: str
     crop = base[..., 3:29, 5:6]
     planes = np.lib.stride_tricks.as_strided(base.numpy()[..., 3:, 5:], shape=(6, 26, 1), strides=(1240, 31, 31))
     out = np.empty((6, 13, 1), np.uint8)
-    module.resize_aa(planes, out, True)
+    module.resize(planes, out, True, True)
     expected = _torch_resize(crop.reshape(6, 26, 1).contiguous(), (13, 1), "bicubic")
     torch.testing.assert_close(torch.from_numpy(out), expected, rtol=0, atol=0)
     pixels = np.lib.stride_tricks.as_strided(base.numpy()[..., 3:, 5:], shape=(2, 3, 26, 1),

@@ -135,6 +135,8 @@ def symmetric_range(
 # -------------------------------------------------------------------------------------------- sizes
 def parse_size(size: SizeArg, max_size: int | None) -> list[int] | None:
     """Resize's ``size``: an int or ``[s]`` (the shorter edge), ``(h, w)``, or None (only with ``max_size``)."""
+    if type(size) is list and len(size) == 1 and type(size[0]) is int and size[0] > 0:
+        return size  # already parsed (transforms store it so)
     if isinstance(size, int) and not isinstance(size, bool):
         size = [size]
     elif size is None:

@@ -1,7 +1,7 @@
 /* visiontx._native: optional compiled kernels, built at install time where a C compiler is present.
  *
- * resize_aa(src, dst, bicubic): torch's antialiased uint8 resize (interpolate(..., antialias=True), bilinear
- * or bicubic) of each H x W plane of src into dst, with torch's values exactly. torch computes the weights
+ * resize(src, dst, bicubic, antialias): torch's uint8 resize (interpolate(..., antialias=...): bilinear, and
+ * bicubic with antialias) of each H x W plane of src into dst, with torch's values exactly. torch computes the weights
  * of each axis in double, normalises them, rounds them to int16 at the largest precision its largest weight
  * allows, and runs a horizontal pass into a uint8 buffer, then a vertical pass; each output is the integer
  * dot product plus half a unit, shifted down and clamped to 0..255. This file does the same arithmetic in
@@ -57,13 +57,15 @@ static void axis_free(Axis *axis) {  /* safe to call twice */
     axis->weights = NULL;
 }
 
-/* The weights of one axis resized from in to out, as torch's antialiased uint8 path computes them. */
-static int axis_init(Axis *axis, Py_ssize_t in, Py_ssize_t out, int bicubic) {
+/* The weights of one axis resized from in to out, as torch's uint8 path computes them: antialiased, the
+ * filter is widened by the scale where the axis shrinks; bilinear without antialias keeps its width. */
+static int axis_init(Axis *axis, Py_ssize_t in, Py_ssize_t out, int bicubic, int antialias) {
     double (*filter)(double) = bicubic ? cubic_filter : linear_filter;
     double scale = (double)in / (double)out;
     double half = bicubic ? 2.0 : 1.0;
-    double support = scale >= 1.0 ? half * scale : half;
-    double invscale = scale >= 1.0 ? 1.0 / scale : 1.0;
+    int widen = antialias && scale >= 1.0;
+    double support = widen ? half * scale : half;
+    double invscale = widen ? 1.0 / scale : 1.0;
     double taps_wanted = ceil(support) * 2.0 + 1.0;
     if (taps_wanted > (double)(1 << 30) || (double)out * taps_wanted > (double)(PY_SSIZE_T_MAX / 16)) return -1;
     int taps = (int)taps_wanted;
@@ -351,12 +353,12 @@ AVX2_INLINE Py_ssize_t vertical_blocks_avx2(const uint8_t *const *rows, Py_ssize
     __m256i wp[MAX_PAIRS];
     for (int p = 0; p < pairs; p++) wp[p] = _mm256_broadcastsi128_si256(pairs128[p]);
     Py_ssize_t x = 0;
-    for (; x + 32 <= width; x += 32) {
+    for (Py_ssize_t at; (at = block_start(x, 0, width, 32, 2 * width)) >= 0; x = at + 32) {
         __m256i a[4] = {bias, bias, bias, bias};
         for (int p = 0; p < pairs; p++)
-            accumulate_rows_avx2(a, _mm256_loadu_si256((const __m256i *)(rows[2 * p] + x)),
-                                 _mm256_loadu_si256((const __m256i *)(rows[2 * p + 1] + x)), wp[p]);
-        _mm256_storeu_si256((__m256i *)(d + x), pack_sums_avx2(a[0], a[1], a[2], a[3], shift));
+            accumulate_rows_avx2(a, _mm256_loadu_si256((const __m256i *)(rows[2 * p] + at)),
+                                 _mm256_loadu_si256((const __m256i *)(rows[2 * p + 1] + at)), wp[p]);
+        _mm256_storeu_si256((__m256i *)(d + at), pack_sums_avx2(a[0], a[1], a[2], a[3], shift));
     }
     return x;
 }
@@ -381,16 +383,16 @@ __attribute__((target("avx2"))) static Py_ssize_t vertical_1331_avx2(const uint8
                                                                     uint8_t *d) {
     const __m256i zero = _mm256_setzero_si256();
     Py_ssize_t x = 0;
-    for (; x + 32 <= width; x += 32) {
-        __m256i a = _mm256_loadu_si256((const __m256i *)(rows[0] + x));
-        __m256i b = _mm256_loadu_si256((const __m256i *)(rows[1] + x));
-        __m256i c = _mm256_loadu_si256((const __m256i *)(rows[2] + x));
-        __m256i e = _mm256_loadu_si256((const __m256i *)(rows[3] + x));
+    for (Py_ssize_t at; (at = block_start(x, 0, width, 32, 2 * width)) >= 0; x = at + 32) {
+        __m256i a = _mm256_loadu_si256((const __m256i *)(rows[0] + at));
+        __m256i b = _mm256_loadu_si256((const __m256i *)(rows[1] + at));
+        __m256i c = _mm256_loadu_si256((const __m256i *)(rows[2] + at));
+        __m256i e = _mm256_loadu_si256((const __m256i *)(rows[3] + at));
         __m256i lo = eighths_1331_avx2(_mm256_unpacklo_epi8(a, zero), _mm256_unpacklo_epi8(b, zero),
                                        _mm256_unpacklo_epi8(c, zero), _mm256_unpacklo_epi8(e, zero));
         __m256i hi = eighths_1331_avx2(_mm256_unpackhi_epi8(a, zero), _mm256_unpackhi_epi8(b, zero),
                                        _mm256_unpackhi_epi8(c, zero), _mm256_unpackhi_epi8(e, zero));
-        _mm256_storeu_si256((__m256i *)(d + x), _mm256_packus_epi16(lo, hi));  /* lane by lane: in order */
+        _mm256_storeu_si256((__m256i *)(d + at), _mm256_packus_epi16(lo, hi));  /* lane by lane: in order */
     }
     return x;
 }
@@ -404,11 +406,11 @@ AVX2_INLINE __m256i halving_1331_16_avx2(const uint8_t *q) {  /* lane 0: outputs
 
 __attribute__((target("avx2"))) static Py_ssize_t halving_1331_avx2(const uint8_t *s, Py_ssize_t width, uint8_t *d,
                                                                    Py_ssize_t j, Py_ssize_t j1, Py_ssize_t offset) {
-    for (; j + 32 <= j1 && 2 * j + offset + 66 <= width; j += 32) {
-        const uint8_t *q = s + 2 * j + offset;
+    for (Py_ssize_t at, j0 = j; (at = block_start(j, j0, j1, 32, width - offset - 66)) >= 0; j = at + 32) {
+        const uint8_t *q = s + 2 * at + offset;
         __m256i packed = _mm256_packus_epi16(halving_1331_16_avx2(q), halving_1331_16_avx2(q + 32));
         /* lanes hold outputs (0-7, 16-23) and (8-15, 24-31): put the quarters in order */
-        _mm256_storeu_si256((__m256i *)(d + j), _mm256_permute4x64_epi64(packed, 0xD8));
+        _mm256_storeu_si256((__m256i *)(d + at), _mm256_permute4x64_epi64(packed, 0xD8));
     }
     return j;
 }
@@ -461,16 +463,27 @@ static int cpu_has_avx2(void) { return 0; }
 
 static int use_avx2;  /* set when the module loads; switchable for tests (set_avx2) */
 
-/* The outputs j0 <= j < j1 of one row whose taps start at 2 * j + offset with the same weights w (a
- * whole-factor halving); returns the first output left to the plain loop. */
+/* The weights of a halving's interior, once per call: 1, 3, 3, 1 eighths, or pairs (none: too many taps). */
+typedef struct {
+    int eighths, pairs;
+    __m128i wp[MAX_PAIRS];
+} Halving;
+
+static void halving_init(Halving *h, const int16_t *w, int count, int precision) {
+    h->eighths = is_1331(w, count, precision);
+    h->pairs = h->eighths ? 0 : weight_pairs(w, count, h->wp);
+}
+
+/* The outputs j0 <= j < j1 of one row whose taps start at 2 * j + offset with the same weights h (a whole-factor
+ * halving); returns the first output left to the plain loop. */
 static Py_ssize_t row_halving(const uint8_t *s, Py_ssize_t width, uint8_t *d, Py_ssize_t j0, Py_ssize_t j1,
-                              Py_ssize_t offset, const int16_t *w, int count, int precision) {
-    if (is_1331(w, count, precision)) {
+                              Py_ssize_t offset, const Halving *h, int precision) {
+    const __m128i *wp = h->wp;
+    int pairs = h->pairs;
+    if (h->eighths) {
         Py_ssize_t j = use_avx2 ? halving_1331_avx2(s, width, d, j0, j1, offset) : j0;
         return halving_1331(s, width, d, j0, j, j1, offset);
     }
-    __m128i wp[MAX_PAIRS];
-    int pairs = weight_pairs(w, count, wp);
     if (pairs == 0) return j0;
     Py_ssize_t j = use_avx2 ? halving_avx2(s, width, d, j0, j1, offset, wp, pairs, precision) : j0;
     switch (pairs) {
@@ -550,8 +563,14 @@ static void luma_row(const uint8_t *r, const uint8_t *g, const uint8_t *b, const
     luma_columns(r, g, b, weights, 0, width, d);
 }
 
+typedef struct {
+    int unused;
+} Halving;
+
+static void halving_init(Halving *h, const int16_t *w, int count, int precision) {}
+
 static Py_ssize_t row_halving(const uint8_t *s, Py_ssize_t width, uint8_t *d, Py_ssize_t j0, Py_ssize_t j1,
-                              Py_ssize_t offset, const int16_t *w, int count, int precision) {
+                              Py_ssize_t offset, const Halving *h, int precision) {
     return j0;
 }
 
@@ -666,11 +685,13 @@ static void horizontal(const uint8_t *src, Py_ssize_t src_stride, Py_ssize_t row
     Py_ssize_t j0 = plan->j0, j1 = plan->j1;
     const int16_t *w = axis->weights + j0 * axis->taps;
     Py_ssize_t offset = axis->start[j0] - 2 * j0;
+    Halving halving;
+    halving_init(&halving, w, j1 > j0 ? axis->count[j0] : 0, axis->precision);
     for (Py_ssize_t r = 0; r < rows; r++) {
         const uint8_t *s = src + r * src_stride;
         uint8_t *d = dst + r * dst_stride;
         row_plain(s, d, axis, 0, j0);
-        Py_ssize_t rest = row_halving(s, width, d, j0, j1, offset, w, axis->count[j0], axis->precision);
+        Py_ssize_t rest = row_halving(s, width, d, j0, j1, offset, &halving, axis->precision);
         row_plain(s, d, axis, rest, axis->out);
     }
 }
@@ -680,6 +701,58 @@ static void vertical(const uint8_t *src, Py_ssize_t src_stride, Py_ssize_t width
     for (Py_ssize_t i = 0; i < axis->out; i++)
         vertical_row(src + axis->start[i] * src_stride, src_stride, width, axis->weights + i * axis->taps,
                      axis->count[i], axis->precision, dst + i * dst_stride);
+}
+
+/* The axes of recent calls, kept for the next ones (a pipeline resizes the same sizes again and again: their
+ * weights cost as much as a small image's passes). Taken and given back with the GIL held; an axis in use by a
+ * call that released the GIL (users > 0) is never replaced. */
+#define CACHED_AXES 8
+typedef struct {
+    Py_ssize_t in, out;
+    int bicubic, antialias, users;
+    unsigned long last_use;
+    Axis axis;  /* weights NULL: an empty slot */
+} CachedAxis;
+static CachedAxis cached_axes[CACHED_AXES];
+static unsigned long axis_clock;
+
+/* The axis of a resize from in to out: a cached one, else one made in a free slot, else one made in *own (every
+ * slot in use); NULL when memory ran out. Give it back with axis_give_back. */
+static const Axis *axis_take(Py_ssize_t in, Py_ssize_t out, int bicubic, int antialias, Axis *own) {
+    CachedAxis *slot = NULL;
+    for (int k = 0; k < CACHED_AXES; k++) {
+        CachedAxis *e = &cached_axes[k];
+        if (e->axis.weights && e->in == in && e->out == out && e->bicubic == bicubic && e->antialias == antialias) {
+            e->users++;
+            e->last_use = ++axis_clock;
+            return &e->axis;
+        }
+        if (e->users == 0 && (!slot || (slot->axis.weights && (!e->axis.weights || e->last_use < slot->last_use))))
+            slot = e;  /* an empty slot, else the least recently used one */
+    }
+    if (!slot) return axis_init(own, in, out, bicubic, antialias) < 0 ? NULL : own;
+    axis_free(&slot->axis);
+    if (axis_init(&slot->axis, in, out, bicubic, antialias) < 0) {
+        axis_free(&slot->axis);
+        return NULL;
+    }
+    slot->in = in;
+    slot->out = out;
+    slot->bicubic = bicubic;
+    slot->antialias = antialias;
+    slot->users = 1;
+    slot->last_use = ++axis_clock;
+    return &slot->axis;
+}
+
+static void axis_give_back(const Axis *axis, Axis *own) {
+    if (!axis) return;
+    if (axis == own) {
+        axis_free(own);
+        return;
+    }
+    for (int k = 0; k < CACHED_AXES; k++)
+        if (&cached_axes[k].axis == axis) cached_axes[k].users--;
 }
 
 /* src (read as it is: any strides) and dst (C-contiguous, writable) as uint8 buffers; -1 with an exception set. */
@@ -706,37 +779,37 @@ static PyObject *release(Py_buffer *src, Py_buffer *dst, int ok) {
     Py_RETURN_NONE;
 }
 
-static PyObject *resize_aa(PyObject *self, PyObject *args) {
+static PyObject *resize(PyObject *self, PyObject *args) {
     PyObject *src_obj, *dst_obj;
-    int bicubic;
-    if (!PyArg_ParseTuple(args, "OOp", &src_obj, &dst_obj, &bicubic)) return NULL;
+    int bicubic, antialias;
+    if (!PyArg_ParseTuple(args, "OOpp", &src_obj, &dst_obj, &bicubic, &antialias)) return NULL;
+    if (bicubic && !antialias) {  /* torch samples bicubic without antialias another way (its own border rule) */
+        PyErr_SetString(PyExc_ValueError, "resize: bicubic needs antialias");
+        return NULL;
+    }
     Py_buffer src, dst;
-    if (acquire(src_obj, dst_obj, &src, &dst, "resize_aa") < 0) return NULL;
+    if (acquire(src_obj, dst_obj, &src, &dst, "resize") < 0) return NULL;
     if (src.ndim != 3 || dst.ndim != 3 || (src.shape[2] > 1 && src.strides[2] != 1)
         || src.shape[0] != dst.shape[0] || src.shape[1] < 1 || src.shape[2] < 1 || dst.shape[1] < 1
         || dst.shape[2] < 1) {
-        PyErr_SetString(PyExc_ValueError, "resize_aa: src and dst must be 3-D uint8 buffers of as many planes, "
+        PyErr_SetString(PyExc_ValueError, "resize: src and dst must be 3-D uint8 buffers of as many planes, "
                                           "src with contiguous rows, dst C-contiguous, no side empty");
         return release(&src, &dst, 0);
     }
     Py_ssize_t planes = src.shape[0], in_h = src.shape[1], in_w = src.shape[2];
     Py_ssize_t out_h = dst.shape[1], out_w = dst.shape[2];
     int across = out_w != in_w, down = out_h != in_h;
-    Axis horiz = {0}, vert = {0};
-    if ((across && axis_init(&horiz, in_w, out_w, bicubic) < 0)
-        || (down && axis_init(&vert, in_h, out_h, bicubic) < 0)) {
-        axis_free(&horiz);
-        axis_free(&vert);
-        PyErr_NoMemory();
-        return release(&src, &dst, 0);
-    }
+    Axis own_horiz = {0}, own_vert = {0};
+    const Axis *horiz = across ? axis_take(in_w, out_w, bicubic, antialias, &own_horiz) : NULL;
+    const Axis *vert = down ? axis_take(in_h, out_h, bicubic, antialias, &own_vert) : NULL;
     Plan plan = {0};
     uint8_t *buffer = across && down ? malloc((size_t)(in_h * out_w)) : NULL;
-    if ((across && down && !buffer) || (across && plan_init(&plan, &horiz, in_w) < 0)) {
+    if ((across && !horiz) || (down && !vert) || (across && down && !buffer)
+        || (across && plan_init(&plan, horiz, in_w) < 0)) {
         free(buffer);
         plan_free(&plan);
-        axis_free(&horiz);
-        axis_free(&vert);
+        axis_give_back(horiz, &own_horiz);
+        axis_give_back(vert, &own_vert);
         PyErr_NoMemory();
         return release(&src, &dst, 0);
     }
@@ -745,12 +818,12 @@ static PyObject *resize_aa(PyObject *self, PyObject *args) {
         const uint8_t *s = (const uint8_t *)src.buf + p * src.strides[0];
         uint8_t *d = (uint8_t *)dst.buf + p * out_h * out_w;
         if (across && down) {
-            horizontal(s, src.strides[1], in_h, in_w, buffer, out_w, &horiz, &plan);
-            vertical(buffer, out_w, out_w, d, out_w, &vert);
+            horizontal(s, src.strides[1], in_h, in_w, buffer, out_w, horiz, &plan);
+            vertical(buffer, out_w, out_w, d, out_w, vert);
         } else if (across) {
-            horizontal(s, src.strides[1], in_h, in_w, d, out_w, &horiz, &plan);
+            horizontal(s, src.strides[1], in_h, in_w, d, out_w, horiz, &plan);
         } else if (down) {
-            vertical(s, src.strides[1], in_w, d, out_w, &vert);
+            vertical(s, src.strides[1], in_w, d, out_w, vert);
         } else {
             for (Py_ssize_t r = 0; r < in_h; r++) memcpy(d + r * out_w, s + r * src.strides[1], (size_t)in_w);
         }
@@ -758,8 +831,8 @@ static PyObject *resize_aa(PyObject *self, PyObject *args) {
     Py_END_ALLOW_THREADS
     free(buffer);
     plan_free(&plan);
-    axis_free(&horiz);
-    axis_free(&vert);
+    axis_give_back(horiz, &own_horiz);
+    axis_give_back(vert, &own_vert);
     return release(&src, &dst, 1);
 }
 
@@ -810,8 +883,8 @@ static PyMethodDef methods[] = {
      "set_avx2(on): use the AVX2 loops where the CPU has them (the default) or not; returns the previous setting."},
     {"luma", luma, METH_VARARGS,
      "luma(src, dst, (wr, wg, wb)): the fixed-point luma of each RGB image of src into every plane of dst."},
-    {"resize_aa", resize_aa, METH_VARARGS,
-     "resize_aa(src, dst, bicubic): torch's antialiased uint8 resize of each plane of src into dst."},
+    {"resize", resize, METH_VARARGS,
+     "resize(src, dst, bicubic, antialias): torch's uint8 bilinear / bicubic resize of each plane of src into dst."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -31,28 +31,42 @@ __all__ = [
 
 
 def can_resize(image: torch.Tensor, size: Sequence[int], mode: InterpolationMode, antialias: bool) -> bool:
-    """Whether a resize of ``image`` to ``size`` can take :func:`resize`: nearest through OpenCV (see
-    :func:`can_resize_nearest`), bilinear without a low-pass filter through OpenCV's ``INTER_LINEAR``
-    (see :func:`can_resize_linear`), other antialiased uint8 bilinear and bicubic resizes through the compiled
-    kernel (see :func:`can_resize_native`), the rest through torch's uint8 kernel on interleaved pixels (see
-    :func:`can_resize_interleaved`)."""
-    if mode == InterpolationMode.NEAREST:
-        return can_resize_nearest(image, size)
-    if mode == InterpolationMode.BILINEAR and can_resize_linear(image, size, antialias):
-        return True
-    return can_resize_native(image, mode.value, antialias) or can_resize_interleaved(image, size, mode.value)
+    """Whether a resize of ``image`` to ``size`` can take :func:`resize` (see :func:`_resize_path` for which runner)."""
+    return can_use(image) and _resize_path(image, size, mode, antialias) is not None
 
 
 def resize(image: torch.Tensor, size: Sequence[int], mode: InterpolationMode, antialias: bool) -> torch.Tensor:
     """The resize :func:`can_resize` allows: torch's values exactly, or within 1 level (uint8) or 1e-4
     (float32) for bilinear through OpenCV."""
-    if mode == InterpolationMode.NEAREST:
-        return resize_nearest(image, size)
-    if mode == InterpolationMode.BILINEAR and _linear_suffices(image, size, antialias):  # can_use held already
+    path = _resize_path(image, size, mode, antialias)  # can_use held already
+    if path == "native":
+        return resize_native(image, size, mode.value, antialias)
+    if path == "linear":
         return resize_linear(image, size)
-    if can_resize_native(image, mode.value, antialias):
-        return resize_native(image, size, mode.value)
+    if path == "nearest":
+        return resize_nearest(image, size)
     return resize_interleaved(image, size, mode.value, antialias)
+
+
+def _resize_path(image: torch.Tensor, size: Sequence[int], mode: InterpolationMode, antialias: bool) -> str | None:
+    """The runner of a resize of an image the wing can use: nearest through OpenCV where its indices are torch's
+    (:func:`can_resize_nearest`); the compiled kernel for uint8 bilinear and antialiased bicubic (torch's values,
+    :func:`can_resize_native`), but for bilinear halvings without a low-pass filter, which OpenCV's
+    ``INTER_LINEAR`` does faster (:func:`can_resize_linear`, as float32 bilinear without the filter); torch's
+    uint8 kernel on interleaved pixels for the rest (:func:`can_resize_interleaved`); None: torch's own path."""
+    if mode == InterpolationMode.NEAREST:
+        return "nearest" if _nearest_suffices(image, size) else None
+    value = mode.value
+    if _native_suffices(image, value, antialias) and not (not antialias and _halves(image, size)):
+        return "native"
+    if mode == InterpolationMode.BILINEAR and _linear_suffices(image, size, antialias):
+        return "linear"
+    return "interleaved" if _interleaved_suffices(image, size, value) else None
+
+
+def _halves(image: torch.Tensor, size: Sequence[int]) -> bool:
+    height, width = image.shape[-2:]
+    return 2 * size[0] == height and 2 * size[1] == width
 
 
 def can_resize_linear(image: torch.Tensor, size: Sequence[int], antialias: bool) -> bool:
@@ -90,13 +104,13 @@ def _nearest_agrees(in_len: int, out_len: int) -> bool:
 
 def can_resize_nearest(image: torch.Tensor, size: Sequence[int]) -> bool:
     """Whether ``image`` can be resized to ``size`` by OpenCV with exactly torch's ``nearest`` indices."""
+    return can_use(image) and _nearest_suffices(image, size)
+
+
+def _nearest_suffices(image: torch.Tensor, size: Sequence[int]) -> bool:
+    """:func:`can_resize_nearest` but for :func:`can_use`."""
     height, width = image.shape[-2:]
-    return (
-        can_use(image)
-        and max(*size, height, width) < MAX_SIZE
-        and _nearest_agrees(height, size[0])
-        and _nearest_agrees(width, size[1])
-    )
+    return max(*size, height, width) < MAX_SIZE and _nearest_agrees(height, size[0]) and _nearest_agrees(width, size[1])
 
 
 def resize_nearest(image: torch.Tensor, size: Sequence[int]) -> torch.Tensor:
@@ -128,17 +142,23 @@ _INTERLEAVED_MIN_PIXELS = 1 << 16  # input plus output pixels; below, torch's ow
 
 
 def can_resize_native(image: torch.Tensor, mode: str, antialias: bool) -> bool:
-    """Whether an antialiased bilinear / bicubic resize of ``image`` can take the compiled kernel
-    (:func:`resize_native`): uint8, any channels and sizes, ``visiontx._native`` built with its vectorised loops."""
-    return antialias and mode in _SMOOTH_MODES and native() is not None and can_use(image, dtypes=(torch.uint8,))
+    """Whether a resize of ``image`` can take the compiled kernel (:func:`resize_native`): uint8 bilinear, or
+    bicubic with antialias (torch samples bicubic without it otherwise), any channels and sizes,
+    ``visiontx._native`` built with its vectorised loops."""
+    return can_use(image) and _native_suffices(image, mode, antialias)
 
 
-def resize_native(image: torch.Tensor, size: Sequence[int], mode: str) -> torch.Tensor:
-    """Antialiased bilinear / bicubic resize of each uint8 ``H x W`` plane with torch's values exactly (the
-    same int16 weights, passes and rounding; ``visiontx/_native.c``): halvings 6-8x torch's planar
-    kernel, other scales 3-4x."""
+def _native_suffices(image: torch.Tensor, mode: str, antialias: bool) -> bool:
+    """:func:`can_resize_native` but for :func:`can_use`."""
+    return (mode == "bilinear" or antialias and mode == "bicubic") and image.dtype == torch.uint8 and native() is not None
+
+
+def resize_native(image: torch.Tensor, size: Sequence[int], mode: str, antialias: bool) -> torch.Tensor:
+    """Bilinear (or antialiased bicubic) resize of each uint8 ``H x W`` plane with torch's values exactly (the
+    same int16 weights, passes and rounding; ``visiontx/_native.c``): antialiased halvings 6-8x torch's
+    planar kernel, other scales 3-4x; 1.3-2x OpenCV's ``INTER_LINEAR`` of the planes without antialias."""
     src, out, dst = planes(image, size)
-    native().resize_aa(src, dst, mode == "bicubic")
+    native().resize(src, dst, mode == "bicubic", antialias)
     return out
 
 
@@ -146,9 +166,14 @@ def can_resize_interleaved(image: torch.Tensor, size: Sequence[int], mode: str) 
     """Whether a bilinear / bicubic resize of ``image`` to ``size`` should run torch's uint8 kernel
     on interleaved pixels (3 or 4 channels, the layout that kernel works in): for images of 64K input
     and output pixels or more."""
+    return can_use(image) and _interleaved_suffices(image, size, mode)
+
+
+def _interleaved_suffices(image: torch.Tensor, size: Sequence[int], mode: str) -> bool:
+    """:func:`can_resize_interleaved` but for :func:`can_use`."""
     return (
         mode in _SMOOTH_MODES
-        and can_use(image, dtypes=(torch.uint8,))
+        and image.dtype == torch.uint8
         and image.ndim >= 3
         and image.shape[-3] in (3, 4)
         and image.shape[-2] * image.shape[-1] + size[0] * size[1] >= _INTERLEAVED_MIN_PIXELS

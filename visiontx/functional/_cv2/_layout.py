@@ -118,6 +118,8 @@ def planes(
     *lead, height, width = array.shape
     out_h, out_w = out_size if out_size is not None else (height, width)
     dst = np.empty((*lead, out_h, out_w), dtype=dtype or array.dtype)  # with from_numpy: cheaper than torch.empty
+    if len(lead) == 1:  # C x H x W: planes already
+        return array, torch.from_numpy(dst), dst
     return array.reshape(-1, height, width), torch.from_numpy(dst), dst.reshape(-1, out_h, out_w)
 
 

@@ -92,8 +92,11 @@ def resize(
     return kernel(inpt, size=size, interpolation=interpolation, max_size=max_size, antialias=antialias)
 
 
+_TENSOR_MODES = frozenset((*_NEAREST, *_SMOOTH))
+
+
 def _check_tensor_mode(interpolation: InterpolationMode, antialias: bool) -> None:
-    if interpolation not in (*_NEAREST, *_SMOOTH):
+    if interpolation not in _TENSOR_MODES:
         message = f"interpolation {interpolation.value!r} is not supported for tensors, use PIL images"
         raise UnsupportedInterpolationError(message)
     if interpolation == InterpolationMode.LANCZOS and not antialias:
@@ -156,8 +159,9 @@ def resize_image_tensor(
     antialias = bool(antialias)
     _check_tensor_mode(interpolation, antialias)
     shape = image.shape
-    new_size = compute_resized_size(shape[-2:], size, max_size)
-    if new_size == tuple(shape[-2:]):
+    height, width = shape[-2:]
+    new_size = compute_resized_size((height, width), size, max_size)
+    if new_size == (height, width):
         return image
     out_shape = (*shape[:-2], *new_size)
     if image.numel() == 0:
