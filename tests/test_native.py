@@ -159,6 +159,38 @@ def test_resize_runs_in_threads() -> None:
         torch.testing.assert_close(results[index], reference, rtol=0, atol=0)
 
 
+def test_resize_keeps_its_weights_between_calls_of_many_sizes_and_threads() -> None:
+    """The axes' weights are cached between calls (8 of them): more sizes than that, from threads at once, with
+    and without antialias (other weights for the same sizes), all give torch's values."""
+    image = make_image_tensor((200, 180), channels=3)
+    cases = [((40 + 7 * k, 30 + 5 * k), antialias) for k in range(6) for antialias in (True, False)]
+    expected = [_torch_resize(image, size, "bilinear", antialias) for size, antialias in cases]
+    wrong: list[int] = []
+
+    def work(offset: int) -> None:
+        for step in range(30):
+            index = (step + offset) % len(cases)
+            size, antialias = cases[index]
+            if not torch.equal(_native_resize(image, size, "bilinear", antialias), expected[index]):
+                wrong.append(index)
+
+    threads = [threading.Thread(target=work, args=(offset,)) for offset in (0, 5, 7)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not wrong
+
+
+def test_resize_without_antialias_reads_only_the_rows_it_needs() -> None:
+    """A strong reduction without antialias reads two rows an output row: the horizontal pass skips the others
+    (in blocks of consecutive rows and of scattered ones), and the result is torch's."""
+    image = make_image_tensor((760, 700), channels=3)
+    for size in [(224, 224), (100, 350), (37, 701), (760, 90)]:
+        fast, reference = _native_resize(image, size, "bilinear", False), _torch_resize(image, size, "bilinear", False)
+        torch.testing.assert_close(fast, reference, rtol=0, atol=0)
+
+
 def test_resize_kernel_takes_the_native_path_for_uint8_bilinear_and_antialiased_bicubic() -> None:
     import visiontx.functional as F
     from visiontx.functional._interpolation import InterpolationMode

@@ -580,35 +580,56 @@ static void vertical_row(const uint8_t *src, Py_ssize_t stride, Py_ssize_t width
 }
 #endif
 
-/* dst[c][r] = src[r][c] for a rows x cols block (8 x 8 tiles through SSE2 where built with it). */
-static void transpose(const uint8_t *src, Py_ssize_t src_stride, Py_ssize_t rows, Py_ssize_t cols, uint8_t *dst,
-                      Py_ssize_t dst_stride) {
+/* Rows of bytes: row r at base + r * stride, or at base + index[r] * stride where an index is given. */
+typedef struct {
+    uint8_t *base;
+    Py_ssize_t stride;
+    const Py_ssize_t *index;
+} Rows;
+
+static inline uint8_t *row_at(Rows rows, Py_ssize_t r) { return rows.base + (rows.index ? rows.index[r] : r) * rows.stride; }
+
+#if defined(__GNUC__)
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE static inline
+#endif
+
+/* dst row c, byte r = src row r, byte c for a rows x cols block (8 x 8 tiles through SSE2 where built with it).
+ * Inlined where it is called, so that the compiler drops the index lookups of Rows without one. */
+ALWAYS_INLINE void transpose(Rows src, Py_ssize_t rows, Py_ssize_t cols, Rows dst) {
     Py_ssize_t r = 0;
 #if SIMD
     for (; r + 8 <= rows; r += 8) {
-        const uint8_t *s = src + r * src_stride;
+        const uint8_t *s[8];
+        for (int k = 0; k < 8; k++) s[k] = row_at(src, r + k);
         Py_ssize_t c = 0;
         for (; c + 8 <= cols; c += 8) {
+            uint8_t *d[8];
+            for (int k = 0; k < 8; k++) d[k] = row_at(dst, c + k) + r;
             __m128i a[8];
-            for (int k = 0; k < 8; k++) a[k] = _mm_loadl_epi64((const __m128i *)(s + k * src_stride + c));
+            for (int k = 0; k < 8; k++) a[k] = _mm_loadl_epi64((const __m128i *)(s[k] + c));
             __m128i t0 = _mm_unpacklo_epi8(a[0], a[1]), t1 = _mm_unpacklo_epi8(a[2], a[3]);
             __m128i t2 = _mm_unpacklo_epi8(a[4], a[5]), t3 = _mm_unpacklo_epi8(a[6], a[7]);
             __m128i u0 = _mm_unpacklo_epi16(t0, t1), u1 = _mm_unpackhi_epi16(t0, t1);  /* rows 0-3: columns 0-3, 4-7 */
             __m128i u2 = _mm_unpacklo_epi16(t2, t3), u3 = _mm_unpackhi_epi16(t2, t3);  /* rows 4-7 */
             __m128i v[4] = {_mm_unpacklo_epi32(u0, u2), _mm_unpackhi_epi32(u0, u2), _mm_unpacklo_epi32(u1, u3),
                             _mm_unpackhi_epi32(u1, u3)};  /* columns (0, 1), (2, 3), (4, 5), (6, 7) */
-            uint8_t *d = dst + c * dst_stride + r;
             for (int k = 0; k < 4; k++) {
-                _mm_storel_epi64((__m128i *)(d + 2 * k * dst_stride), v[k]);
-                _mm_storel_epi64((__m128i *)(d + (2 * k + 1) * dst_stride), _mm_srli_si128(v[k], 8));
+                _mm_storel_epi64((__m128i *)d[2 * k], v[k]);
+                _mm_storel_epi64((__m128i *)d[2 * k + 1], _mm_srli_si128(v[k], 8));
             }
         }
-        for (; c < cols; c++)
-            for (int k = 0; k < 8; k++) dst[c * dst_stride + r + k] = s[k * src_stride + c];
+        for (; c < cols; c++) {
+            uint8_t *d = row_at(dst, c) + r;
+            for (int k = 0; k < 8; k++) d[k] = s[k][c];
+        }
     }
 #endif
-    for (; r < rows; r++)
-        for (Py_ssize_t c = 0; c < cols; c++) dst[c * dst_stride + r] = src[r * src_stride + c];
+    for (; r < rows; r++) {
+        const uint8_t *s = row_at(src, r);
+        for (Py_ssize_t c = 0; c < cols; c++) row_at(dst, c)[r] = s[c];
+    }
 }
 
 /* The longest run of outputs [j0, j1) with the same taps two input pixels apart (a halving's interior). */
@@ -670,15 +691,30 @@ static void plan_free(Plan *plan) {
     free(plan->first_pair);
 }
 
-static void horizontal(const uint8_t *src, Py_ssize_t src_stride, Py_ssize_t rows, Py_ssize_t width, uint8_t *dst,
-                       Py_ssize_t dst_stride, const Axis *axis, const Plan *plan) {
+/* The horizontal pass of the input rows listed in rows[0..n): each into the same row of dst. */
+static void horizontal(const uint8_t *src, Py_ssize_t src_stride, const Py_ssize_t *rows, Py_ssize_t n,
+                       Py_ssize_t width, uint8_t *dst, Py_ssize_t dst_stride, const Axis *axis, const Plan *plan) {
     if (plan->tile) {
-        for (Py_ssize_t r = 0; r < rows; r += TILE) {  /* a short last block leaves stale lanes, never stored */
-            Py_ssize_t n = rows - r < TILE ? rows - r : TILE;
-            transpose(src + r * src_stride, src_stride, n, width, plan->tile, TILE);
+        Rows tile = {plan->tile, TILE, NULL}, tile_out = {plan->tile_out, TILE, NULL};
+        for (Py_ssize_t k = 0; k < n; k += TILE) {  /* a short last block leaves stale lanes, never stored */
+            Py_ssize_t m = n - k < TILE ? n - k : TILE;
+            if (rows[k + m - 1] - rows[k] == m - 1) {  /* consecutive rows (all of them, but for reductions
+                                                           * without antialias): no index to read */
+                Rows in = {(uint8_t *)src + rows[k] * src_stride, src_stride, NULL};
+                transpose(in, m, width, tile);
+            } else {
+                Rows in = {(uint8_t *)src, src_stride, rows + k};
+                transpose(in, m, width, tile);
+            }
             (use_avx2 ? tile_columns_avx2 : tile_columns)(plan->tile, axis, plan->pairs, plan->first_pair,
                                                           plan->tile_out);
-            transpose(plan->tile_out, TILE, axis->out, n, dst + r * dst_stride, dst_stride);
+            if (rows[k + m - 1] - rows[k] == m - 1) {
+                Rows out = {dst + rows[k] * dst_stride, dst_stride, NULL};
+                transpose(tile_out, axis->out, m, out);
+            } else {
+                Rows out = {dst, dst_stride, rows + k};
+                transpose(tile_out, axis->out, m, out);
+            }
         }
         return;
     }
@@ -687,13 +723,29 @@ static void horizontal(const uint8_t *src, Py_ssize_t src_stride, Py_ssize_t row
     Py_ssize_t offset = axis->start[j0] - 2 * j0;
     Halving halving;
     halving_init(&halving, w, j1 > j0 ? axis->count[j0] : 0, axis->precision);
-    for (Py_ssize_t r = 0; r < rows; r++) {
-        const uint8_t *s = src + r * src_stride;
-        uint8_t *d = dst + r * dst_stride;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        const uint8_t *s = src + rows[k] * src_stride;
+        uint8_t *d = dst + rows[k] * dst_stride;
         row_plain(s, d, axis, 0, j0);
         Py_ssize_t rest = row_halving(s, width, d, j0, j1, offset, &halving, axis->precision);
         row_plain(s, d, axis, rest, axis->out);
     }
+}
+
+/* The input rows a vertical pass reads (every row without one), in order, into rows; returns how many. Without
+ * antialias a reduction reads two rows an output row: the horizontal pass skips the others. */
+static Py_ssize_t rows_read(const Axis *vert, Py_ssize_t in_h, Py_ssize_t *rows) {
+    Py_ssize_t n = 0, next = 0;
+    if (!vert) {
+        for (; n < in_h; n++) rows[n] = n;
+        return n;
+    }
+    for (Py_ssize_t i = 0; i < vert->out; i++) {
+        Py_ssize_t end = vert->start[i] + vert->count[i];
+        for (Py_ssize_t r = vert->start[i] > next ? vert->start[i] : next; r < end; r++) rows[n++] = r;
+        if (end > next) next = end;
+    }
+    return n;
 }
 
 static void vertical(const uint8_t *src, Py_ssize_t src_stride, Py_ssize_t width, uint8_t *dst,
@@ -804,8 +856,10 @@ static PyObject *resize(PyObject *self, PyObject *args) {
     const Axis *vert = down ? axis_take(in_h, out_h, bicubic, antialias, &own_vert) : NULL;
     Plan plan = {0};
     uint8_t *buffer = across && down ? malloc((size_t)(in_h * out_w)) : NULL;
-    if ((across && !horiz) || (down && !vert) || (across && down && !buffer)
+    Py_ssize_t *rows = across ? malloc(sizeof(Py_ssize_t) * (size_t)in_h) : NULL;
+    if ((across && !horiz) || (down && !vert) || (across && down && !buffer) || (across && !rows)
         || (across && plan_init(&plan, horiz, in_w) < 0)) {
+        free(rows);
         free(buffer);
         plan_free(&plan);
         axis_give_back(horiz, &own_horiz);
@@ -814,14 +868,15 @@ static PyObject *resize(PyObject *self, PyObject *args) {
         return release(&src, &dst, 0);
     }
     Py_BEGIN_ALLOW_THREADS
+    Py_ssize_t n = across ? rows_read(vert, in_h, rows) : 0;
     for (Py_ssize_t p = 0; p < planes; p++) {
         const uint8_t *s = (const uint8_t *)src.buf + p * src.strides[0];
         uint8_t *d = (uint8_t *)dst.buf + p * out_h * out_w;
         if (across && down) {
-            horizontal(s, src.strides[1], in_h, in_w, buffer, out_w, horiz, &plan);
+            horizontal(s, src.strides[1], rows, n, in_w, buffer, out_w, horiz, &plan);
             vertical(buffer, out_w, out_w, d, out_w, vert);
         } else if (across) {
-            horizontal(s, src.strides[1], in_h, in_w, d, out_w, horiz, &plan);
+            horizontal(s, src.strides[1], rows, n, in_w, d, out_w, horiz, &plan);
         } else if (down) {
             vertical(s, src.strides[1], in_w, d, out_w, vert);
         } else {
@@ -829,6 +884,7 @@ static PyObject *resize(PyObject *self, PyObject *args) {
         }
     }
     Py_END_ALLOW_THREADS
+    free(rows);
     free(buffer);
     plan_free(&plan);
     axis_give_back(horiz, &own_horiz);
