@@ -8,5 +8,6 @@ cd "$(dirname "$0")/.."
 . .venv-demo/bin/activate
 python -m pip install -q --upgrade pip
 python -m pip install -q -c scripts/constraints.txt torch   # the torch the tests run with (a large wheel on Linux)
-python -m pip install -q -c scripts/constraints.txt .
+# editable: the compiled kernels are built into the checkout, whose visiontx `python -m` imports from here
+python -m pip install -q -c scripts/constraints.txt -e .
 python -m visiontx demo "$@"
