@@ -619,7 +619,7 @@ def test_resize_hands_any_leading_dims_to_the_wing(interpolation, antialias, ato
         image[1] = 255 - image[1]
     # an antialiased 2-D plane has no channels to interleave: the compiled kernel takes it, else torch's own path
     taken = not (antialias and len(shape) == 2) or _cv2.native() is not None
-    assert _cv2.can_resize(image, (150, 113), _interpolation(interpolation), antialias) == taken
+    assert bool(_cv2.can_resize(image, (150, 113), _interpolation(interpolation), antialias)) == taken
     fast, reference = _fast_and_torch(F.resize_image_tensor, image, [150, 113], interpolation, antialias=antialias)
     assert fast.shape == reference.shape == (*shape[:-2], 150, 113)
     torch.testing.assert_close(fast, reference, rtol=0, atol=atol)

@@ -30,15 +30,18 @@ __all__ = [
 ]
 
 
-def can_resize(image: torch.Tensor, size: Sequence[int], mode: InterpolationMode, antialias: bool) -> bool:
-    """Whether a resize of ``image`` to ``size`` can take :func:`resize` (see :func:`_resize_path` for which runner)."""
-    return can_use(image) and _resize_path(image, size, mode, antialias) is not None
+def can_resize(image: torch.Tensor, size: Sequence[int], mode: InterpolationMode, antialias: bool) -> str | None:
+    """Whether a resize of ``image`` to ``size`` can take :func:`resize`: the name of the runner it takes (see
+    :func:`_resize_path`; hand it to :func:`resize`), or None."""
+    return _resize_path(image, size, mode, antialias) if can_use(image) else None
 
 
-def resize(image: torch.Tensor, size: Sequence[int], mode: InterpolationMode, antialias: bool) -> torch.Tensor:
-    """The resize :func:`can_resize` allows: torch's values exactly, or within 1 level (uint8) or 1e-4
-    (float32) for bilinear through OpenCV."""
-    path = _resize_path(image, size, mode, antialias)  # can_use held already
+def resize(
+    image: torch.Tensor, size: Sequence[int], mode: InterpolationMode, antialias: bool, path: str | None = None
+) -> torch.Tensor:
+    """The resize :func:`can_resize` allows (``path``: what it returned, else found again): torch's values
+    exactly, or within 1 level (uint8) or 1e-4 (float32) for bilinear through OpenCV."""
+    path = path or _resize_path(image, size, mode, antialias)  # can_use held already
     if path == "native":
         return resize_native(image, size, mode.value, antialias)
     if path == "linear":

@@ -166,8 +166,9 @@ def resize_image_tensor(
     out_shape = (*shape[:-2], *new_size)
     if image.numel() == 0:
         return image.new_empty(out_shape)
-    if _cv2.can_resize(image, new_size, interpolation, antialias):  # any leading dims: no reshapes
-        return _cv2.resize(image, new_size, interpolation, antialias)
+    path = _cv2.can_resize(image, new_size, interpolation, antialias)  # any leading dims: no reshapes
+    if path:
+        return _cv2.resize(image, new_size, interpolation, antialias, path)
     channels = shape[-3] if image.ndim >= 3 else 1
     flat = image.reshape(-1, channels, *shape[-2:])
     return _interpolate(flat, new_size, interpolation, antialias).reshape(out_shape)

@@ -61,8 +61,10 @@ class Resize(_ResizeBase):
         self.max_size = max_size
 
     def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
-        kwargs = dict(interpolation=self.interpolation, max_size=self.max_size, antialias=self.antialias)
-        return self.call_kernel(F.resize, inpt, size=self.size, **kwargs)
+        return self.call_kernel(
+            F.resize, inpt, size=self.size, interpolation=self.interpolation, max_size=self.max_size,
+            antialias=self.antialias,
+        )
 
 
 class ScaleJitter(_ResizeBase):
