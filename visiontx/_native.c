@@ -1,14 +1,17 @@
 /* visiontx._native: optional compiled kernels, built at install time where a C compiler is present.
  *
  * resize(src, dst, bicubic, antialias): torch's uint8 resize (interpolate(..., antialias=...): bilinear, and
- * bicubic with antialias) of each H x W plane of src into dst, with torch's values exactly. torch computes the weights
- * of each axis in double, normalises them, rounds them to int16 at the largest precision its largest weight
- * allows, and runs a horizontal pass into a uint8 buffer, then a vertical pass; each output is the integer
- * dot product plus half a unit, shifted down and clamped to 0..255. This file does the same arithmetic in
- * the same order, plane by plane. The vertical pass combines whole rows, two at a time per multiply-add
- * (_mm_madd_epi16). The horizontal pass runs along the rows where it halves the width (each output's taps
- * then sit two pixels after the previous output's); otherwise 32 rows at a time are transposed into a tile
- * that stays in cache, where each output column is a sum of whole columns, as in the vertical pass.
+ * bicubic with antialias) of each H x W plane of src into dst, with torch's values exactly. torch computes
+ * the weights of each axis in double (antialiased, the filter widened by the scale where the axis shrinks),
+ * normalises them, rounds them to int16 at the largest precision its largest weight allows, and runs a
+ * horizontal pass into a uint8 buffer, then a vertical pass; each output is the integer dot product plus
+ * half a unit, shifted down and clamped to 0..255. This file does the same arithmetic in the same order,
+ * plane by plane. The vertical pass combines whole rows, two at a time per multiply-add (_mm_madd_epi16).
+ * The horizontal pass runs along the rows where it halves the width (each output's taps then sit two
+ * pixels after the previous output's); otherwise 32 rows at a time are transposed into a tile that stays
+ * in cache, where each output column is a sum of whole columns, as in the vertical pass. It skips the
+ * input rows the vertical pass does not read (reductions without antialias). The weights of the last few
+ * axes are kept between calls.
  *
  * luma(src, dst, weights): the torch grayscale kernel's fixed-point luma of RGB images, as the vertical
  * pass over the rows R, G, G, B.
@@ -587,7 +590,9 @@ typedef struct {
     const Py_ssize_t *index;
 } Rows;
 
-static inline uint8_t *row_at(Rows rows, Py_ssize_t r) { return rows.base + (rows.index ? rows.index[r] : r) * rows.stride; }
+static inline uint8_t *row_at(Rows rows, Py_ssize_t r) {
+    return rows.base + (rows.index ? rows.index[r] : r) * rows.stride;
+}
 
 #if defined(__GNUC__)
 #define ALWAYS_INLINE static inline __attribute__((always_inline))

@@ -153,7 +153,8 @@ def can_resize_native(image: torch.Tensor, mode: str, antialias: bool) -> bool:
 
 def _native_suffices(image: torch.Tensor, mode: str, antialias: bool) -> bool:
     """:func:`can_resize_native` but for :func:`can_use`."""
-    return (mode == "bilinear" or antialias and mode == "bicubic") and image.dtype == torch.uint8 and native() is not None
+    smooth = mode == "bilinear" or antialias and mode == "bicubic"
+    return smooth and image.dtype == torch.uint8 and native() is not None
 
 
 def resize_native(image: torch.Tensor, size: Sequence[int], mode: str, antialias: bool) -> torch.Tensor:
