@@ -350,3 +350,13 @@ def test_random_iou_crop_draws_like_torchvision_over_many_seeds() -> None:
         torch.manual_seed(seed)
         theirs(*_to_tv(sample))
         assert next_ours == torch.rand(1).item()
+
+
+def test_resize_keeps_its_own_copy_of_size() -> None:
+    """A size list changed after the transform was built does not change the transform (the parsed size is
+    a copy, also when it is given already parsed)."""
+    size = [24]
+    resize = T.Resize(size)
+    size[0] = 3
+    out = resize(make_image((32, 48)))
+    assert out.shape[-2:] == (24, 36)

@@ -136,7 +136,7 @@ def symmetric_range(
 def parse_size(size: SizeArg, max_size: int | None) -> list[int] | None:
     """Resize's ``size``: an int or ``[s]`` (the shorter edge), ``(h, w)``, or None (only with ``max_size``)."""
     if type(size) is list and len(size) == 1 and type(size[0]) is int and size[0] > 0:
-        return size  # already parsed (transforms store it so)
+        return [size[0]]  # already parsed (transforms store it so); a copy, as below
     if isinstance(size, int) and not isinstance(size, bool):
         size = [size]
     elif size is None:
