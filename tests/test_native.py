@@ -191,6 +191,17 @@ def test_resize_without_antialias_reads_only_the_rows_it_needs() -> None:
         torch.testing.assert_close(fast, reference, rtol=0, atol=0)
 
 
+@pytest.mark.parametrize("in_size", [(2, 2), (2, 34), (6, 66), (64, 130), (512, 512), (10, 2), (768, 1024)])
+def test_resize_halving_without_antialias_is_torchs_rounded_2x2_mean(in_size: tuple[int, int], loops: str) -> None:
+    """Its own loop (no weights): widths around the 16- and 32-wide blocks, crops with strided rows."""
+    height, width = in_size
+    image = make_image_tensor((height + 3, width + 5), channels=3)
+    for planes in (image[:, :height, :width].contiguous(), image[:, 1 : height + 1, 3 : width + 3]):
+        size = (height // 2, width // 2)
+        fast = _native_resize(planes, size, "bilinear", False)
+        torch.testing.assert_close(fast, _torch_resize(planes.contiguous(), size, "bilinear", False), rtol=0, atol=0)
+
+
 def test_resize_kernel_takes_the_native_path_for_uint8_bilinear_and_antialiased_bicubic() -> None:
     import visiontx.functional as F
     from visiontx.functional._interpolation import InterpolationMode
@@ -208,8 +219,9 @@ def test_resize_kernel_takes_the_native_path_for_uint8_bilinear_and_antialiased_
         assert not _geometry.can_resize_native(image, "bilinear", True)
     bilinear = InterpolationMode.BILINEAR
     assert _geometry._resize_path(image, (120, 125), bilinear, True) == "native"
-    assert _geometry._resize_path(image, (120, 125), bilinear, False) == "linear"  # a halving: OpenCV's is faster
+    assert _geometry._resize_path(image, (120, 125), bilinear, False) == "native"  # a halving: 2 x 2 means
     assert _geometry._resize_path(image, (120, 126), bilinear, False) == "native"
+    assert _geometry._resize_path(image.float(), (120, 126), bilinear, False) == "linear"
     for mode, size, antialias in [("bilinear", [120, 125], True), ("bicubic", [120, 125], True),
                                   ("bicubic", [300, 260], True), ("bilinear", [77, 200], True),
                                   ("bilinear", [77, 200], False), ("bilinear", [300, 260], False),

@@ -159,6 +159,15 @@ static void luma_columns(const uint8_t *r, const uint8_t *g, const uint8_t *b, c
         d[x] = clamp_shift(weights[0] * r[x] + weights[1] * g[x] + weights[2] * b[x] + (1 << 15), 16);
 }
 
+/* Outputs x0..width-1 of one row of a halving without antialias, from input rows r0 and r1: torch's weights are
+ * halves there, so its two passes give (a + b + 1) >> 1 across, then the same down. */
+static void mean2x2_columns(const uint8_t *r0, const uint8_t *r1, Py_ssize_t x0, Py_ssize_t width, uint8_t *d) {
+    for (Py_ssize_t x = x0; x < width; x++) {
+        int top = (r0[2 * x] + r0[2 * x + 1] + 1) >> 1, bottom = (r1[2 * x] + r1[2 * x + 1] + 1) >> 1;
+        d[x] = (uint8_t)((top + bottom + 1) >> 1);
+    }
+}
+
 #ifdef __SSE2__
 #include <emmintrin.h>
 #define SIMD 1
@@ -434,6 +443,23 @@ __attribute__((target("avx2"))) static void tile_columns_avx2(const uint8_t *til
     }
 }
 
+AVX2_INLINE __m256i pair_means_avx2(const uint8_t *q) {  /* 32 outputs from q[0..63], quarters as in halving */
+    const __m256i low = _mm256_set1_epi16(0xFF);
+    __m256i v0 = _mm256_loadu_si256((const __m256i *)q), v1 = _mm256_loadu_si256((const __m256i *)(q + 32));
+    return _mm256_packus_epi16(_mm256_avg_epu16(_mm256_and_si256(v0, low), _mm256_srli_epi16(v0, 8)),
+                               _mm256_avg_epu16(_mm256_and_si256(v1, low), _mm256_srli_epi16(v1, 8)));
+}
+
+__attribute__((target("avx2"))) static Py_ssize_t mean2x2_avx2(const uint8_t *r0, const uint8_t *r1,
+                                                              Py_ssize_t width, uint8_t *d) {
+    Py_ssize_t x = 0;
+    for (Py_ssize_t at; (at = block_start(x, 0, width, 32, 2 * width - 64)) >= 0; x = at + 32) {
+        __m256i mean = _mm256_avg_epu8(pair_means_avx2(r0 + 2 * at), pair_means_avx2(r1 + 2 * at));
+        _mm256_storeu_si256((__m256i *)(d + at), _mm256_permute4x64_epi64(mean, 0xD8));
+    }
+    return x;
+}
+
 static int cpu_has_avx2(void) {
     __builtin_cpu_init();
     return __builtin_cpu_supports("avx2");
@@ -460,6 +486,8 @@ static Py_ssize_t halving_1331_avx2(const uint8_t *s, Py_ssize_t width, uint8_t 
                                     Py_ssize_t offset) {
     return j;
 }
+
+static Py_ssize_t mean2x2_avx2(const uint8_t *r0, const uint8_t *r1, Py_ssize_t width, uint8_t *d) { return 0; }
 
 static int cpu_has_avx2(void) { return 0; }
 #endif
@@ -545,6 +573,21 @@ static void luma_row(const uint8_t *r, const uint8_t *g, const uint8_t *b, const
     x = vertical_blocks(rows, x, width, wp, 2, 16, d);
     luma_columns(r, g, b, weights, x, width, d);
 }
+
+static inline __m128i pair_means(const uint8_t *q) {  /* 16 outputs from q[0..31] */
+    const __m128i low = _mm_set1_epi16(0xFF);
+    __m128i v0 = _mm_loadu_si128((const __m128i *)q), v1 = _mm_loadu_si128((const __m128i *)(q + 16));
+    return _mm_packus_epi16(_mm_avg_epu16(_mm_and_si128(v0, low), _mm_srli_epi16(v0, 8)),
+                            _mm_avg_epu16(_mm_and_si128(v1, low), _mm_srli_epi16(v1, 8)));
+}
+
+/* One output row of a halving without antialias (see mean2x2_columns), from input rows r0 and r1. */
+static void mean2x2_row(const uint8_t *r0, const uint8_t *r1, Py_ssize_t width, uint8_t *d) {
+    Py_ssize_t x = use_avx2 ? mean2x2_avx2(r0, r1, width, d) : 0;
+    for (Py_ssize_t at; (at = block_start(x, 0, width, 16, 2 * width - 32)) >= 0; x = at + 16)
+        _mm_storeu_si128((__m128i *)(d + at), _mm_avg_epu8(pair_means(r0 + 2 * at), pair_means(r1 + 2 * at)));
+    mean2x2_columns(r0, r1, x, width, d);
+}
 #else
 #define SIMD 0
 #define AVX2 0
@@ -564,6 +607,10 @@ static void tile_columns_avx2(const uint8_t *tile, const Axis *axis, const int32
 static void luma_row(const uint8_t *r, const uint8_t *g, const uint8_t *b, const int32_t *weights, Py_ssize_t width,
                      uint8_t *d) {
     luma_columns(r, g, b, weights, 0, width, d);
+}
+
+static void mean2x2_row(const uint8_t *r0, const uint8_t *r1, Py_ssize_t width, uint8_t *d) {
+    mean2x2_columns(r0, r1, 0, width, d);
 }
 
 typedef struct {
@@ -856,6 +903,17 @@ static PyObject *resize(PyObject *self, PyObject *args) {
     Py_ssize_t planes = src.shape[0], in_h = src.shape[1], in_w = src.shape[2];
     Py_ssize_t out_h = dst.shape[1], out_w = dst.shape[2];
     int across = out_w != in_w, down = out_h != in_h;
+    if (!antialias && !bicubic && in_w == 2 * out_w && in_h == 2 * out_h) {  /* every output a 2 x 2 mean */
+        Py_BEGIN_ALLOW_THREADS
+        for (Py_ssize_t p = 0; p < planes; p++) {
+            const uint8_t *s = (const uint8_t *)src.buf + p * src.strides[0];
+            uint8_t *d = (uint8_t *)dst.buf + p * out_h * out_w;
+            for (Py_ssize_t i = 0; i < out_h; i++)
+                mean2x2_row(s + 2 * i * src.strides[1], s + (2 * i + 1) * src.strides[1], out_w, d + i * out_w);
+        }
+        Py_END_ALLOW_THREADS
+        return release(&src, &dst, 1);
+    }
     Axis own_horiz = {0}, own_vert = {0};
     const Axis *horiz = across ? axis_take(in_w, out_w, bicubic, antialias, &own_horiz) : NULL;
     const Axis *vert = down ? axis_take(in_h, out_h, bicubic, antialias, &own_vert) : NULL;

@@ -54,22 +54,17 @@ def resize(
 def _resize_path(image: torch.Tensor, size: Sequence[int], mode: InterpolationMode, antialias: bool) -> str | None:
     """The runner of a resize of an image the wing can use: nearest through OpenCV where its indices are torch's
     (:func:`can_resize_nearest`); the compiled kernel for uint8 bilinear and antialiased bicubic (torch's values,
-    :func:`can_resize_native`), but for bilinear halvings without a low-pass filter, which OpenCV's
-    ``INTER_LINEAR`` does faster (:func:`can_resize_linear`, as float32 bilinear without the filter); torch's
-    uint8 kernel on interleaved pixels for the rest (:func:`can_resize_interleaved`); None: torch's own path."""
+    :func:`can_resize_native`); OpenCV's ``INTER_LINEAR`` for float32 bilinear without a low-pass filter
+    (:func:`can_resize_linear`); torch's uint8 kernel on interleaved pixels for the rest
+    (:func:`can_resize_interleaved`); None: torch's own path."""
     if mode == InterpolationMode.NEAREST:
         return "nearest" if _nearest_suffices(image, size) else None
     value = mode.value
-    if _native_suffices(image, value, antialias) and not (not antialias and _halves(image, size)):
+    if _native_suffices(image, value, antialias):
         return "native"
     if mode == InterpolationMode.BILINEAR and _linear_suffices(image, size, antialias):
         return "linear"
     return "interleaved" if _interleaved_suffices(image, size, value) else None
-
-
-def _halves(image: torch.Tensor, size: Sequence[int]) -> bool:
-    height, width = image.shape[-2:]
-    return 2 * size[0] == height and 2 * size[1] == width
 
 
 def can_resize_linear(image: torch.Tensor, size: Sequence[int], antialias: bool) -> bool:
@@ -160,7 +155,7 @@ def _native_suffices(image: torch.Tensor, mode: str, antialias: bool) -> bool:
 def resize_native(image: torch.Tensor, size: Sequence[int], mode: str, antialias: bool) -> torch.Tensor:
     """Bilinear (or antialiased bicubic) resize of each uint8 ``H x W`` plane with torch's values exactly (the
     same int16 weights, passes and rounding; ``visiontx/_native.c``): antialiased halvings 6-8x torch's
-    planar kernel, other scales 3-4x; 1.3-2x OpenCV's ``INTER_LINEAR`` of the planes without antialias."""
+    planar kernel, other scales 3-4x; 1.6-3x OpenCV's ``INTER_LINEAR`` of the planes without antialias."""
     src, out, dst = planes(image, size)
     native().resize(src, dst, mode == "bicubic", antialias)
     return out
