@@ -11,7 +11,8 @@
  * pixels after the previous output's); otherwise 32 rows at a time are transposed into a tile that stays
  * in cache, where each output column is a sum of whole columns, as in the vertical pass. It skips the
  * input rows the vertical pass does not read (reductions without antialias). The weights of the last few
- * axes are kept between calls.
+ * axes are kept between calls. A halving without antialias (weights of one half) is one fused pass of
+ * rounded pair means.
  *
  * luma(src, dst, weights): the torch grayscale kernel's fixed-point luma of RGB images, as the vertical
  * pass over the rows R, G, G, B.
