@@ -580,8 +580,8 @@ def test_interleaved_resize_is_identical_to_torch(mode, antialias, channels, bat
 def test_linear_resize_is_within_one_level_of_torch(antialias, channels, batch_dims, in_size, size) -> None:
     """Bilinear without the low-pass filter (or without shrinking) through OpenCV's INTER_LINEAR: its
     fixed-point weights put up to ~35% of the uint8 pixels 1 level from torch's, never more; float32
-    within 1e-4 (its float weights). The dispatcher takes it for float32, and for uint8 halvings where the
-    compiled kernel is built (which has torch's values for the other uint8 sizes)."""
+    within 1e-4 (its float weights). The dispatcher takes it for float32, and for uint8 where the compiled
+    kernel is not built (which has torch's values)."""
     import visiontx.functional as F
 
     image = make_image_tensor(in_size, channels=channels, batch_dims=batch_dims)

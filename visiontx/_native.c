@@ -751,23 +751,18 @@ static void horizontal(const uint8_t *src, Py_ssize_t src_stride, const Py_ssize
         Rows tile = {plan->tile, TILE, NULL}, tile_out = {plan->tile_out, TILE, NULL};
         for (Py_ssize_t k = 0; k < n; k += TILE) {  /* a short last block leaves stale lanes, never stored */
             Py_ssize_t m = n - k < TILE ? n - k : TILE;
-            if (rows[k + m - 1] - rows[k] == m - 1) {  /* consecutive rows (all of them, but for reductions
-                                                           * without antialias): no index to read */
-                Rows in = {(uint8_t *)src + rows[k] * src_stride, src_stride, NULL};
-                transpose(in, m, width, tile);
-            } else {
-                Rows in = {(uint8_t *)src, src_stride, rows + k};
-                transpose(in, m, width, tile);
-            }
+            /* consecutive rows (all of them, but for reductions without antialias): strided, no index to read;
+             * each transpose is called with a constant index for the compiler to drop the lookups */
+            int consecutive = rows[k + m - 1] - rows[k] == m - 1;
+            Rows in = {(uint8_t *)src + rows[k] * src_stride, src_stride, NULL};
+            Rows out = {dst + rows[k] * dst_stride, dst_stride, NULL};
+            Rows in_index = {(uint8_t *)src, src_stride, rows + k}, out_index = {dst, dst_stride, rows + k};
+            if (consecutive) transpose(in, m, width, tile);
+            else transpose(in_index, m, width, tile);
             (use_avx2 ? tile_columns_avx2 : tile_columns)(plan->tile, axis, plan->pairs, plan->first_pair,
                                                           plan->tile_out);
-            if (rows[k + m - 1] - rows[k] == m - 1) {
-                Rows out = {dst + rows[k] * dst_stride, dst_stride, NULL};
-                transpose(tile_out, axis->out, m, out);
-            } else {
-                Rows out = {dst, dst_stride, rows + k};
-                transpose(tile_out, axis->out, m, out);
-            }
+            if (consecutive) transpose(tile_out, axis->out, m, out);
+            else transpose(tile_out, axis->out, m, out_index);
         }
         return;
     }

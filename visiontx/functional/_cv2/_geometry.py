@@ -37,11 +37,10 @@ def can_resize(image: torch.Tensor, size: Sequence[int], mode: InterpolationMode
 
 
 def resize(
-    image: torch.Tensor, size: Sequence[int], mode: InterpolationMode, antialias: bool, path: str | None = None
+    image: torch.Tensor, size: Sequence[int], mode: InterpolationMode, antialias: bool, path: str
 ) -> torch.Tensor:
-    """The resize :func:`can_resize` allows (``path``: what it returned, else found again): torch's values
-    exactly, or within 1 level (uint8) or 1e-4 (float32) for bilinear through OpenCV."""
-    path = path or _resize_path(image, size, mode, antialias)  # can_use held already
+    """The resize :func:`can_resize` allows, by the runner ``path`` it named: torch's values exactly, or within 1
+    level (uint8) or 1e-4 (float32) for bilinear through OpenCV."""
     if path == "native":
         return resize_native(image, size, mode.value, antialias)
     if path == "linear":
