@@ -286,3 +286,101 @@ def test_one_pixel_wide_images_with_any_stride_on_their_single_column(loops: str
         with _cv2.disabled():
             torch.testing.assert_close(fast, F.resize_image_tensor(crop, size, interpolation="bilinear", antialias=True),
                                        rtol=0, atol=0)
+
+
+# ------------------------------------------------------------------------------------------------------ hue
+HUE_FACTORS = [0.0, 0.1, -0.3, 0.5, -0.5, 0.27, 1e-7, -1e-7, 1 / 6, -1 / 6]
+
+
+def _torch_hue(image: torch.Tensor, factor: float) -> torch.Tensor:
+    import visiontx.functional as F
+
+    with _cv2.disabled():  # the torch path, whose float32 steps the kernel repeats
+        return F.adjust_hue_image_tensor(image, factor)
+
+
+def _colours(count: int, seed: int) -> torch.Tensor:
+    """``1 x 3 x 64 x count/64`` uint8 RGB: random colours, then grays, primaries, and pixels where two channels
+    tie for the maximum (where the hue's sextant is picked)."""
+    rng = np.random.default_rng(seed)
+    rgb = rng.integers(0, 256, (count, 3))
+    level = rng.integers(0, 256, count // 4)
+    rgb[: count // 4] = level[:, None]  # grays: no chroma
+    rgb[count // 4 : count // 2, 0] = rgb[count // 4 : count // 2, 1]  # R = G
+    rgb[count // 2 : 3 * count // 4, 1] = rgb[count // 2 : 3 * count // 4, 2]  # G = B
+    rgb[:6] = [[255, 0, 0], [0, 255, 0], [0, 0, 255], [255, 255, 0], [0, 255, 255], [255, 0, 255]]
+    return torch.from_numpy(rgb.astype(np.uint8).T.copy()).reshape(1, 3, 64, count // 64)
+
+
+@pytest.mark.parametrize("factor", HUE_FACTORS)
+def test_hue_equals_the_torch_path_on_every_layout(factor: float, loops: str) -> None:
+    """Planar images (``hue``) and interleaved pixels rotated in place (``hue_pixels``), value for value."""
+    module = _native()
+    image = _colours(1 << 16, seed=int(factor * 1e6) % 1000)
+    expected = _torch_hue(image, factor)
+    out = np.empty(image.shape, np.uint8)
+    module.hue(image.numpy(), out, factor)
+    torch.testing.assert_close(torch.from_numpy(out), expected, rtol=0, atol=0)
+    pixels = np.ascontiguousarray(image[0].permute(1, 2, 0).numpy())
+    module.hue_pixels(pixels, pixels, factor)
+    torch.testing.assert_close(torch.from_numpy(pixels).permute(2, 0, 1), expected[0], rtol=0, atol=0)
+
+
+@pytest.mark.parametrize("width", [1, 2, 7, 8, 9, 15, 16, 17, 63, 64, 65, 71])
+def test_hue_on_widths_around_the_vector_blocks_batches_and_crops(width: int, loops: str) -> None:
+    """Widths around the 8-pixel blocks and the 64-pixel chunks (the last pixels take a padded copy); crops read
+    through their row and plane strides, left as they were; nothing written after the output."""
+    module = _native()
+    base = make_image_tensor((9, width + 5), batch_dims=(2,), seed=width)
+    crop = base[..., 2:9, 3 : 3 + width]
+    before = base.clone()
+    size = 2 * 3 * 7 * width
+    memory = np.full(size + 32, 7, np.uint8)  # the output, then 32 bytes that must stay 7
+    module.hue(crop.numpy(), memory[:size].reshape(2, 3, 7, width), -0.2)
+    expected = _torch_hue(crop, -0.2)
+    torch.testing.assert_close(torch.from_numpy(memory[:size]).view(expected.shape), expected, rtol=0, atol=0)
+    torch.testing.assert_close(base, before, rtol=0, atol=0)
+    assert (memory[size:] == 7).all()
+    pixels = np.full((7, width + 1, 3), 7, np.uint8)
+    pixels[:, :width] = crop[0].permute(1, 2, 0).numpy()
+    memory = np.full(7 * width * 3 + 32, 7, np.uint8)
+    module.hue_pixels(pixels[:, :width], memory[:-32].reshape(7, width, 3), -0.2)  # strided rows in
+    out = torch.from_numpy(memory[:-32]).view(7, width, 3).permute(2, 0, 1)
+    torch.testing.assert_close(out, expected[0], rtol=0, atol=0)
+    assert (memory[-32:] == 7).all() and (pixels[:, width] == 7).all()
+
+
+def test_hue_kernel_and_steps_take_the_compiled_kernel_for_uint8() -> None:
+    """``F.adjust_hue`` and ``ColorJitter``'s hue step on uint8 images give the torch path's values exactly (the
+    OpenCV path they replace was within 1 level); float32 keeps OpenCV's."""
+    import visiontx.functional as F
+    from visiontx.functional._cv2._color import adjust_colors, hue_step
+
+    _native()
+    image = make_image_tensor((33, 47), batch_dims=(2,), seed=5)
+    for factor in (0.31, -0.44):
+        expected = _torch_hue(image, factor)
+        torch.testing.assert_close(F.adjust_hue_image_tensor(image, factor), expected, rtol=0, atol=0)
+        torch.testing.assert_close(adjust_colors(image, [hue_step(factor)]), expected, rtol=0, atol=0)
+        torch.testing.assert_close(F.adjust_hue_image_tensor(image[..., 1:30, 2:40], factor),
+                                   expected[..., 1:30, 2:40], rtol=0, atol=0)
+
+
+def test_hue_rejects_bad_shapes_and_factors() -> None:
+    module = _native()
+    image = np.zeros((1, 3, 4, 4), np.uint8)
+    with pytest.raises(ValueError, match="hue: factor"):
+        module.hue(image, np.empty_like(image), 1.5)
+    with pytest.raises(ValueError, match="hue: factor"):
+        module.hue_pixels(image[0].transpose(1, 2, 0).copy(), np.empty((4, 4, 3), np.uint8), float("nan"))
+    for src, dst in [(image[:, :2], np.empty((1, 2, 4, 4), np.uint8)), (image, np.empty((1, 3, 4, 5), np.uint8)),
+                     (image[0], np.empty((3, 4, 4), np.uint8)), (image[..., ::2], np.empty((1, 3, 4, 2), np.uint8))]:
+        with pytest.raises(ValueError, match="hue: src"):
+            module.hue(src, dst, 0.1)
+    pixels = np.zeros((4, 4, 3), np.uint8)
+    for src, dst in [(pixels[..., :2], np.empty((4, 4, 2), np.uint8)), (pixels, np.empty((4, 5, 3), np.uint8)),
+                     (pixels[:, ::2], np.empty((4, 2, 3), np.uint8)), (image, np.empty_like(image))]:
+        with pytest.raises(ValueError, match="hue_pixels: src"):
+            module.hue_pixels(src, dst, 0.1)
+    with pytest.raises(ValueError, match="src and dst must be uint8"):
+        module.hue(image.astype(np.float32), np.empty((1, 3, 4, 4), np.float32), 0.1)

@@ -17,6 +17,9 @@
  * luma(src, dst, weights): the torch grayscale kernel's fixed-point luma of RGB images, as the vertical
  * pass over the rows R, G, G, B.
  *
+ * hue(src, dst, factor) and hue_pixels(src, dst, factor): the hue rotation of visiontx's torch path, in its float32
+ * arithmetic, of planar and of interleaved RGB (_native_hue.c).
+ *
  * The loops use SSE2 (every x86-64 CPU), and AVX2 where the CPU has it (checked when the module loads);
  * other machines get plain C loops, and visiontx prefers torch's kernels there (SIMD is 0).
  * src: uint8 buffers with contiguous rows (any plane and row strides); dst: C-contiguous uint8 buffers.
@@ -985,6 +988,70 @@ static PyObject *luma(PyObject *self, PyObject *args) {
     return release(&src, &dst, 1);
 }
 
+/* The hue rotation of rows, in _native_hue.c */
+void hue_pixels_row(const uint8_t *src, uint8_t *dst, ptrdiff_t width, float factor, int avx2);
+void hue_planes_row(const uint8_t *r, const uint8_t *g, const uint8_t *b, uint8_t *const *o, ptrdiff_t width,
+                    float factor, int avx2);
+
+static int parse_hue_factor(PyObject *args, PyObject **src_obj, PyObject **dst_obj, float *factor) {
+    double value;
+    if (!PyArg_ParseTuple(args, "OOd", src_obj, dst_obj, &value)) return -1;
+    if (!(value >= -1.0 && value <= 1.0)) {
+        PyErr_SetString(PyExc_ValueError, "hue: factor must be in [-1, 1]");
+        return -1;
+    }
+    *factor = (float)value;
+    return 0;
+}
+
+static PyObject *hue(PyObject *self, PyObject *args) {
+    PyObject *src_obj, *dst_obj;
+    float factor;
+    if (parse_hue_factor(args, &src_obj, &dst_obj, &factor) < 0) return NULL;
+    Py_buffer src, dst;
+    if (acquire(src_obj, dst_obj, &src, &dst, "hue") < 0) return NULL;
+    if (src.ndim != 4 || dst.ndim != 4 || src.shape[1] != 3 || (src.shape[3] > 1 && src.strides[3] != 1)
+        || memcmp(src.shape, dst.shape, 4 * sizeof(Py_ssize_t)) != 0) {
+        PyErr_SetString(PyExc_ValueError, "hue: src must be a 4-D uint8 buffer (images, 3, rows, columns) with "
+                                          "contiguous rows, dst a C-contiguous one of its shape");
+        return release(&src, &dst, 0);
+    }
+    Py_ssize_t images = src.shape[0], rows = src.shape[2], width = src.shape[3];
+    int avx2 = use_avx2;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t n = 0; n < images; n++)
+        for (Py_ssize_t y = 0; y < rows; y++) {
+            const uint8_t *r = (const uint8_t *)src.buf + n * src.strides[0] + y * src.strides[2];
+            uint8_t *d = (uint8_t *)dst.buf + (n * 3 * rows + y) * width;
+            uint8_t *o[3] = {d, d + rows * width, d + 2 * rows * width};
+            hue_planes_row(r, r + src.strides[1], r + 2 * src.strides[1], o, width, factor, avx2);
+        }
+    Py_END_ALLOW_THREADS
+    return release(&src, &dst, 1);
+}
+
+static PyObject *hue_pixels(PyObject *self, PyObject *args) {
+    PyObject *src_obj, *dst_obj;
+    float factor;
+    if (parse_hue_factor(args, &src_obj, &dst_obj, &factor) < 0) return NULL;
+    Py_buffer src, dst;
+    if (acquire(src_obj, dst_obj, &src, &dst, "hue_pixels") < 0) return NULL;
+    if (src.ndim != 3 || src.shape[2] != 3 || src.strides[2] != 1 || (src.shape[1] > 1 && src.strides[1] != 3)
+        || memcmp(src.shape, dst.shape, 3 * sizeof(Py_ssize_t)) != 0) {
+        PyErr_SetString(PyExc_ValueError, "hue_pixels: src must be a 3-D uint8 buffer (rows, columns, 3) with "
+                                          "contiguous rows, dst a C-contiguous one of its shape (or src: in place)");
+        return release(&src, &dst, 0);
+    }
+    Py_ssize_t rows = src.shape[0], width = src.shape[1];
+    int avx2 = use_avx2;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t y = 0; y < rows; y++)
+        hue_pixels_row((const uint8_t *)src.buf + y * src.strides[0], (uint8_t *)dst.buf + y * width * 3, width,
+                       factor, avx2);
+    Py_END_ALLOW_THREADS
+    return release(&src, &dst, 1);
+}
+
 static PyObject *set_avx2(PyObject *self, PyObject *args) {
     int on;
     if (!PyArg_ParseTuple(args, "p", &on)) return NULL;
@@ -998,6 +1065,11 @@ static PyMethodDef methods[] = {
      "set_avx2(on): use the AVX2 loops where the CPU has them (the default) or not; returns the previous setting."},
     {"luma", luma, METH_VARARGS,
      "luma(src, dst, (wr, wg, wb)): the fixed-point luma of each RGB image of src into every plane of dst."},
+    {"hue", hue, METH_VARARGS,
+     "hue(src, dst, factor): RGB images (images, 3, rows, columns) of src with their hue rotated by factor turns."},
+    {"hue_pixels", hue_pixels, METH_VARARGS,
+     "hue_pixels(src, dst, factor): interleaved RGB pixels (rows, columns, 3) rotated by factor turns "
+     "(dst may be src)."},
     {"resize", resize, METH_VARARGS,
      "resize(src, dst, bicubic, antialias): torch's uint8 bilinear / bicubic resize of each plane of src into dst."},
     {NULL, NULL, 0, NULL},

@@ -327,9 +327,14 @@ _HUE_BAND_PIXELS = 1 << 18
 
 def shift_hue(pixels: np.ndarray, hue_factor: float) -> None:
     """Rotate the hue of interleaved ``H x W x 3`` RGB pixels (uint8, or float32 in [0, 1]) by
-    ``hue_factor`` turns in place, through OpenCV's float HSV: scale-free, so uint8 values need no
-    rescaling, and its HSV -> RGB conversion wraps the hue. Works in bands of up to 512 x 512 pixels
+    ``hue_factor`` turns in place. uint8 through the compiled kernel where it is built (the torch path's
+    values); otherwise through OpenCV's float HSV: scale-free, so uint8 values need no rescaling, and its
+    HSV -> RGB conversion wraps the hue (uint8 within 1 level). Works in bands of up to 512 x 512 pixels
     with per-thread scratch buffers (smaller bands cost more calls, whole large images fall out of cache)."""
+    module = native() if pixels.dtype == np.uint8 else None
+    if module is not None:
+        module.hue_pixels(pixels, pixels, hue_factor)
+        return
     height, width = pixels.shape[:2]
     rows = min(height, max(1, _HUE_BAND_PIXELS // width))
     rgb, hsv = scratch([((rows, width, 3), np.float32)] * 2)
@@ -389,8 +394,14 @@ def can_adjust_hue(image: torch.Tensor) -> bool:
 
 
 def adjust_hue(image: torch.Tensor, factor: float) -> torch.Tensor:
-    """Hue of uint8 or float32 RGB ``[..., 3, H, W]`` (see :func:`shift_hue`)."""
-    return adjust_colors(image, [hue_step(factor)])
+    """Hue of uint8 or float32 RGB ``[..., 3, H, W]`` (see :func:`shift_hue`); uint8 planes go to the compiled
+    kernel as they are, where it is built (2.2x the interleaved OpenCV path at 224 x 224)."""
+    module = native() if image.dtype == torch.uint8 else None
+    if module is None:
+        return adjust_colors(image, [hue_step(factor)])
+    src, out, dst = planes(image)
+    module.hue(src.reshape(-1, 3, *src.shape[1:]), dst.reshape(-1, 3, *dst.shape[1:]), factor)
+    return out
 
 
 # ------------------------------------------------------------------------------------------------- sharpness

@@ -1,0 +1,254 @@
+/* Hue rotation of uint8 RGB pixels for visiontx._native (the module's functions are in _native.c).
+ *
+ * The arithmetic is the float32 arithmetic of visiontx's torch path (functional/_color/_hue.py), step for step,
+ * so the bytes are the same: value V = max(R, G, B), chroma C = V - min(R, G, B); the hue in turns is
+ * (G - B), (B - R + 2C) or (R - G + 4C) (where V is R, else G, else B) over 6C (6 where C is 0), wrapped into
+ * [0, 1), plus the factor, wrapped again; each channel is V - C * w, its weight w = clamp(max(2 - d, d - 4), 0, 1)
+ * with d the distance in sextants from the hue opposite the channel (3, 5, 1 for R, G, B); rounded half to even.
+ * Wrapping is torch's remainder(h, 1.0) for the h met here (-1 <= h < 2): h - 1 at 1 and above, h + 1 below 0.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <math.h>
+
+#define HUE_CHUNK 64 /* pixels deinterleaved at a time (a multiple of 8) */
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+
+static inline __m128 ps_from_bytes(const uint8_t *p) {
+    int32_t word;
+    memcpy(&word, p, 4);
+    const __m128i zero = _mm_setzero_si128();
+    return _mm_cvtepi32_ps(_mm_unpacklo_epi16(_mm_unpacklo_epi8(_mm_cvtsi32_si128(word), zero), zero));
+}
+
+static inline __m128 select_ps(__m128 mask, __m128 a, __m128 b) {
+    return _mm_or_ps(_mm_and_ps(mask, a), _mm_andnot_ps(mask, b));
+}
+
+static inline __m128 wrap_turn(__m128 h) {
+    const __m128 one = _mm_set1_ps(1.0f);
+    h = _mm_sub_ps(h, _mm_and_ps(_mm_cmpge_ps(h, one), one));
+    return _mm_add_ps(h, _mm_and_ps(_mm_cmplt_ps(h, _mm_setzero_ps()), one));
+}
+
+static inline __m128i channel4(__m128 v, __m128 c, __m128 sextant, float opposite) {
+    const __m128 sign = _mm_set1_ps(-0.0f);
+    __m128 d = _mm_andnot_ps(sign, _mm_sub_ps(sextant, _mm_set1_ps(opposite)));
+    __m128 w = _mm_max_ps(_mm_sub_ps(_mm_set1_ps(2.0f), d), _mm_sub_ps(d, _mm_set1_ps(4.0f)));
+    w = _mm_min_ps(_mm_max_ps(w, _mm_setzero_ps()), _mm_set1_ps(1.0f));
+    return _mm_cvtps_epi32(_mm_sub_ps(v, _mm_mul_ps(c, w)));  /* rounds half to even (the default MXCSR mode) */
+}
+
+static inline void store4(__m128i x, uint8_t *p) {
+    x = _mm_packus_epi16(_mm_packs_epi32(x, x), x);
+    int32_t word = _mm_cvtsi128_si32(x);
+    memcpy(p, &word, 4);
+}
+
+/* Lanes 0..n-1 (n a multiple of 4; of 8 for the AVX2 loop) of the planes r, g, b rotated into o[0..2]. */
+static void hue_lanes(const uint8_t *r, const uint8_t *g, const uint8_t *b, ptrdiff_t n, float factor,
+                      uint8_t *const *o) {
+    const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f), six = _mm_set1_ps(6.0f), f = _mm_set1_ps(factor);
+    for (ptrdiff_t i = 0; i < n; i += 4) {
+        __m128 R = ps_from_bytes(r + i), G = ps_from_bytes(g + i), B = ps_from_bytes(b + i);
+        __m128 v = _mm_max_ps(_mm_max_ps(R, G), B);
+        __m128 c = _mm_sub_ps(v, _mm_min_ps(_mm_min_ps(R, G), B));
+        __m128 is_r = _mm_cmpeq_ps(v, R), is_g = _mm_andnot_ps(is_r, _mm_cmpeq_ps(v, G));
+        __m128 num = select_ps(is_r, _mm_sub_ps(G, B),
+                               select_ps(is_g, _mm_add_ps(_mm_sub_ps(B, R), _mm_add_ps(c, c)),
+                                         _mm_add_ps(_mm_sub_ps(R, G), _mm_mul_ps(c, _mm_set1_ps(4.0f)))));
+        __m128 den = _mm_mul_ps(select_ps(_mm_cmpeq_ps(c, zero), one, c), six);
+        __m128 h = wrap_turn(_mm_add_ps(wrap_turn(_mm_div_ps(num, den)), f));
+        __m128 sextant = _mm_mul_ps(h, six);
+        store4(channel4(v, c, sextant, 3.0f), o[0] + i);
+        store4(channel4(v, c, sextant, 5.0f), o[1] + i);
+        store4(channel4(v, c, sextant, 1.0f), o[2] + i);
+    }
+}
+
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#include <immintrin.h>
+#define HUE_AVX2 1
+#define AVX2_FN static inline __attribute__((always_inline, target("avx2")))
+
+AVX2_FN __m256 ps_from_bytes8(const uint8_t *p) {
+    return _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)p)));
+}
+
+AVX2_FN __m256 wrap_turn8(__m256 h) {
+    const __m256 one = _mm256_set1_ps(1.0f);
+    h = _mm256_sub_ps(h, _mm256_and_ps(_mm256_cmp_ps(h, one, _CMP_GE_OQ), one));
+    return _mm256_add_ps(h, _mm256_and_ps(_mm256_cmp_ps(h, _mm256_setzero_ps(), _CMP_LT_OQ), one));
+}
+
+AVX2_FN __m128i channel8(__m256 v, __m256 c, __m256 sextant, float opposite) {  /* 8 bytes in the low half */
+    __m256 d = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), _mm256_sub_ps(sextant, _mm256_set1_ps(opposite)));
+    __m256 w = _mm256_max_ps(_mm256_sub_ps(_mm256_set1_ps(2.0f), d), _mm256_sub_ps(d, _mm256_set1_ps(4.0f)));
+    w = _mm256_min_ps(_mm256_max_ps(w, _mm256_setzero_ps()), _mm256_set1_ps(1.0f));
+    __m256i x = _mm256_cvtps_epi32(_mm256_sub_ps(v, _mm256_mul_ps(c, w)));
+    __m128i words = _mm_packs_epi32(_mm256_castsi256_si128(x), _mm256_extracti128_si256(x, 1));
+    return _mm_packus_epi16(words, words);
+}
+
+/* 8 pixels: the bytes of R, G, B in the low halves of r, g, b, rotated in place. */
+AVX2_FN void rotate8(__m128i *r, __m128i *g, __m128i *b, __m256 f) {
+    const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f), six = _mm256_set1_ps(6.0f);
+    __m256 R = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(*r)), G = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(*g));
+    __m256 B = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(*b));
+    __m256 v = _mm256_max_ps(_mm256_max_ps(R, G), B);
+    __m256 c = _mm256_sub_ps(v, _mm256_min_ps(_mm256_min_ps(R, G), B));
+    __m256 is_r = _mm256_cmp_ps(v, R, _CMP_EQ_OQ);
+    __m256 is_g = _mm256_andnot_ps(is_r, _mm256_cmp_ps(v, G, _CMP_EQ_OQ));
+    __m256 num_b = _mm256_add_ps(_mm256_sub_ps(R, G), _mm256_mul_ps(c, _mm256_set1_ps(4.0f)));
+    __m256 num_g = _mm256_add_ps(_mm256_sub_ps(B, R), _mm256_add_ps(c, c));
+    __m256 num = _mm256_blendv_ps(_mm256_blendv_ps(num_b, num_g, is_g), _mm256_sub_ps(G, B), is_r);
+    __m256 den = _mm256_mul_ps(_mm256_blendv_ps(c, one, _mm256_cmp_ps(c, zero, _CMP_EQ_OQ)), six);
+    __m256 h = wrap_turn8(_mm256_add_ps(wrap_turn8(_mm256_div_ps(num, den)), f));
+    __m256 sextant = _mm256_mul_ps(h, six);
+    *r = channel8(v, c, sextant, 3.0f);
+    *g = channel8(v, c, sextant, 5.0f);
+    *b = channel8(v, c, sextant, 1.0f);
+}
+
+__attribute__((target("avx2"))) static void hue_lanes_avx2(const uint8_t *r, const uint8_t *g, const uint8_t *b,
+                                                           ptrdiff_t n, float factor, uint8_t *const *o) {
+    const __m256 f = _mm256_set1_ps(factor);
+    uint8_t *o0 = o[0], *o1 = o[1], *o2 = o[2];
+    for (ptrdiff_t i = 0; i < n; i += 8) {
+        __m128i R = _mm_loadl_epi64((const __m128i *)(r + i)), G = _mm_loadl_epi64((const __m128i *)(g + i));
+        __m128i B = _mm_loadl_epi64((const __m128i *)(b + i));
+        rotate8(&R, &G, &B, f);
+        _mm_storel_epi64((__m128i *)(o0 + i), R);
+        _mm_storel_epi64((__m128i *)(o1 + i), G);
+        _mm_storel_epi64((__m128i *)(o2 + i), B);
+    }
+}
+
+#define Z (-1) /* a zero byte in a shuffle */
+
+/* The first n / 8 * 8 interleaved pixels of s rotated into d (which may be s): 24 bytes at a time, split into
+ * planes and merged back by byte shuffles. Returns the pixels done. */
+__attribute__((target("avx2"))) static ptrdiff_t hue_pixels_avx2(const uint8_t *s, uint8_t *d, ptrdiff_t n,
+                                                                 float factor) {
+    const __m256 f = _mm256_set1_ps(factor);
+    const __m128i r_lo = _mm_setr_epi8(0, 3, 6, 9, 12, 15, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z);
+    const __m128i r_hi = _mm_setr_epi8(Z, Z, Z, Z, Z, Z, 2, 5, Z, Z, Z, Z, Z, Z, Z, Z);
+    const __m128i g_lo = _mm_setr_epi8(1, 4, 7, 10, 13, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z);
+    const __m128i g_hi = _mm_setr_epi8(Z, Z, Z, Z, Z, 0, 3, 6, Z, Z, Z, Z, Z, Z, Z, Z);
+    const __m128i b_lo = _mm_setr_epi8(2, 5, 8, 11, 14, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z);
+    const __m128i b_hi = _mm_setr_epi8(Z, Z, Z, Z, Z, 1, 4, 7, Z, Z, Z, Z, Z, Z, Z, Z);
+    /* R in bytes 0-7 and G in 8-15 of rg, B in 0-7 of b: the output's bytes 0-15, then 16-23 */
+    const __m128i rg_0 = _mm_setr_epi8(0, 8, Z, 1, 9, Z, 2, 10, Z, 3, 11, Z, 4, 12, Z, 5);
+    const __m128i b_0 = _mm_setr_epi8(Z, Z, 0, Z, Z, 1, Z, Z, 2, Z, Z, 3, Z, Z, 4, Z);
+    const __m128i rg_1 = _mm_setr_epi8(13, Z, 6, 14, Z, 7, 15, Z, Z, Z, Z, Z, Z, Z, Z, Z);
+    const __m128i b_1 = _mm_setr_epi8(Z, 5, Z, Z, 6, Z, Z, 7, Z, Z, Z, Z, Z, Z, Z, Z);
+    ptrdiff_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m128i lo = _mm_loadu_si128((const __m128i *)(s + 3 * i));
+        __m128i hi = _mm_loadl_epi64((const __m128i *)(s + 3 * i + 16));
+        __m128i R = _mm_or_si128(_mm_shuffle_epi8(lo, r_lo), _mm_shuffle_epi8(hi, r_hi));
+        __m128i G = _mm_or_si128(_mm_shuffle_epi8(lo, g_lo), _mm_shuffle_epi8(hi, g_hi));
+        __m128i B = _mm_or_si128(_mm_shuffle_epi8(lo, b_lo), _mm_shuffle_epi8(hi, b_hi));
+        rotate8(&R, &G, &B, f);
+        __m128i rg = _mm_unpacklo_epi64(R, G);
+        _mm_storeu_si128((__m128i *)(d + 3 * i), _mm_or_si128(_mm_shuffle_epi8(rg, rg_0), _mm_shuffle_epi8(B, b_0)));
+        _mm_storel_epi64((__m128i *)(d + 3 * i + 16),
+                         _mm_or_si128(_mm_shuffle_epi8(rg, rg_1), _mm_shuffle_epi8(B, b_1)));
+    }
+    return i;
+}
+#undef Z
+#else
+#define HUE_AVX2 0
+static void hue_lanes_avx2(const uint8_t *r, const uint8_t *g, const uint8_t *b, ptrdiff_t n, float factor,
+                           uint8_t *const *o) {}
+static ptrdiff_t hue_pixels_avx2(const uint8_t *s, uint8_t *d, ptrdiff_t n, float factor) { return 0; }
+#endif
+
+#else /* plain C: the same steps one pixel at a time */
+#define HUE_AVX2 0
+
+static float wrap_turn1(float h) {
+    if (h >= 1.0f) h -= 1.0f;
+    if (h < 0.0f) h += 1.0f;
+    return h;
+}
+
+static uint8_t channel1(float v, float c, float sextant, float opposite) {
+    float d = fabsf(sextant - opposite);
+    float w = fminf(fmaxf(fmaxf(2.0f - d, d - 4.0f), 0.0f), 1.0f);
+    return (uint8_t)nearbyintf(v - c * w);
+}
+
+static void hue_lanes(const uint8_t *r, const uint8_t *g, const uint8_t *b, ptrdiff_t n, float factor,
+                      uint8_t *const *o) {
+    for (ptrdiff_t i = 0; i < n; i++) {
+        float R = r[i], G = g[i], B = b[i];
+        float v = fmaxf(fmaxf(R, G), B), c = v - fminf(fminf(R, G), B);
+        float num = v == R ? G - B : v == G ? (B - R) + (c + c) : (R - G) + c * 4.0f;
+        float sextant = wrap_turn1(wrap_turn1(num / ((c == 0.0f ? 1.0f : c) * 6.0f)) + factor) * 6.0f;
+        o[0][i] = channel1(v, c, sextant, 3.0f);
+        o[1][i] = channel1(v, c, sextant, 5.0f);
+        o[2][i] = channel1(v, c, sextant, 1.0f);
+    }
+}
+
+static void hue_lanes_avx2(const uint8_t *r, const uint8_t *g, const uint8_t *b, ptrdiff_t n, float factor,
+                           uint8_t *const *o) {}
+static ptrdiff_t hue_pixels_avx2(const uint8_t *s, uint8_t *d, ptrdiff_t n, float factor) { return 0; }
+#endif
+
+static void rotate(const uint8_t *r, const uint8_t *g, const uint8_t *b, ptrdiff_t n, float factor, uint8_t *const *o,
+                   int avx2) {
+    if (avx2 && HUE_AVX2)
+        hue_lanes_avx2(r, g, b, n, factor, o);
+    else
+        hue_lanes(r, g, b, n, factor, o);
+}
+
+/* One row of width interleaved RGB pixels from src into dst (which may be src itself): by byte shuffles with AVX2,
+ * else (and for the last width % 8 pixels) in chunks copied into planes; a chunk's last lanes are padded to a
+ * whole vector and their results dropped. */
+void hue_pixels_row(const uint8_t *src, uint8_t *dst, ptrdiff_t width, float factor, int avx2) {
+    uint8_t in[3][HUE_CHUNK], out[3][HUE_CHUNK];
+    uint8_t *o[3] = {out[0], out[1], out[2]};
+    ptrdiff_t x0 = avx2 && HUE_AVX2 ? hue_pixels_avx2(src, dst, width, factor) : 0;
+    for (; x0 < width; x0 += HUE_CHUNK) {
+        int n = width - x0 < HUE_CHUNK ? (int)(width - x0) : HUE_CHUNK, lanes = (n + 7) & ~7;
+        const uint8_t *s = src + 3 * x0;
+        for (int i = 0; i < n; i++) {
+            in[0][i] = s[3 * i];
+            in[1][i] = s[3 * i + 1];
+            in[2][i] = s[3 * i + 2];
+        }
+        for (int k = 0; k < 3; k++) memset(in[k] + n, 0, (size_t)(lanes - n));
+        rotate(in[0], in[1], in[2], lanes, factor, o, avx2);
+        uint8_t *d = dst + 3 * x0;
+        for (int i = 0; i < n; i++) {
+            d[3 * i] = out[0][i];
+            d[3 * i + 1] = out[1][i];
+            d[3 * i + 2] = out[2][i];
+        }
+    }
+}
+
+/* One row of width pixels of the planes r, g, b into the rows o[0..2]: whole vectors where they are, the last
+ * width % 8 pixels through a padded copy. */
+void hue_planes_row(const uint8_t *r, const uint8_t *g, const uint8_t *b, uint8_t *const *o, ptrdiff_t width,
+                    float factor, int avx2) {
+    ptrdiff_t whole = width & ~(ptrdiff_t)7;
+    if (whole > 0) rotate(r, g, b, whole, factor, o, avx2);
+    int n = (int)(width - whole);
+    if (n == 0) return;
+    uint8_t in[3][8] = {{0}}, out[3][8];
+    uint8_t *tail[3] = {out[0], out[1], out[2]};
+    memcpy(in[0], r + whole, (size_t)n);
+    memcpy(in[1], g + whole, (size_t)n);
+    memcpy(in[2], b + whole, (size_t)n);
+    rotate(in[0], in[1], in[2], 8, factor, tail, avx2);
+    for (int k = 0; k < 3; k++) memcpy(o[k] + whole, out[k], (size_t)n);
+}
