@@ -61,8 +61,9 @@ static void hue_lanes(const uint8_t *r, const uint8_t *g, const uint8_t *b, ptrd
         __m128 num = select_ps(is_r, _mm_sub_ps(G, B),
                                select_ps(is_g, _mm_add_ps(_mm_sub_ps(B, R), _mm_add_ps(c, c)),
                                          _mm_add_ps(_mm_sub_ps(R, G), _mm_mul_ps(c, _mm_set1_ps(4.0f)))));
-        __m128 den = _mm_mul_ps(select_ps(_mm_cmpeq_ps(c, zero), one, c), six);
-        __m128 h = wrap_turn(_mm_add_ps(wrap_turn(_mm_div_ps(num, den)), f));
+        __m128 h = _mm_div_ps(num, _mm_mul_ps(_mm_max_ps(c, one), six));  /* C is whole: max(C, 1) */
+        h = _mm_add_ps(h, _mm_and_ps(_mm_cmplt_ps(h, zero), one));  /* h < 5/6 here: no -1 */
+        h = wrap_turn(_mm_add_ps(h, f));
         __m128 sextant = _mm_mul_ps(h, six);
         store4(channel4(v, c, sextant, 3.0f), o[0] + i);
         store4(channel4(v, c, sextant, 5.0f), o[1] + i);
@@ -85,20 +86,18 @@ AVX2_FN __m256 wrap_turn8(__m256 h) {
     return _mm256_add_ps(h, _mm256_and_ps(_mm256_cmp_ps(h, _mm256_setzero_ps(), _CMP_LT_OQ), one));
 }
 
-AVX2_FN __m128i channel8(__m256 v, __m256 c, __m256 sextant, float opposite) {  /* 8 bytes in the low half */
+AVX2_FN __m256i channel8(__m256 v, __m256 c, __m256 sextant, float opposite) {  /* rounded, as int32 */
     __m256 d = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), _mm256_sub_ps(sextant, _mm256_set1_ps(opposite)));
     __m256 w = _mm256_max_ps(_mm256_sub_ps(_mm256_set1_ps(2.0f), d), _mm256_sub_ps(d, _mm256_set1_ps(4.0f)));
     w = _mm256_min_ps(_mm256_max_ps(w, _mm256_setzero_ps()), _mm256_set1_ps(1.0f));
-    __m256i x = _mm256_cvtps_epi32(_mm256_sub_ps(v, _mm256_mul_ps(c, w)));
-    __m128i words = _mm_packs_epi32(_mm256_castsi256_si128(x), _mm256_extracti128_si256(x, 1));
-    return _mm_packus_epi16(words, words);
+    return _mm256_cvtps_epi32(_mm256_sub_ps(v, _mm256_mul_ps(c, w)));
 }
 
-/* 8 pixels: the bytes of R, G, B in the low halves of r, g, b, rotated in place. */
-AVX2_FN void rotate8(__m128i *r, __m128i *g, __m128i *b, __m256 f) {
+/* 8 pixels of bytes (the low halves of r, g, b) rotated: R in bytes 0-7 of the result, G in 8-15, B in 16-23. */
+AVX2_FN __m256i rotate8(__m128i r, __m128i g, __m128i b, __m256 f) {
     const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f), six = _mm256_set1_ps(6.0f);
-    __m256 R = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(*r)), G = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(*g));
-    __m256 B = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(*b));
+    __m256 R = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(r)), G = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(g));
+    __m256 B = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(b));
     __m256 v = _mm256_max_ps(_mm256_max_ps(R, G), B);
     __m256 c = _mm256_sub_ps(v, _mm256_min_ps(_mm256_min_ps(R, G), B));
     __m256 is_r = _mm256_cmp_ps(v, R, _CMP_EQ_OQ);
@@ -106,29 +105,52 @@ AVX2_FN void rotate8(__m128i *r, __m128i *g, __m128i *b, __m256 f) {
     __m256 num_b = _mm256_add_ps(_mm256_sub_ps(R, G), _mm256_mul_ps(c, _mm256_set1_ps(4.0f)));
     __m256 num_g = _mm256_add_ps(_mm256_sub_ps(B, R), _mm256_add_ps(c, c));
     __m256 num = _mm256_blendv_ps(_mm256_blendv_ps(num_b, num_g, is_g), _mm256_sub_ps(G, B), is_r);
-    __m256 den = _mm256_mul_ps(_mm256_blendv_ps(c, one, _mm256_cmp_ps(c, zero, _CMP_EQ_OQ)), six);
-    __m256 h = wrap_turn8(_mm256_add_ps(wrap_turn8(_mm256_div_ps(num, den)), f));
+    __m256 h = _mm256_div_ps(num, _mm256_mul_ps(_mm256_max_ps(c, one), six));  /* C is whole: max(C, 1) */
+    h = _mm256_add_ps(h, _mm256_and_ps(_mm256_cmp_ps(h, zero, _CMP_LT_OQ), one));  /* h < 5/6 here: no -1 */
+    h = wrap_turn8(_mm256_add_ps(h, f));
     __m256 sextant = _mm256_mul_ps(h, six);
-    *r = channel8(v, c, sextant, 3.0f);
-    *g = channel8(v, c, sextant, 5.0f);
-    *b = channel8(v, c, sextant, 1.0f);
+    /* int16 [R0-3 G0-3 | R4-7 G4-7] and [B0-3 B0-3 | B4-7 B4-7], bytes [R0-3 G0-3 B0-3 B0-3 | R4-7 G4-7 ...] */
+    __m256i rg = _mm256_packs_epi32(channel8(v, c, sextant, 3.0f), channel8(v, c, sextant, 5.0f));
+    __m256i bb = _mm256_packs_epi32(channel8(v, c, sextant, 1.0f), _mm256_setzero_si256());
+    return _mm256_permutevar8x32_epi32(_mm256_packus_epi16(rg, bb), _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+}
+
+AVX2_FN __m128i load8(const uint8_t *p) { return _mm_loadl_epi64((const __m128i *)p); }
+
+AVX2_FN void store_planes8(__m256i out, uint8_t *const *planes, ptrdiff_t i) {  /* rotate8's R, G, B to planes */
+    __m128i rg = _mm256_castsi256_si128(out);
+    _mm_storel_epi64((__m128i *)(planes[0] + i), rg);
+    _mm_storel_epi64((__m128i *)(planes[1] + i), _mm_unpackhi_epi64(rg, rg));
+    _mm_storel_epi64((__m128i *)(planes[2] + i), _mm256_extracti128_si256(out, 1));
 }
 
 __attribute__((target("avx2"))) static void hue_lanes_avx2(const uint8_t *r, const uint8_t *g, const uint8_t *b,
                                                            ptrdiff_t n, float factor, uint8_t *const *o) {
     const __m256 f = _mm256_set1_ps(factor);
-    uint8_t *o0 = o[0], *o1 = o[1], *o2 = o[2];
-    for (ptrdiff_t i = 0; i < n; i += 8) {
-        __m128i R = _mm_loadl_epi64((const __m128i *)(r + i)), G = _mm_loadl_epi64((const __m128i *)(g + i));
-        __m128i B = _mm_loadl_epi64((const __m128i *)(b + i));
-        rotate8(&R, &G, &B, f);
-        _mm_storel_epi64((__m128i *)(o0 + i), R);
-        _mm_storel_epi64((__m128i *)(o1 + i), G);
-        _mm_storel_epi64((__m128i *)(o2 + i), B);
+    uint8_t *const planes[3] = {o[0], o[1], o[2]};
+    ptrdiff_t i = 0;
+    for (; i + 16 <= n; i += 16) {  /* two independent blocks: their latencies overlap */
+        __m256i first = rotate8(load8(r + i), load8(g + i), load8(b + i), f);
+        __m256i second = rotate8(load8(r + i + 8), load8(g + i + 8), load8(b + i + 8), f);
+        store_planes8(first, planes, i);
+        store_planes8(second, planes, i + 8);
     }
+    for (; i < n; i += 8) store_planes8(rotate8(load8(r + i), load8(g + i), load8(b + i), f), planes, i);
 }
 
 #define Z (-1) /* a zero byte in a shuffle */
+
+/* rotate8's R, G, B (R in bytes 0-7 and G in 8-15 of the low half, B in 0-7 of the high half) as 24 bytes of
+ * interleaved pixels at d. */
+AVX2_FN void store_pixels8(__m256i out, uint8_t *d) {
+    const __m128i rg_0 = _mm_setr_epi8(0, 8, Z, 1, 9, Z, 2, 10, Z, 3, 11, Z, 4, 12, Z, 5);
+    const __m128i b_0 = _mm_setr_epi8(Z, Z, 0, Z, Z, 1, Z, Z, 2, Z, Z, 3, Z, Z, 4, Z);
+    const __m128i rg_1 = _mm_setr_epi8(13, Z, 6, 14, Z, 7, 15, Z, Z, Z, Z, Z, Z, Z, Z, Z);
+    const __m128i b_1 = _mm_setr_epi8(Z, 5, Z, Z, 6, Z, Z, 7, Z, Z, Z, Z, Z, Z, Z, Z);
+    __m128i rg = _mm256_castsi256_si128(out), b = _mm256_extracti128_si256(out, 1);
+    _mm_storeu_si128((__m128i *)d, _mm_or_si128(_mm_shuffle_epi8(rg, rg_0), _mm_shuffle_epi8(b, b_0)));
+    _mm_storel_epi64((__m128i *)(d + 16), _mm_or_si128(_mm_shuffle_epi8(rg, rg_1), _mm_shuffle_epi8(b, b_1)));
+}
 
 /* The first n / 8 * 8 interleaved pixels of s rotated into d (which may be s): 24 bytes at a time, split into
  * planes and merged back by byte shuffles. Returns the pixels done. */
@@ -141,23 +163,29 @@ __attribute__((target("avx2"))) static ptrdiff_t hue_pixels_avx2(const uint8_t *
     const __m128i g_hi = _mm_setr_epi8(Z, Z, Z, Z, Z, 0, 3, 6, Z, Z, Z, Z, Z, Z, Z, Z);
     const __m128i b_lo = _mm_setr_epi8(2, 5, 8, 11, 14, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z);
     const __m128i b_hi = _mm_setr_epi8(Z, Z, Z, Z, Z, 1, 4, 7, Z, Z, Z, Z, Z, Z, Z, Z);
-    /* R in bytes 0-7 and G in 8-15 of rg, B in 0-7 of b: the output's bytes 0-15, then 16-23 */
-    const __m128i rg_0 = _mm_setr_epi8(0, 8, Z, 1, 9, Z, 2, 10, Z, 3, 11, Z, 4, 12, Z, 5);
-    const __m128i b_0 = _mm_setr_epi8(Z, Z, 0, Z, Z, 1, Z, Z, 2, Z, Z, 3, Z, Z, 4, Z);
-    const __m128i rg_1 = _mm_setr_epi8(13, Z, 6, 14, Z, 7, 15, Z, Z, Z, Z, Z, Z, Z, Z, Z);
-    const __m128i b_1 = _mm_setr_epi8(Z, 5, Z, Z, 6, Z, Z, 7, Z, Z, Z, Z, Z, Z, Z, Z);
     ptrdiff_t i = 0;
+    for (; i + 16 <= n; i += 16) {  /* two blocks loaded before either is stored: d may be s */
+        __m128i lo = _mm_loadu_si128((const __m128i *)(s + 3 * i));
+        __m128i mid = _mm_loadu_si128((const __m128i *)(s + 3 * i + 16));
+        __m128i hi = _mm_loadu_si128((const __m128i *)(s + 3 * i + 32));
+        __m128i lo2 = _mm_alignr_epi8(hi, mid, 8);  /* bytes 24-39: the second block's first 16 */
+        __m128i hi2 = _mm_srli_si128(hi, 8);
+        __m256i first = rotate8(_mm_or_si128(_mm_shuffle_epi8(lo, r_lo), _mm_shuffle_epi8(mid, r_hi)),
+                                _mm_or_si128(_mm_shuffle_epi8(lo, g_lo), _mm_shuffle_epi8(mid, g_hi)),
+                                _mm_or_si128(_mm_shuffle_epi8(lo, b_lo), _mm_shuffle_epi8(mid, b_hi)), f);
+        __m256i second = rotate8(_mm_or_si128(_mm_shuffle_epi8(lo2, r_lo), _mm_shuffle_epi8(hi2, r_hi)),
+                                 _mm_or_si128(_mm_shuffle_epi8(lo2, g_lo), _mm_shuffle_epi8(hi2, g_hi)),
+                                 _mm_or_si128(_mm_shuffle_epi8(lo2, b_lo), _mm_shuffle_epi8(hi2, b_hi)), f);
+        store_pixels8(first, d + 3 * i);
+        store_pixels8(second, d + 3 * i + 24);
+    }
     for (; i + 8 <= n; i += 8) {
         __m128i lo = _mm_loadu_si128((const __m128i *)(s + 3 * i));
         __m128i hi = _mm_loadl_epi64((const __m128i *)(s + 3 * i + 16));
-        __m128i R = _mm_or_si128(_mm_shuffle_epi8(lo, r_lo), _mm_shuffle_epi8(hi, r_hi));
-        __m128i G = _mm_or_si128(_mm_shuffle_epi8(lo, g_lo), _mm_shuffle_epi8(hi, g_hi));
-        __m128i B = _mm_or_si128(_mm_shuffle_epi8(lo, b_lo), _mm_shuffle_epi8(hi, b_hi));
-        rotate8(&R, &G, &B, f);
-        __m128i rg = _mm_unpacklo_epi64(R, G);
-        _mm_storeu_si128((__m128i *)(d + 3 * i), _mm_or_si128(_mm_shuffle_epi8(rg, rg_0), _mm_shuffle_epi8(B, b_0)));
-        _mm_storel_epi64((__m128i *)(d + 3 * i + 16),
-                         _mm_or_si128(_mm_shuffle_epi8(rg, rg_1), _mm_shuffle_epi8(B, b_1)));
+        store_pixels8(rotate8(_mm_or_si128(_mm_shuffle_epi8(lo, r_lo), _mm_shuffle_epi8(hi, r_hi)),
+                              _mm_or_si128(_mm_shuffle_epi8(lo, g_lo), _mm_shuffle_epi8(hi, g_hi)),
+                              _mm_or_si128(_mm_shuffle_epi8(lo, b_lo), _mm_shuffle_epi8(hi, b_hi)), f),
+                      d + 3 * i);
     }
     return i;
 }
