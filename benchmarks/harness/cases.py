@@ -127,7 +127,9 @@ GEOMETRY = _resizes() + [
     _case("RandomPerspective", lambda T, D: T.RandomPerspective(0.3, p=1.0, interpolation=_bilinear(T)),
           lambda A, cv2: A.Perspective(scale=(0.05, 0.15), p=1.0), note="alb: its own corner sampling"),
     _case("ElasticTransform", lambda T, D: T.ElasticTransform(alpha=50.0, sigma=5.0, interpolation=_bilinear(T)),
-          lambda A, cv2: A.ElasticTransform(alpha=50.0, sigma=5.0, p=1.0), note="alb: alpha scaled differently"),
+          lambda A, cv2: A.ElasticTransform(alpha=50.0, sigma=5.0, p=1.0),
+          note="alb: alpha scaled differently; albx 2.5: another model (a smooth field from a 7 x 7 control grid, "
+               "no full-size noise field to smooth)"),
     _case("RandomHorizontalFlip", lambda T, D: T.RandomHorizontalFlip(p=1.0), lambda A, cv2: A.HorizontalFlip(p=1.0)),
     _case("RandomVerticalFlip", lambda T, D: T.RandomVerticalFlip(p=1.0), lambda A, cv2: A.VerticalFlip(p=1.0)),
     _case("RandomIoUCrop", lambda T, D: T.RandomIoUCrop(), kind="boxes"),

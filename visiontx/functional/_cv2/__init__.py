@@ -18,8 +18,8 @@ Modules: ``_base`` (OpenCV, the compiled kernels of ``visiontx._native``, the sw
 starts from), ``_layout`` (planar tensors <-> interleaved pixels, planes, scratch buffers), ``_warp`` (affine
 and perspective warps, remaps), ``_geometry`` (resize, pad), ``_decode`` (JPEG decoding), ``_color`` (lookup
 tables, histograms, grayscale, colour adjustments on interleaved pixels, sharpness), ``_misc`` (blur, JPEG,
-erase). uint8 bilinear resizes, antialiased bicubic ones and uint8 grayscale take ``visiontx._native`` where it
-was built.
+erase). uint8 bilinear resizes, antialiased bicubic ones, uint8 grayscale and uint8 hue rotations take
+``visiontx._native`` where it was built.
 """
 
 from ._base import available, can_use, disabled, native, takes_batch_per_image
