@@ -6,7 +6,14 @@
  * [0, 1), plus the factor, wrapped again; each channel is V - C * w, its weight w = clamp(max(2 - d, d - 4), 0, 1)
  * with d the distance in sextants from the hue opposite the channel (3, 5, 1 for R, G, B); rounded half to even.
  * Wrapping is torch's remainder(h, 1.0) for the h met here (-1 <= h < 2): h - 1 at 1 and above, h + 1 below 0.
+ *
+ * The loops are long chains of dependent steps: each turn works on four independent blocks of 8 pixels, and GCC
+ * schedules the instructions before allocating registers (off by default on x86), so that the blocks' steps
+ * interleave: 224 x 224 planar 110 -> 73 us.
  */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("schedule-insns")
+#endif
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -129,11 +136,15 @@ __attribute__((target("avx2"))) static void hue_lanes_avx2(const uint8_t *r, con
     const __m256 f = _mm256_set1_ps(factor);
     uint8_t *const planes[3] = {o[0], o[1], o[2]};
     ptrdiff_t i = 0;
-    for (; i + 16 <= n; i += 16) {  /* two independent blocks: their latencies overlap */
+    for (; i + 32 <= n; i += 32) {  /* four independent blocks */
         __m256i first = rotate8(load8(r + i), load8(g + i), load8(b + i), f);
         __m256i second = rotate8(load8(r + i + 8), load8(g + i + 8), load8(b + i + 8), f);
+        __m256i third = rotate8(load8(r + i + 16), load8(g + i + 16), load8(b + i + 16), f);
+        __m256i fourth = rotate8(load8(r + i + 24), load8(g + i + 24), load8(b + i + 24), f);
         store_planes8(first, planes, i);
         store_planes8(second, planes, i + 8);
+        store_planes8(third, planes, i + 16);
+        store_planes8(fourth, planes, i + 24);
     }
     for (; i < n; i += 8) store_planes8(rotate8(load8(r + i), load8(g + i), load8(b + i), f), planes, i);
 }
@@ -152,40 +163,42 @@ AVX2_FN void store_pixels8(__m256i out, uint8_t *d) {
     _mm_storel_epi64((__m128i *)(d + 16), _mm_or_si128(_mm_shuffle_epi8(rg, rg_1), _mm_shuffle_epi8(b, b_1)));
 }
 
-/* The first n / 8 * 8 interleaved pixels of s rotated into d (which may be s): 24 bytes at a time, split into
- * planes and merged back by byte shuffles. Returns the pixels done. */
-__attribute__((target("avx2"))) static ptrdiff_t hue_pixels_avx2(const uint8_t *s, uint8_t *d, ptrdiff_t n,
-                                                                 float factor) {
-    const __m256 f = _mm256_set1_ps(factor);
+/* rotate8 of 8 interleaved pixels: bytes 0-15 of them in lo, 16-23 in the low half of hi. */
+AVX2_FN __m256i deinterleave_rotate8(__m128i lo, __m128i hi, __m256 f) {
     const __m128i r_lo = _mm_setr_epi8(0, 3, 6, 9, 12, 15, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z);
     const __m128i r_hi = _mm_setr_epi8(Z, Z, Z, Z, Z, Z, 2, 5, Z, Z, Z, Z, Z, Z, Z, Z);
     const __m128i g_lo = _mm_setr_epi8(1, 4, 7, 10, 13, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z);
     const __m128i g_hi = _mm_setr_epi8(Z, Z, Z, Z, Z, 0, 3, 6, Z, Z, Z, Z, Z, Z, Z, Z);
     const __m128i b_lo = _mm_setr_epi8(2, 5, 8, 11, 14, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z);
     const __m128i b_hi = _mm_setr_epi8(Z, Z, Z, Z, Z, 1, 4, 7, Z, Z, Z, Z, Z, Z, Z, Z);
+    return rotate8(_mm_or_si128(_mm_shuffle_epi8(lo, r_lo), _mm_shuffle_epi8(hi, r_hi)),
+                   _mm_or_si128(_mm_shuffle_epi8(lo, g_lo), _mm_shuffle_epi8(hi, g_hi)),
+                   _mm_or_si128(_mm_shuffle_epi8(lo, b_lo), _mm_shuffle_epi8(hi, b_hi)), f);
+}
+
+/* The first n / 8 * 8 interleaved pixels of s rotated into d (which may be s), split into planes and merged
+ * back by byte shuffles. Returns the pixels done. */
+__attribute__((target("avx2"))) static ptrdiff_t hue_pixels_avx2(const uint8_t *s, uint8_t *d, ptrdiff_t n,
+                                                                 float factor) {
+    const __m256 f = _mm256_set1_ps(factor);
     ptrdiff_t i = 0;
-    for (; i + 16 <= n; i += 16) {  /* two blocks loaded before either is stored: d may be s */
-        __m128i lo = _mm_loadu_si128((const __m128i *)(s + 3 * i));
-        __m128i mid = _mm_loadu_si128((const __m128i *)(s + 3 * i + 16));
-        __m128i hi = _mm_loadu_si128((const __m128i *)(s + 3 * i + 32));
-        __m128i lo2 = _mm_alignr_epi8(hi, mid, 8);  /* bytes 24-39: the second block's first 16 */
-        __m128i hi2 = _mm_srli_si128(hi, 8);
-        __m256i first = rotate8(_mm_or_si128(_mm_shuffle_epi8(lo, r_lo), _mm_shuffle_epi8(mid, r_hi)),
-                                _mm_or_si128(_mm_shuffle_epi8(lo, g_lo), _mm_shuffle_epi8(mid, g_hi)),
-                                _mm_or_si128(_mm_shuffle_epi8(lo, b_lo), _mm_shuffle_epi8(mid, b_hi)), f);
-        __m256i second = rotate8(_mm_or_si128(_mm_shuffle_epi8(lo2, r_lo), _mm_shuffle_epi8(hi2, r_hi)),
-                                 _mm_or_si128(_mm_shuffle_epi8(lo2, g_lo), _mm_shuffle_epi8(hi2, g_hi)),
-                                 _mm_or_si128(_mm_shuffle_epi8(lo2, b_lo), _mm_shuffle_epi8(hi2, b_hi)), f);
+    for (; i + 32 <= n; i += 32) {  /* four blocks of 24 bytes, all loaded before any is stored: d may be s */
+        const __m128i *p = (const __m128i *)(s + 3 * i);
+        __m128i v0 = _mm_loadu_si128(p), v1 = _mm_loadu_si128(p + 1), v2 = _mm_loadu_si128(p + 2);
+        __m128i v3 = _mm_loadu_si128(p + 3), v4 = _mm_loadu_si128(p + 4), v5 = _mm_loadu_si128(p + 5);
+        __m256i first = deinterleave_rotate8(v0, v1, f);
+        __m256i second = deinterleave_rotate8(_mm_alignr_epi8(v2, v1, 8), _mm_srli_si128(v2, 8), f);
+        __m256i third = deinterleave_rotate8(v3, v4, f);
+        __m256i fourth = deinterleave_rotate8(_mm_alignr_epi8(v5, v4, 8), _mm_srli_si128(v5, 8), f);
         store_pixels8(first, d + 3 * i);
         store_pixels8(second, d + 3 * i + 24);
+        store_pixels8(third, d + 3 * i + 48);
+        store_pixels8(fourth, d + 3 * i + 72);
     }
     for (; i + 8 <= n; i += 8) {
-        __m128i lo = _mm_loadu_si128((const __m128i *)(s + 3 * i));
-        __m128i hi = _mm_loadl_epi64((const __m128i *)(s + 3 * i + 16));
-        store_pixels8(rotate8(_mm_or_si128(_mm_shuffle_epi8(lo, r_lo), _mm_shuffle_epi8(hi, r_hi)),
-                              _mm_or_si128(_mm_shuffle_epi8(lo, g_lo), _mm_shuffle_epi8(hi, g_hi)),
-                              _mm_or_si128(_mm_shuffle_epi8(lo, b_lo), _mm_shuffle_epi8(hi, b_hi)), f),
-                      d + 3 * i);
+        const uint8_t *p = s + 3 * i;
+        __m128i lo = _mm_loadu_si128((const __m128i *)p), hi = _mm_loadl_epi64((const __m128i *)(p + 16));
+        store_pixels8(deinterleave_rotate8(lo, hi, f), d + 3 * i);
     }
     return i;
 }
