@@ -18,10 +18,10 @@ setup(
         "gallery": ["matplotlib"],
         "bench": ["torchvision", "albumentations==2.0.8", "kornia==0.7.4"],
     },
-    # One optional compiled module (visiontx/_native.c, _native_hue.c); without a C compiler the install goes on and
+    # One optional compiled module (visiontx/_native.c, _native_color.c); without a C compiler the install goes on and
     # the kernels it serves run their other paths.
     ext_modules=[
-        Extension("visiontx._native", ["visiontx/_native.c", "visiontx/_native_hue.c"], extra_compile_args=["-O3"],
+        Extension("visiontx._native", ["visiontx/_native.c", "visiontx/_native_color.c"], extra_compile_args=["-O3"],
                   optional=True)
     ],
     entry_points={"console_scripts": ["visiontx=visiontx.__main__:main"]},

@@ -371,7 +371,7 @@ def test_hue_rejects_bad_shapes_and_factors() -> None:
     image = np.zeros((1, 3, 4, 4), np.uint8)
     with pytest.raises(ValueError, match="hue: factor"):
         module.hue(image, np.empty_like(image), 1.5)
-    with pytest.raises(ValueError, match="hue: factor"):
+    with pytest.raises(ValueError, match="hue_pixels: factor"):
         module.hue_pixels(image[0].transpose(1, 2, 0).copy(), np.empty((4, 4, 3), np.uint8), float("nan"))
     for src, dst in [(image[:, :2], np.empty((1, 2, 4, 4), np.uint8)), (image, np.empty((1, 3, 4, 5), np.uint8)),
                      (image[0], np.empty((3, 4, 4), np.uint8)), (image[..., ::2], np.empty((1, 3, 4, 2), np.uint8))]:
@@ -384,3 +384,107 @@ def test_hue_rejects_bad_shapes_and_factors() -> None:
             module.hue_pixels(src, dst, 0.1)
     with pytest.raises(ValueError, match="src and dst must be uint8"):
         module.hue(image.astype(np.float32), np.empty((1, 3, 4, 4), np.float32), 0.1)
+
+
+# --------------------------------------------------------------------------------------------- colour matrix
+def _matrix_reference(image: torch.Tensor, matrix: np.ndarray) -> torch.Tensor:
+    """``[..., 3, H, W]`` uint8 through ``matrix``: ``(m0 * R + m1 * G) + m2 * B`` per channel in float32 (numpy's
+    float32 operations, one rounding each), rounded half to even, clipped."""
+    rgb = image.numpy().astype(np.float32)
+    r, g, b = rgb[..., 0, :, :], rgb[..., 1, :, :], rgb[..., 2, :, :]
+    m = matrix.astype(np.float32)
+    out = [(m[c, 0] * r + m[c, 1] * g) + m[c, 2] * b for c in range(3)]
+    return torch.from_numpy(np.clip(np.rint(np.stack(out, axis=-3)), 0, 255).astype(np.uint8))
+
+
+def _matrices() -> list[np.ndarray]:
+    from visiontx.functional._cv2._color import _saturation_matrix
+
+    rng = np.random.default_rng(7)
+    saturations = [_saturation_matrix(f) for f in (0.5, 0.77, 1.0, 1.3, 1.5)]
+    return saturations + [rng.uniform(-2, 2, (3, 3)).astype(np.float32), np.eye(3, dtype=np.float32)[::-1]]
+
+
+@pytest.mark.parametrize("width", [1, 7, 8, 9, 17, 63, 64, 65, 100])
+def test_color_matrix_equals_float32_sums_on_every_layout(width: int, loops: str) -> None:
+    """Planar images (``color_matrix``) and interleaved pixels (``color_matrix_pixels``, in place too): saturation
+    matrices and matrices whose sums leave 0..255 (saturated); crops read through their strides; nothing written
+    after the output."""
+    module = _native()
+    base = make_image_tensor((9, width + 4), batch_dims=(2,), seed=width)
+    base[0, :, 0] = 255
+    crop = base[..., 1:9, 2 : 2 + width]
+    for matrix in _matrices():
+        expected = _matrix_reference(crop, matrix)
+        size = crop.numel()
+        memory = np.full(size + 32, 7, np.uint8)
+        module.color_matrix(crop.numpy(), memory[:size].reshape(crop.shape), matrix.ravel().tolist())
+        torch.testing.assert_close(torch.from_numpy(memory[:size]).view(crop.shape), expected, rtol=0, atol=0)
+        assert (memory[size:] == 7).all()
+        pixels = np.ascontiguousarray(crop[1].permute(1, 2, 0).numpy())
+        module.color_matrix_pixels(pixels, pixels, matrix.ravel().tolist())
+        torch.testing.assert_close(torch.from_numpy(pixels).permute(2, 0, 1), expected[1], rtol=0, atol=0)
+
+
+def test_saturation_takes_the_color_matrix_where_the_unfloored_luma_fits() -> None:
+    """``F.adjust_saturation`` and ``ColorJitter``'s saturation step: the float32 sums of the saturation matrix
+    (within 1 level of the torch path, which floors the luma as torchvision); other factors keep that path's
+    floored luma (through OpenCV)."""
+    import visiontx.functional as F
+    from visiontx.functional._cv2._color import _saturation_matrix, adjust_colors, saturation_step
+    from visiontx.functional._color._grayscale import luma
+
+    _native()
+    image = make_image_tensor((33, 47), batch_dims=(2,), seed=9)
+    for factor in (0.6, 1.45):
+        expected = _matrix_reference(image, _saturation_matrix(factor))
+        torch.testing.assert_close(F.adjust_saturation_image_tensor(image, factor), expected, rtol=0, atol=0)
+        torch.testing.assert_close(adjust_colors(image, [saturation_step(factor, luma)]), expected, rtol=0, atol=0)
+        with _cv2.disabled():
+            reference = F.adjust_saturation_image_tensor(image, factor)
+        torch.testing.assert_close(expected, reference, rtol=0, atol=1)
+    with _cv2.disabled():
+        reference = F.adjust_saturation_image_tensor(image, 1.8)
+    torch.testing.assert_close(F.adjust_saturation_image_tensor(image, 1.8), reference, rtol=0, atol=1)
+
+
+def test_color_matrix_rejects_bad_matrices_and_shapes() -> None:
+    module = _native()
+    image = np.zeros((1, 3, 4, 4), np.uint8)
+    for matrix in ([1.0] * 8, [1.0] * 8 + [300.0], [float("nan")] + [0.0] * 8):
+        with pytest.raises((ValueError, TypeError), match="color_matrix"):
+            module.color_matrix(image, np.empty_like(image), matrix)
+    with pytest.raises(ValueError, match="color_matrix: src"):
+        module.color_matrix(image[:, :2], np.empty((1, 2, 4, 4), np.uint8), [0.0] * 9)
+    with pytest.raises(ValueError, match="color_matrix_pixels: src"):
+        module.color_matrix_pixels(image, np.empty_like(image), [0.0] * 9)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_adjust_colors_on_planes_equals_the_interleaved_steps(seed: int) -> None:
+    """ColorJitter's steps in random orders: on the planes (every step has a planar form) and on interleaved
+    pixels (the same steps without it), value for value, on batches and crops; a step without a planar form
+    (a contrast factor the unfloored luma does not fit) sends the whole chain to the interleaved pixels."""
+    from visiontx.functional._color import _adjust, _hue
+    from visiontx.functional._cv2._color import Step, adjust_colors
+
+    _native()
+    rng = np.random.default_rng(seed)
+    image = make_image_tensor((23, 37), batch_dims=(2,), seed=seed)
+    makers = [lambda: _adjust.brightness_step(float(rng.uniform(0.6, 1.4))),
+              lambda: _adjust.contrast_step(float(rng.uniform(0.6, 1.4))),
+              lambda: _adjust.saturation_step(float(rng.uniform(0.6, 1.4))),
+              lambda: _hue.hue_step(float(rng.uniform(-0.5, 0.5)))]
+    steps = [makers[i]() for i in rng.permutation(4)]
+    assert all(step.planes is not None for step in steps)
+    interleaved = [Step(step.pixels) for step in steps]
+    for inpt in (image, image[..., 2:21, 3:30], image[0]):
+        out = adjust_colors(inpt, steps)
+        torch.testing.assert_close(out, adjust_colors(inpt, interleaved), rtol=0, atol=0)
+    mixed = [*steps, _adjust.contrast_step(1.8)]
+    assert mixed[-1].planes is None
+    torch.testing.assert_close(adjust_colors(image, mixed), adjust_colors(image, [*interleaved, mixed[-1]]),
+                               rtol=0, atol=0)
+    before = image.clone()
+    adjust_colors(image, steps)
+    torch.testing.assert_close(image, before, rtol=0, atol=0)  # the input is read, never written

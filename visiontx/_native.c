@@ -18,7 +18,8 @@
  * pass over the rows R, G, G, B.
  *
  * hue(src, dst, factor) and hue_pixels(src, dst, factor): the hue rotation of visiontx's torch path, in its float32
- * arithmetic, of planar and of interleaved RGB (_native_hue.c).
+ * arithmetic, of planar and of interleaved RGB; color_matrix(src, dst, m) and color_matrix_pixels(src, dst, m): a
+ * 3 x 3 colour matrix in float32 (saturation) (_native_color.c).
  *
  * The loops use SSE2 (every x86-64 CPU), and AVX2 where the CPU has it (checked when the module loads);
  * other machines get plain C loops, and visiontx prefers torch's kernels there (SIMD is 0).
@@ -29,6 +30,7 @@
 #include <Python.h>
 
 #include <math.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -967,7 +969,8 @@ static PyObject *luma(PyObject *self, PyObject *args) {
     Py_buffer src, dst;
     if (acquire(src_obj, dst_obj, &src, &dst, "luma") < 0) return NULL;
     if (src.ndim != 4 || dst.ndim != 4 || (src.shape[3] > 1 && src.strides[3] != 1) || src.shape[1] != 3
-        || dst.shape[1] < 1 || src.shape[0] != dst.shape[0] || src.shape[2] != dst.shape[2] || src.shape[3] != dst.shape[3]) {
+        || dst.shape[1] < 1 || src.shape[0] != dst.shape[0] || src.shape[2] != dst.shape[2]
+        || src.shape[3] != dst.shape[3]) {
         PyErr_SetString(PyExc_ValueError, "luma: src must be a 4-D uint8 buffer (images, 3, rows, columns) with "
                                           "contiguous rows, dst a C-contiguous one of as many images, rows, columns");
         return release(&src, &dst, 0);
@@ -988,32 +991,21 @@ static PyObject *luma(PyObject *self, PyObject *args) {
     return release(&src, &dst, 1);
 }
 
-/* The hue rotation of rows, in _native_hue.c */
-void hue_pixels_row(const uint8_t *src, uint8_t *dst, ptrdiff_t width, float factor, int avx2);
-void hue_planes_row(const uint8_t *r, const uint8_t *g, const uint8_t *b, uint8_t *const *o, ptrdiff_t width,
-                    float factor, int avx2);
+/* Per-pixel colour ops on rows of RGB, in _native_color.c */
+#define COLOR_HUE 0
+#define COLOR_MATRIX 1
+void color_pixels_row(const uint8_t *src, uint8_t *dst, ptrdiff_t width, int op, const float *params, int avx2);
+void color_planes_row(const uint8_t *r, const uint8_t *g, const uint8_t *b, uint8_t *const *o, ptrdiff_t width, int op,
+                      const float *params, int avx2);
 
-static int parse_hue_factor(PyObject *args, PyObject **src_obj, PyObject **dst_obj, float *factor) {
-    double value;
-    if (!PyArg_ParseTuple(args, "OOd", src_obj, dst_obj, &value)) return -1;
-    if (!(value >= -1.0 && value <= 1.0)) {
-        PyErr_SetString(PyExc_ValueError, "hue: factor must be in [-1, 1]");
-        return -1;
-    }
-    *factor = (float)value;
-    return 0;
-}
-
-static PyObject *hue(PyObject *self, PyObject *args) {
-    PyObject *src_obj, *dst_obj;
-    float factor;
-    if (parse_hue_factor(args, &src_obj, &dst_obj, &factor) < 0) return NULL;
+/* op on the RGB images (images, 3, rows, columns) of src into dst. */
+static PyObject *color_planes(PyObject *src_obj, PyObject *dst_obj, int op, const float *params, const char *name) {
     Py_buffer src, dst;
-    if (acquire(src_obj, dst_obj, &src, &dst, "hue") < 0) return NULL;
+    if (acquire(src_obj, dst_obj, &src, &dst, name) < 0) return NULL;
     if (src.ndim != 4 || dst.ndim != 4 || src.shape[1] != 3 || (src.shape[3] > 1 && src.strides[3] != 1)
         || memcmp(src.shape, dst.shape, 4 * sizeof(Py_ssize_t)) != 0) {
-        PyErr_SetString(PyExc_ValueError, "hue: src must be a 4-D uint8 buffer (images, 3, rows, columns) with "
-                                          "contiguous rows, dst a C-contiguous one of its shape");
+        PyErr_Format(PyExc_ValueError, "%s: src must be a 4-D uint8 buffer (images, 3, rows, columns) with "
+                                       "contiguous rows, dst a C-contiguous one of its shape", name);
         return release(&src, &dst, 0);
     }
     Py_ssize_t images = src.shape[0], rows = src.shape[2], width = src.shape[3];
@@ -1024,32 +1016,87 @@ static PyObject *hue(PyObject *self, PyObject *args) {
             const uint8_t *r = (const uint8_t *)src.buf + n * src.strides[0] + y * src.strides[2];
             uint8_t *d = (uint8_t *)dst.buf + (n * 3 * rows + y) * width;
             uint8_t *o[3] = {d, d + rows * width, d + 2 * rows * width};
-            hue_planes_row(r, r + src.strides[1], r + 2 * src.strides[1], o, width, factor, avx2);
+            color_planes_row(r, r + src.strides[1], r + 2 * src.strides[1], o, width, op, params, avx2);
         }
     Py_END_ALLOW_THREADS
     return release(&src, &dst, 1);
 }
 
-static PyObject *hue_pixels(PyObject *self, PyObject *args) {
-    PyObject *src_obj, *dst_obj;
-    float factor;
-    if (parse_hue_factor(args, &src_obj, &dst_obj, &factor) < 0) return NULL;
+/* op on the interleaved RGB pixels (rows, columns, 3) of src into dst (src itself: in place). */
+static PyObject *color_pixels(PyObject *src_obj, PyObject *dst_obj, int op, const float *params, const char *name) {
     Py_buffer src, dst;
-    if (acquire(src_obj, dst_obj, &src, &dst, "hue_pixels") < 0) return NULL;
+    if (acquire(src_obj, dst_obj, &src, &dst, name) < 0) return NULL;
     if (src.ndim != 3 || src.shape[2] != 3 || src.strides[2] != 1 || (src.shape[1] > 1 && src.strides[1] != 3)
         || memcmp(src.shape, dst.shape, 3 * sizeof(Py_ssize_t)) != 0) {
-        PyErr_SetString(PyExc_ValueError, "hue_pixels: src must be a 3-D uint8 buffer (rows, columns, 3) with "
-                                          "contiguous rows, dst a C-contiguous one of its shape (or src: in place)");
+        PyErr_Format(PyExc_ValueError, "%s: src must be a 3-D uint8 buffer (rows, columns, 3) with contiguous rows, "
+                                       "dst a C-contiguous one of its shape (or src: in place)", name);
         return release(&src, &dst, 0);
     }
     Py_ssize_t rows = src.shape[0], width = src.shape[1];
     int avx2 = use_avx2;
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t y = 0; y < rows; y++)
-        hue_pixels_row((const uint8_t *)src.buf + y * src.strides[0], (uint8_t *)dst.buf + y * width * 3, width,
-                       factor, avx2);
+        color_pixels_row((const uint8_t *)src.buf + y * src.strides[0], (uint8_t *)dst.buf + y * width * 3, width, op,
+                         params, avx2);
     Py_END_ALLOW_THREADS
     return release(&src, &dst, 1);
+}
+
+/* (src, dst, factor) with factor in [-1, 1]; -1 with an exception set. */
+static int parse_hue(PyObject *args, PyObject **src_obj, PyObject **dst_obj, float *factor, const char *name) {
+    double value;
+    char format[48];
+    snprintf(format, sizeof format, "OOd:%s", name);  /* PyArg's own errors name the function */
+    if (!PyArg_ParseTuple(args, format, src_obj, dst_obj, &value)) return -1;
+    if (!(value >= -1.0 && value <= 1.0)) {
+        PyErr_Format(PyExc_ValueError, "%s: factor must be in [-1, 1]", name);
+        return -1;
+    }
+    *factor = (float)value;
+    return 0;
+}
+
+/* (src, dst, (9 floats)) with every entry in [-256, 256]; -1 with an exception set. */
+static int parse_matrix(PyObject *args, PyObject **src_obj, PyObject **dst_obj, float *m, const char *name) {
+    char format[48];
+    snprintf(format, sizeof format, "OO(fffffffff):%s", name);
+    if (!PyArg_ParseTuple(args, format, src_obj, dst_obj, &m[0], &m[1], &m[2], &m[3], &m[4], &m[5], &m[6], &m[7],
+                          &m[8]))
+        return -1;
+    for (int k = 0; k < 9; k++)
+        if (!(m[k] >= -256.0f && m[k] <= 256.0f)) {
+            PyErr_Format(PyExc_ValueError, "%s: matrix entries must be in [-256, 256]", name);
+            return -1;
+        }
+    return 0;
+}
+
+static PyObject *hue(PyObject *self, PyObject *args) {
+    PyObject *src, *dst;
+    float factor;
+    if (parse_hue(args, &src, &dst, &factor, "hue") < 0) return NULL;
+    return color_planes(src, dst, COLOR_HUE, &factor, "hue");
+}
+
+static PyObject *hue_pixels(PyObject *self, PyObject *args) {
+    PyObject *src, *dst;
+    float factor;
+    if (parse_hue(args, &src, &dst, &factor, "hue_pixels") < 0) return NULL;
+    return color_pixels(src, dst, COLOR_HUE, &factor, "hue_pixels");
+}
+
+static PyObject *color_matrix(PyObject *self, PyObject *args) {
+    PyObject *src, *dst;
+    float m[9];
+    if (parse_matrix(args, &src, &dst, m, "color_matrix") < 0) return NULL;
+    return color_planes(src, dst, COLOR_MATRIX, m, "color_matrix");
+}
+
+static PyObject *color_matrix_pixels(PyObject *self, PyObject *args) {
+    PyObject *src, *dst;
+    float m[9];
+    if (parse_matrix(args, &src, &dst, m, "color_matrix_pixels") < 0) return NULL;
+    return color_pixels(src, dst, COLOR_MATRIX, m, "color_matrix_pixels");
 }
 
 static PyObject *set_avx2(PyObject *self, PyObject *args) {
@@ -1065,6 +1112,12 @@ static PyMethodDef methods[] = {
      "set_avx2(on): use the AVX2 loops where the CPU has them (the default) or not; returns the previous setting."},
     {"luma", luma, METH_VARARGS,
      "luma(src, dst, (wr, wg, wb)): the fixed-point luma of each RGB image of src into every plane of dst."},
+    {"color_matrix", color_matrix, METH_VARARGS,
+     "color_matrix(src, dst, m): RGB images (images, 3, rows, columns) of src through the 3 x 3 matrix m (9 floats, "
+     "row-major), rounded and saturated, into dst."},
+    {"color_matrix_pixels", color_matrix_pixels, METH_VARARGS,
+     "color_matrix_pixels(src, dst, m): interleaved RGB pixels (rows, columns, 3) through the 3 x 3 matrix m "
+     "(dst may be src)."},
     {"hue", hue, METH_VARARGS,
      "hue(src, dst, factor): RGB images (images, 3, rows, columns) of src with their hue rotated by factor turns."},
     {"hue_pixels", hue_pixels, METH_VARARGS,

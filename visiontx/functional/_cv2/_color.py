@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import torch
@@ -27,6 +28,8 @@ __all__ = [
     "ContrastTables",
     "Luma",
     "PixelStep",
+    "PlaneStep",
+    "Step",
     "adjust_colors",
     "adjust_contrast",
     "adjust_hue",
@@ -54,7 +57,22 @@ __all__ = [
 _UINT8 = (torch.uint8,)
 
 PixelStep = Callable[[np.ndarray], None]
-"""One adjustment of interleaved ``H x W x 3`` RGB pixels, in place."""
+"""One adjustment of interleaved ``H x W x 3`` RGB pixels, in place (a :class:`Step` is one)."""
+PlaneStep = Callable[[np.ndarray, np.ndarray], None]
+"""One adjustment of the ``3 x H x W`` uint8 planes of one RGB image: ``(src, dst)``, ``dst`` C-contiguous, ``src``
+strided or ``dst`` itself."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One colour adjustment, called on interleaved pixels in place; ``planes``, where it has one, does the same to
+    uint8 planes (with the same values), which spares :func:`adjust_colors` its merge and split."""
+
+    pixels: PixelStep
+    planes: PlaneStep | None = None
+
+    def __call__(self, pixels: np.ndarray) -> None:
+        self.pixels(pixels)
 Luma = Callable[[torch.Tensor], torch.Tensor]
 """The torch path's unrounded luma: uint8 RGB ``[..., 3, H, W]`` -> float32 ``[..., 1, H, W]``."""
 ContrastTables = Callable[[torch.Tensor, float], torch.Tensor]
@@ -184,9 +202,13 @@ def can_adjust_colors(image: torch.Tensor, num_steps: int) -> bool:
 
 
 def adjust_colors(image: torch.Tensor, steps: Sequence[PixelStep]) -> torch.Tensor:
-    """Run ``steps`` in order on the interleaved ``H x W x 3`` pixels of each RGB image of a uint8 or
-    float32 ``[..., 3, H, W]`` tensor and return the results as planes: one merge before and one split
-    after, however many steps run. The pixels are per-thread scratch, valid during the steps only."""
+    """Run ``steps`` in order on each RGB image of a uint8 or float32 ``[..., 3, H, W]`` tensor: on its planes
+    where every step has a planar form (uint8; see :class:`Step`), else on its interleaved ``H x W x 3`` pixels,
+    one merge before and one split after, however many steps run (the pixels are per-thread scratch, valid
+    during the steps only)."""
+    plane_steps = [getattr(step, "planes", None) for step in steps]
+    if image.dtype == torch.uint8 and plane_steps and all(plane_steps):
+        return _adjust_planes(image, plane_steps)
     height, width = image.shape[-2:]
     out = np.empty(image.shape, dtype=np.uint8 if image.dtype == torch.uint8 else np.float32)
     for pixels, target in zip(_rgb_pixels(image), out.reshape(-1, 3, height, width)):
@@ -196,14 +218,32 @@ def adjust_colors(image: torch.Tensor, steps: Sequence[PixelStep]) -> torch.Tens
     return torch.from_numpy(out)
 
 
-def lut_step(table: torch.Tensor) -> PixelStep:
+def _adjust_planes(image: torch.Tensor, steps: Sequence[PlaneStep]) -> torch.Tensor:
+    """:func:`adjust_colors` of uint8 RGB through the planar forms of its steps: the first reads the image, the
+    others work in place on the output."""
+    src, out, dst = planes(image)
+    height, width = src.shape[-2:]
+    for source, target in zip(src.reshape(-1, 3, height, width), dst.reshape(-1, 3, height, width)):
+        for step in steps:
+            step(source, target)
+            source = target
+    return out
+
+
+def lut_step(table: torch.Tensor) -> Step:
     """A step mapping uint8 pixels through ``table`` (256 uint8 entries; brightness)."""
-    return functools.partial(_lut_pixels, table=table)
+    values = table.reshape(256).contiguous().numpy()
+    return Step(functools.partial(_lut_pixels, table=values), functools.partial(_lut_planes, table=values))
 
 
-def _lut_pixels(pixels: np.ndarray, table: torch.Tensor) -> None:
+def _lut_pixels(pixels: np.ndarray, table: np.ndarray) -> None:
     rows = pixels.reshape(pixels.shape[0], -1)
-    _translate(rows, table.reshape(256).contiguous().numpy(), rows)
+    _translate(rows, table, rows)
+
+
+def _lut_planes(src: np.ndarray, dst: np.ndarray, table: np.ndarray) -> None:
+    for k in range(3):
+        _translate(src[k], table, dst[k])
 
 
 def _unfloored_luma_fits(factor: float) -> bool:
@@ -228,10 +268,13 @@ def _floored_luma(pixels: np.ndarray, luma: Luma) -> np.ndarray:
     return floor_uint8(luma(planar(pixels))).numpy()[0]
 
 
-def contrast_step(factor: float, luma: Luma, tables: ContrastTables) -> PixelStep:
+def contrast_step(factor: float, luma: Luma, tables: ContrastTables) -> Step:
     """A step blending uint8 pixels with their mean gray level by ``factor`` (see :func:`_unfloored_luma_fits`;
-    other factors take the floored luma, averaged as the torch path does)."""
-    return functools.partial(_contrast_pixels, factor=factor, luma=luma, tables=tables)
+    other factors take the floored luma, averaged as the torch path does, and have no planar form)."""
+    pixels = functools.partial(_contrast_pixels, factor=factor, luma=luma, tables=tables)
+    if not _unfloored_luma_fits(factor):
+        return Step(pixels)
+    return Step(pixels, functools.partial(_contrast_planes, factor=factor, tables=tables))
 
 
 _LUMA_WEIGHTS = np.array([0.2989, 0.587, 0.114])  # the torch path's (torchvision's) luma weights
@@ -250,6 +293,14 @@ def _contrast_pixels(pixels: np.ndarray, factor: float, luma: Luma, tables: Cont
         mean = torch.from_numpy(_floored_luma(pixels, luma)).to(torch.float32).mean().item()
     rows = pixels.reshape(pixels.shape[0], -1)
     _translate(rows, contrast_table(mean, factor, tables), rows)
+
+
+def _contrast_planes(src: np.ndarray, dst: np.ndarray, factor: float, tables: ContrastTables) -> None:
+    """:func:`_contrast_pixels` for a factor that fits the unfloored luma, on planes: the same channel means (exact
+    integer sums), table and lookups."""
+    table = contrast_table(_gray_mean([cv2.mean(src[k])[0] for k in range(3)]), factor, tables)
+    for k in range(3):
+        _translate(src[k], table, dst[k])
 
 
 _VALUES = np.arange(256, dtype=np.float32)
@@ -293,18 +344,29 @@ def _torch_rounding(tables: ContrastTables) -> bool | None:
     return None
 
 
-def saturation_step(factor: float, luma: Luma) -> PixelStep:
+def saturation_step(factor: float, luma: Luma) -> Step:
     """A step blending uint8 pixels with their gray by ``factor`` (see :func:`_unfloored_luma_fits`; other
-    factors take the floored luma)."""
-    return functools.partial(_saturation_pixels, factor=factor, luma=luma)
+    factors take the floored luma and have no planar form, nor has it without the compiled kernel)."""
+    pixels = functools.partial(_saturation_pixels, factor=factor, luma=luma)
+    module = native()
+    if module is None or not _unfloored_luma_fits(factor):
+        return Step(pixels)
+    return Step(pixels, functools.partial(_image_planes_through, kernel=module.color_matrix,
+                                          argument=_saturation_matrix(factor).ravel().tolist()))
 
 
 def _saturation_pixels(pixels: np.ndarray, factor: float, luma: Luma) -> None:
     """``factor * pixels + (1 - factor) * gray`` in place, rounded and saturated: for factors that fit the
-    unfloored luma, one ``cv2.transform`` of each pixel by :func:`_saturation_matrix` (half the time of a
-    gray image and a blend); other factors blend with the floored luma."""
+    unfloored luma, each pixel through :func:`_saturation_matrix` (the compiled kernel's float32 sums where it
+    is built, else ``cv2.transform``: half the time of a gray image and a blend); other factors blend with
+    the floored luma."""
     if _unfloored_luma_fits(factor):
-        cv2.transform(pixels, _saturation_matrix(factor), dst=pixels)
+        matrix = _saturation_matrix(factor)
+        module = native()
+        if module is not None:
+            module.color_matrix_pixels(pixels, pixels, matrix.ravel().tolist())
+        else:
+            cv2.transform(pixels, matrix, dst=pixels)
         return
     gray = _floored_luma(pixels, luma)
     cv2.addWeighted(pixels, factor, cv2.cvtColor(gray, cv2.COLOR_GRAY2RGB), 1.0 - factor, 0.0, dst=pixels)
@@ -317,9 +379,14 @@ def _saturation_matrix(factor: float) -> np.ndarray:
     return np.array([[factor + w0, w1, w2], [w0, factor + w1, w2], [w0, w1, factor + w2]], dtype=np.float32)
 
 
-def hue_step(factor: float) -> PixelStep:
-    """A step rotating the hue of uint8 or float32 pixels by ``factor`` turns (see :func:`shift_hue`)."""
-    return functools.partial(shift_hue, hue_factor=factor)
+def hue_step(factor: float) -> Step:
+    """A step rotating the hue of uint8 or float32 pixels by ``factor`` turns (see :func:`shift_hue`); its planar
+    form is the compiled kernel's, where it is built."""
+    pixels = functools.partial(shift_hue, hue_factor=factor)
+    module = native()
+    if module is None:
+        return Step(pixels)
+    return Step(pixels, functools.partial(_image_planes_through, kernel=module.hue, argument=factor))
 
 
 _HUE_BAND_PIXELS = 1 << 18
@@ -384,8 +451,24 @@ def can_adjust_saturation(image: torch.Tensor) -> bool:
 
 
 def adjust_saturation(image: torch.Tensor, factor: float, luma: Luma) -> torch.Tensor:
-    """Saturation of uint8 RGB ``[..., 3, H, W]`` (see :func:`saturation_step`)."""
-    return adjust_colors(image, [saturation_step(factor, luma)])
+    """Saturation of uint8 RGB ``[..., 3, H, W]`` (see :func:`saturation_step`); the planes go to the compiled
+    kernel as they are where it is built and the factor fits the unfloored luma."""
+    module = native()
+    if module is None or not _unfloored_luma_fits(factor):
+        return adjust_colors(image, [saturation_step(factor, luma)])
+    return _rgb_planes_through(image, module.color_matrix, _saturation_matrix(factor).ravel().tolist())
+
+
+def _rgb_planes_through(image: torch.Tensor, kernel: Callable[..., None], argument: object) -> torch.Tensor:
+    """``kernel(src, dst, argument)`` of the compiled module on the ``N x 3 x H x W`` planes of RGB ``image``."""
+    src, out, dst = planes(image)
+    kernel(src.reshape(-1, 3, *src.shape[1:]), dst.reshape(-1, 3, *dst.shape[1:]), argument)
+    return out
+
+
+def _image_planes_through(src: np.ndarray, dst: np.ndarray, kernel: Callable[..., None], argument: object) -> None:
+    """``kernel(src, dst, argument)`` of the compiled module on the ``3 x H x W`` planes of one image."""
+    kernel(src[None], dst[None], argument)
 
 
 def can_adjust_hue(image: torch.Tensor) -> bool:
@@ -399,9 +482,7 @@ def adjust_hue(image: torch.Tensor, factor: float) -> torch.Tensor:
     module = native() if image.dtype == torch.uint8 else None
     if module is None:
         return adjust_colors(image, [hue_step(factor)])
-    src, out, dst = planes(image)
-    module.hue(src.reshape(-1, 3, *src.shape[1:]), dst.reshape(-1, 3, *dst.shape[1:]), factor)
-    return out
+    return _rgb_planes_through(image, module.hue, factor)
 
 
 # ------------------------------------------------------------------------------------------------- sharpness

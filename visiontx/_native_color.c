@@ -1,14 +1,18 @@
-/* Hue rotation of uint8 RGB pixels for visiontx._native (the module's functions are in _native.c).
+/* Per-pixel colour ops on uint8 RGB for visiontx._native (the module's functions are in _native.c): the hue
+ * rotation, and 3 x 3 colour matrices (saturation).
  *
- * The arithmetic is the float32 arithmetic of visiontx's torch path (functional/_color/_hue.py), step for step,
- * so the bytes are the same: value V = max(R, G, B), chroma C = V - min(R, G, B); the hue in turns is
- * (G - B), (B - R + 2C) or (R - G + 4C) (where V is R, else G, else B) over 6C (6 where C is 0), wrapped into
- * [0, 1), plus the factor, wrapped again; each channel is V - C * w, its weight w = clamp(max(2 - d, d - 4), 0, 1)
- * with d the distance in sextants from the hue opposite the channel (3, 5, 1 for R, G, B); rounded half to even.
- * Wrapping is torch's remainder(h, 1.0) for the h met here (-1 <= h < 2): h - 1 at 1 and above, h + 1 below 0.
+ * Hue: the float32 arithmetic of visiontx's torch path (functional/_color/_hue.py), step for step, so the bytes are
+ * the same: value V = max(R, G, B), chroma C = V - min(R, G, B); the hue in turns is (G - B), (B - R + 2C) or
+ * (R - G + 4C) (where V is R, else G, else B) over 6C (6 where C is 0), wrapped into [0, 1), plus the factor,
+ * wrapped again; each channel is V - C * w, its weight w = clamp(max(2 - d, d - 4), 0, 1) with d the distance in
+ * sextants from the hue opposite the channel (3, 5, 1 for R, G, B); rounded half to even. Wrapping is torch's
+ * remainder(h, 1.0) for the h met here (-1 <= h < 2): h - 1 at 1 and above, h + 1 below 0.
  *
- * The loops are long chains of dependent steps: each turn works on four independent blocks of 8 pixels, and GCC
- * schedules the instructions before allocating registers (off by default on x86), so that the blocks' steps
+ * Matrix m (row-major): output channel c is (m[3c] * R + m[3c + 1] * G) + m[3c + 2] * B in float32, in that
+ * order, rounded half to even and saturated to 0..255.
+ *
+ * The hue's loops are long chains of dependent steps: each turn works on four independent blocks of 8 pixels, and
+ * GCC schedules the instructions before allocating registers (off by default on x86), so that the blocks' steps
  * interleave: 224 x 224 planar 110 -> 73 us.
  */
 #if defined(__GNUC__) && !defined(__clang__)
@@ -20,7 +24,9 @@
 
 #include <math.h>
 
-#define HUE_CHUNK 64 /* pixels deinterleaved at a time (a multiple of 8) */
+#define CHUNK 64 /* pixels deinterleaved at a time without AVX2 (a multiple of 8) */
+#define COLOR_HUE 0    /* the ops, as _native.c names them */
+#define COLOR_MATRIX 1
 
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -78,9 +84,24 @@ static void hue_lanes(const uint8_t *r, const uint8_t *g, const uint8_t *b, ptrd
     }
 }
 
+/* Lanes 0..n-1 (n a multiple of 4) of the planes r, g, b through the colour matrix m into o[0..2]. */
+static void matrix_lanes(const uint8_t *r, const uint8_t *g, const uint8_t *b, ptrdiff_t n, const float *m,
+                         uint8_t *const *o) {
+    __m128 M[9];
+    for (int k = 0; k < 9; k++) M[k] = _mm_set1_ps(m[k]);
+    for (ptrdiff_t i = 0; i < n; i += 4) {
+        __m128 R = ps_from_bytes(r + i), G = ps_from_bytes(g + i), B = ps_from_bytes(b + i);
+        for (int c = 0; c < 3; c++) {
+            __m128 x = _mm_add_ps(_mm_add_ps(_mm_mul_ps(M[3 * c], R), _mm_mul_ps(M[3 * c + 1], G)),
+                                  _mm_mul_ps(M[3 * c + 2], B));
+            store4(_mm_cvtps_epi32(x), o[c] + i);
+        }
+    }
+}
+
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
 #include <immintrin.h>
-#define HUE_AVX2 1
+#define COLOR_AVX2 1
 #define AVX2_FN static inline __attribute__((always_inline, target("avx2")))
 
 AVX2_FN __m256 ps_from_bytes8(const uint8_t *p) {
@@ -100,7 +121,14 @@ AVX2_FN __m256i channel8(__m256 v, __m256 c, __m256 sextant, float opposite) {  
     return _mm256_cvtps_epi32(_mm256_sub_ps(v, _mm256_mul_ps(c, w)));
 }
 
-/* 8 pixels of bytes (the low halves of r, g, b) rotated: R in bytes 0-7 of the result, G in 8-15, B in 16-23. */
+/* Three channels of 8 int32 each, saturated to bytes: R in bytes 0-7 of the result, G in 8-15, B in 16-23 (through
+ * int16 [R0-3 G0-3 | R4-7 G4-7] and [B0-3 0 | B4-7 0], then bytes [R0-3 G0-3 B0-3 0 | R4-7 G4-7 B4-7 0]). */
+AVX2_FN __m256i pack3(__m256i r, __m256i g, __m256i b) {
+    __m256i bytes = _mm256_packus_epi16(_mm256_packs_epi32(r, g), _mm256_packs_epi32(b, _mm256_setzero_si256()));
+    return _mm256_permutevar8x32_epi32(bytes, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+}
+
+/* 8 pixels of bytes (the low halves of r, g, b) rotated, packed as pack3. */
 AVX2_FN __m256i rotate8(__m128i r, __m128i g, __m128i b, __m256 f) {
     const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f), six = _mm256_set1_ps(6.0f);
     __m256 R = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(r)), G = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(g));
@@ -116,10 +144,18 @@ AVX2_FN __m256i rotate8(__m128i r, __m128i g, __m128i b, __m256 f) {
     h = _mm256_add_ps(h, _mm256_and_ps(_mm256_cmp_ps(h, zero, _CMP_LT_OQ), one));  /* h < 5/6 here: no -1 */
     h = wrap_turn8(_mm256_add_ps(h, f));
     __m256 sextant = _mm256_mul_ps(h, six);
-    /* int16 [R0-3 G0-3 | R4-7 G4-7] and [B0-3 B0-3 | B4-7 B4-7], bytes [R0-3 G0-3 B0-3 B0-3 | R4-7 G4-7 ...] */
-    __m256i rg = _mm256_packs_epi32(channel8(v, c, sextant, 3.0f), channel8(v, c, sextant, 5.0f));
-    __m256i bb = _mm256_packs_epi32(channel8(v, c, sextant, 1.0f), _mm256_setzero_si256());
-    return _mm256_permutevar8x32_epi32(_mm256_packus_epi16(rg, bb), _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+    return pack3(channel8(v, c, sextant, 3.0f), channel8(v, c, sextant, 5.0f), channel8(v, c, sextant, 1.0f));
+}
+
+/* 8 pixels of bytes (the low halves of r, g, b) through the colour matrix M (broadcast), packed as pack3. */
+AVX2_FN __m256i matrix8(__m128i r, __m128i g, __m128i b, const __m256 *M) {
+    __m256 R = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(r)), G = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(g));
+    __m256 B = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(b));
+    __m256i x[3];
+    for (int c = 0; c < 3; c++)
+        x[c] = _mm256_cvtps_epi32(_mm256_add_ps(
+            _mm256_add_ps(_mm256_mul_ps(M[3 * c], R), _mm256_mul_ps(M[3 * c + 1], G)), _mm256_mul_ps(M[3 * c + 2], B)));
+    return pack3(x[0], x[1], x[2]);
 }
 
 AVX2_FN __m128i load8(const uint8_t *p) { return _mm_loadl_epi64((const __m128i *)p); }
@@ -149,6 +185,25 @@ __attribute__((target("avx2"))) static void hue_lanes_avx2(const uint8_t *r, con
     for (; i < n; i += 8) store_planes8(rotate8(load8(r + i), load8(g + i), load8(b + i), f), planes, i);
 }
 
+__attribute__((target("avx2"))) static void matrix_lanes_avx2(const uint8_t *r, const uint8_t *g, const uint8_t *b,
+                                                              ptrdiff_t n, const float *m, uint8_t *const *o) {
+    __m256 M[9];
+    for (int k = 0; k < 9; k++) M[k] = _mm256_set1_ps(m[k]);
+    uint8_t *const planes[3] = {o[0], o[1], o[2]};
+    ptrdiff_t i = 0;
+    for (; i + 32 <= n; i += 32) {  /* four independent blocks */
+        __m256i first = matrix8(load8(r + i), load8(g + i), load8(b + i), M);
+        __m256i second = matrix8(load8(r + i + 8), load8(g + i + 8), load8(b + i + 8), M);
+        __m256i third = matrix8(load8(r + i + 16), load8(g + i + 16), load8(b + i + 16), M);
+        __m256i fourth = matrix8(load8(r + i + 24), load8(g + i + 24), load8(b + i + 24), M);
+        store_planes8(first, planes, i);
+        store_planes8(second, planes, i + 8);
+        store_planes8(third, planes, i + 16);
+        store_planes8(fourth, planes, i + 24);
+    }
+    for (; i < n; i += 8) store_planes8(matrix8(load8(r + i), load8(g + i), load8(b + i), M), planes, i);
+}
+
 #define Z (-1) /* a zero byte in a shuffle */
 
 /* rotate8's R, G, B (R in bytes 0-7 and G in 8-15 of the low half, B in 0-7 of the high half) as 24 bytes of
@@ -163,17 +218,56 @@ AVX2_FN void store_pixels8(__m256i out, uint8_t *d) {
     _mm_storel_epi64((__m128i *)(d + 16), _mm_or_si128(_mm_shuffle_epi8(rg, rg_1), _mm_shuffle_epi8(b, b_1)));
 }
 
-/* rotate8 of 8 interleaved pixels: bytes 0-15 of them in lo, 16-23 in the low half of hi. */
-AVX2_FN __m256i deinterleave_rotate8(__m128i lo, __m128i hi, __m256 f) {
+/* The R, G, B bytes of 8 interleaved pixels (bytes 0-15 of them in lo, 16-23 in the low half of hi), each in the
+ * low half of a vector. */
+AVX2_FN void deinterleave8(__m128i lo, __m128i hi, __m128i *r, __m128i *g, __m128i *b) {
     const __m128i r_lo = _mm_setr_epi8(0, 3, 6, 9, 12, 15, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z);
     const __m128i r_hi = _mm_setr_epi8(Z, Z, Z, Z, Z, Z, 2, 5, Z, Z, Z, Z, Z, Z, Z, Z);
     const __m128i g_lo = _mm_setr_epi8(1, 4, 7, 10, 13, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z);
     const __m128i g_hi = _mm_setr_epi8(Z, Z, Z, Z, Z, 0, 3, 6, Z, Z, Z, Z, Z, Z, Z, Z);
     const __m128i b_lo = _mm_setr_epi8(2, 5, 8, 11, 14, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z);
     const __m128i b_hi = _mm_setr_epi8(Z, Z, Z, Z, Z, 1, 4, 7, Z, Z, Z, Z, Z, Z, Z, Z);
-    return rotate8(_mm_or_si128(_mm_shuffle_epi8(lo, r_lo), _mm_shuffle_epi8(hi, r_hi)),
-                   _mm_or_si128(_mm_shuffle_epi8(lo, g_lo), _mm_shuffle_epi8(hi, g_hi)),
-                   _mm_or_si128(_mm_shuffle_epi8(lo, b_lo), _mm_shuffle_epi8(hi, b_hi)), f);
+    *r = _mm_or_si128(_mm_shuffle_epi8(lo, r_lo), _mm_shuffle_epi8(hi, r_hi));
+    *g = _mm_or_si128(_mm_shuffle_epi8(lo, g_lo), _mm_shuffle_epi8(hi, g_hi));
+    *b = _mm_or_si128(_mm_shuffle_epi8(lo, b_lo), _mm_shuffle_epi8(hi, b_hi));
+}
+
+AVX2_FN __m256i deinterleave_rotate8(__m128i lo, __m128i hi, __m256 f) {
+    __m128i r, g, b;
+    deinterleave8(lo, hi, &r, &g, &b);
+    return rotate8(r, g, b, f);
+}
+
+/* The first n / 8 * 8 interleaved pixels of s through the colour matrix m into d (which may be s). Returns the
+ * pixels done. */
+__attribute__((target("avx2"))) static ptrdiff_t matrix_pixels_avx2(const uint8_t *s, uint8_t *d, ptrdiff_t n,
+                                                                    const float *m) {
+    __m256 M[9];
+    for (int k = 0; k < 9; k++) M[k] = _mm256_set1_ps(m[k]);
+    ptrdiff_t i = 0;
+    for (; i + 32 <= n; i += 32) {  /* four blocks of 24 bytes, all loaded before any is stored: d may be s */
+        const __m128i *p = (const __m128i *)(s + 3 * i);
+        __m128i v0 = _mm_loadu_si128(p), v1 = _mm_loadu_si128(p + 1), v2 = _mm_loadu_si128(p + 2);
+        __m128i v3 = _mm_loadu_si128(p + 3), v4 = _mm_loadu_si128(p + 4), v5 = _mm_loadu_si128(p + 5);
+        __m128i r0, g0, b0, r1, g1, b1, r2, g2, b2, r3, g3, b3;
+        deinterleave8(v0, v1, &r0, &g0, &b0);
+        deinterleave8(_mm_alignr_epi8(v2, v1, 8), _mm_srli_si128(v2, 8), &r1, &g1, &b1);
+        deinterleave8(v3, v4, &r2, &g2, &b2);
+        deinterleave8(_mm_alignr_epi8(v5, v4, 8), _mm_srli_si128(v5, 8), &r3, &g3, &b3);
+        __m256i first = matrix8(r0, g0, b0, M), second = matrix8(r1, g1, b1, M);
+        __m256i third = matrix8(r2, g2, b2, M), fourth = matrix8(r3, g3, b3, M);
+        store_pixels8(first, d + 3 * i);
+        store_pixels8(second, d + 3 * i + 24);
+        store_pixels8(third, d + 3 * i + 48);
+        store_pixels8(fourth, d + 3 * i + 72);
+    }
+    for (; i + 8 <= n; i += 8) {
+        const uint8_t *p = s + 3 * i;
+        __m128i r, g, b;
+        deinterleave8(_mm_loadu_si128((const __m128i *)p), _mm_loadl_epi64((const __m128i *)(p + 16)), &r, &g, &b);
+        store_pixels8(matrix8(r, g, b, M), d + 3 * i);
+    }
+    return i;
 }
 
 /* The first n / 8 * 8 interleaved pixels of s rotated into d (which may be s), split into planes and merged
@@ -204,14 +298,17 @@ __attribute__((target("avx2"))) static ptrdiff_t hue_pixels_avx2(const uint8_t *
 }
 #undef Z
 #else
-#define HUE_AVX2 0
+#define COLOR_AVX2 0
 static void hue_lanes_avx2(const uint8_t *r, const uint8_t *g, const uint8_t *b, ptrdiff_t n, float factor,
                            uint8_t *const *o) {}
+static void matrix_lanes_avx2(const uint8_t *r, const uint8_t *g, const uint8_t *b, ptrdiff_t n, const float *m,
+                              uint8_t *const *o) {}
 static ptrdiff_t hue_pixels_avx2(const uint8_t *s, uint8_t *d, ptrdiff_t n, float factor) { return 0; }
+static ptrdiff_t matrix_pixels_avx2(const uint8_t *s, uint8_t *d, ptrdiff_t n, const float *m) { return 0; }
 #endif
 
 #else /* plain C: the same steps one pixel at a time */
-#define HUE_AVX2 0
+#define COLOR_AVX2 0
 
 static float wrap_turn1(float h) {
     if (h >= 1.0f) h -= 1.0f;
@@ -238,28 +335,51 @@ static void hue_lanes(const uint8_t *r, const uint8_t *g, const uint8_t *b, ptrd
     }
 }
 
-static void hue_lanes_avx2(const uint8_t *r, const uint8_t *g, const uint8_t *b, ptrdiff_t n, float factor,
-                           uint8_t *const *o) {}
-static ptrdiff_t hue_pixels_avx2(const uint8_t *s, uint8_t *d, ptrdiff_t n, float factor) { return 0; }
-#endif
-
-static void rotate(const uint8_t *r, const uint8_t *g, const uint8_t *b, ptrdiff_t n, float factor, uint8_t *const *o,
-                   int avx2) {
-    if (avx2 && HUE_AVX2)
-        hue_lanes_avx2(r, g, b, n, factor, o);
-    else
-        hue_lanes(r, g, b, n, factor, o);
+static void matrix_lanes(const uint8_t *r, const uint8_t *g, const uint8_t *b, ptrdiff_t n, const float *m,
+                         uint8_t *const *o) {
+    for (ptrdiff_t i = 0; i < n; i++)
+        for (int c = 0; c < 3; c++) {
+            float x = nearbyintf((m[3 * c] * (float)r[i] + m[3 * c + 1] * (float)g[i]) + m[3 * c + 2] * (float)b[i]);
+            o[c][i] = (uint8_t)(x < 0.0f ? 0.0f : x > 255.0f ? 255.0f : x);
+        }
 }
 
-/* One row of width interleaved RGB pixels from src into dst (which may be src itself): by byte shuffles with AVX2,
- * else (and for the last width % 8 pixels) in chunks copied into planes; a chunk's last lanes are padded to a
- * whole vector and their results dropped. */
-void hue_pixels_row(const uint8_t *src, uint8_t *dst, ptrdiff_t width, float factor, int avx2) {
-    uint8_t in[3][HUE_CHUNK], out[3][HUE_CHUNK];
+static void hue_lanes_avx2(const uint8_t *r, const uint8_t *g, const uint8_t *b, ptrdiff_t n, float factor,
+                           uint8_t *const *o) {}
+static void matrix_lanes_avx2(const uint8_t *r, const uint8_t *g, const uint8_t *b, ptrdiff_t n, const float *m,
+                              uint8_t *const *o) {}
+static ptrdiff_t hue_pixels_avx2(const uint8_t *s, uint8_t *d, ptrdiff_t n, float factor) { return 0; }
+static ptrdiff_t matrix_pixels_avx2(const uint8_t *s, uint8_t *d, ptrdiff_t n, const float *m) { return 0; }
+#endif
+
+/* Lanes 0..n-1 (n a multiple of 8) of the planes r, g, b through op (COLOR_HUE: params[0] the factor;
+ * COLOR_MATRIX: params[0..8] the matrix) into o[0..2]. */
+static void op_lanes(const uint8_t *r, const uint8_t *g, const uint8_t *b, ptrdiff_t n, int op, const float *params,
+                     uint8_t *const *o, int avx2) {
+    if (op == COLOR_HUE) {
+        if (avx2 && COLOR_AVX2)
+            hue_lanes_avx2(r, g, b, n, params[0], o);
+        else
+            hue_lanes(r, g, b, n, params[0], o);
+    } else if (avx2 && COLOR_AVX2) {
+        matrix_lanes_avx2(r, g, b, n, params, o);
+    } else {
+        matrix_lanes(r, g, b, n, params, o);
+    }
+}
+
+/* One row of width interleaved RGB pixels from src through op (see op_lanes) into dst (which may be src itself): by
+ * byte shuffles with AVX2, else (and for the last width % 8 pixels) in chunks copied into planes; a chunk's last
+ * lanes are padded to a whole vector and their results dropped. */
+void color_pixels_row(const uint8_t *src, uint8_t *dst, ptrdiff_t width, int op, const float *params, int avx2) {
+    uint8_t in[3][CHUNK], out[3][CHUNK];
     uint8_t *o[3] = {out[0], out[1], out[2]};
-    ptrdiff_t x0 = avx2 && HUE_AVX2 ? hue_pixels_avx2(src, dst, width, factor) : 0;
-    for (; x0 < width; x0 += HUE_CHUNK) {
-        int n = width - x0 < HUE_CHUNK ? (int)(width - x0) : HUE_CHUNK, lanes = (n + 7) & ~7;
+    ptrdiff_t x0 = 0;
+    if (avx2 && COLOR_AVX2)
+        x0 = op == COLOR_HUE ? hue_pixels_avx2(src, dst, width, params[0])
+                             : matrix_pixels_avx2(src, dst, width, params);
+    for (; x0 < width; x0 += CHUNK) {
+        int n = width - x0 < CHUNK ? (int)(width - x0) : CHUNK, lanes = (n + 7) & ~7;
         const uint8_t *s = src + 3 * x0;
         for (int i = 0; i < n; i++) {
             in[0][i] = s[3 * i];
@@ -267,7 +387,7 @@ void hue_pixels_row(const uint8_t *src, uint8_t *dst, ptrdiff_t width, float fac
             in[2][i] = s[3 * i + 2];
         }
         for (int k = 0; k < 3; k++) memset(in[k] + n, 0, (size_t)(lanes - n));
-        rotate(in[0], in[1], in[2], lanes, factor, o, avx2);
+        op_lanes(in[0], in[1], in[2], lanes, op, params, o, avx2);
         uint8_t *d = dst + 3 * x0;
         for (int i = 0; i < n; i++) {
             d[3 * i] = out[0][i];
@@ -277,12 +397,12 @@ void hue_pixels_row(const uint8_t *src, uint8_t *dst, ptrdiff_t width, float fac
     }
 }
 
-/* One row of width pixels of the planes r, g, b into the rows o[0..2]: whole vectors where they are, the last
- * width % 8 pixels through a padded copy. */
-void hue_planes_row(const uint8_t *r, const uint8_t *g, const uint8_t *b, uint8_t *const *o, ptrdiff_t width,
-                    float factor, int avx2) {
+/* One row of width pixels of the planes r, g, b through op (see op_lanes) into the rows o[0..2]: whole vectors where
+ * they are, the last width % 8 pixels through a padded copy. */
+void color_planes_row(const uint8_t *r, const uint8_t *g, const uint8_t *b, uint8_t *const *o, ptrdiff_t width, int op,
+                      const float *params, int avx2) {
     ptrdiff_t whole = width & ~(ptrdiff_t)7;
-    if (whole > 0) rotate(r, g, b, whole, factor, o, avx2);
+    if (whole > 0) op_lanes(r, g, b, whole, op, params, o, avx2);
     int n = (int)(width - whole);
     if (n == 0) return;
     uint8_t in[3][8] = {{0}}, out[3][8];
@@ -290,6 +410,6 @@ void hue_planes_row(const uint8_t *r, const uint8_t *g, const uint8_t *b, uint8_
     memcpy(in[0], r + whole, (size_t)n);
     memcpy(in[1], g + whole, (size_t)n);
     memcpy(in[2], b + whole, (size_t)n);
-    rotate(in[0], in[1], in[2], 8, factor, tail, avx2);
+    op_lanes(in[0], in[1], in[2], 8, op, params, tail, avx2);
     for (int k = 0; k < 3; k++) memcpy(o[k] + whole, out[k], (size_t)n);
 }
