@@ -113,8 +113,8 @@ def planes(
     input's dtype unless ``dtype`` (numpy's) is given."""
     if image.is_contiguous():  # the common case first: numpy's shape is cheaper to read than torch's
         array = image.numpy()
-    else:  # crops keep their row stride (OpenCV takes it; no copy)
-        array = (image if image.stride(-1) == 1 and not _is_interleaved(image) else contiguous(image)).numpy()
+    else:  # crops keep their row stride (OpenCV takes it; no copy); interleaved pixels have another last stride
+        array = (image if image.stride(-1) == 1 else contiguous(image)).numpy()
     *lead, height, width = array.shape
     out_h, out_w = out_size if out_size is not None else (height, width)
     dst = np.empty((*lead, out_h, out_w), dtype=dtype or array.dtype)  # with from_numpy: cheaper than torch.empty
