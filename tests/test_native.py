@@ -488,3 +488,70 @@ def test_adjust_colors_on_planes_equals_the_interleaved_steps(seed: int) -> None
     before = image.clone()
     adjust_colors(image, steps)
     torch.testing.assert_close(image, before, rtol=0, atol=0)  # the input is read, never written
+
+
+# ------------------------------------------------------------------------------------ to float32, normalised
+def _kernels_normalize(image: torch.Tensor, mean: list[float], std: list[float]) -> torch.Tensor:
+    from visiontx.functional._dtype import to_dtype_image_tensor
+    from visiontx.functional._misc._normalize import normalize_image_tensor
+
+    return normalize_image_tensor(to_dtype_image_tensor(image, torch.float32, scale=True), mean, std)
+
+
+@pytest.mark.parametrize("width", [1, 3, 4, 7, 8, 9, 31, 33])
+def test_normalize_equals_the_two_kernels_bit_for_bit(width: int, loops: str) -> None:
+    """torch's to_dtype(float32, scale=True) then normalize, in the same float32 steps: every value, batches of
+    crops (strided rows and planes), 1 and 3 channels, widths around the 4- and 8-value blocks."""
+    module = _native()
+    for channels, mean, std in [(3, [0.485, 0.456, 0.406], [0.229, 0.224, 0.225]), (1, [0.5], [0.25]),
+                                (3, [-1.5, 0.0, 300.0], [3.0, 1e-3, 7.5])]:
+        base = make_image_tensor((6, width + 3), batch_dims=(2,), channels=channels, seed=width)
+        base[0, :, 0, :] = 0
+        base[0, :, 1, :] = 255
+        crop = base[..., 1:6, 2 : 2 + width]
+        expected = _kernels_normalize(crop, mean, std)
+        as_float32 = [float(np.float32(v)) for v in mean], [float(np.float32(v)) for v in std]
+        out = np.empty(crop.shape, np.float32)
+        module.normalize(crop.numpy(), out, 1.0 / 255, *as_float32)
+        assert torch.equal(torch.from_numpy(out).view(torch.int32), expected.view(torch.int32))
+
+
+def test_to_dtype_normalize_stage_takes_the_compiled_steps_and_checks_them() -> None:
+    """The ToDtype + Normalize stage runs the compiled kernel where its steps gave the kernels' 256 values (its
+    output equal to the two transforms'); a kernel whose values differ is not used (the tables are)."""
+    import visiontx.transforms as T
+    from visiontx.datapoints import Image
+    from visiontx.functional._misc import _normalize
+
+    module = _native()
+    made = _normalize.scaled_normalize_tables([0.485, 0.456, 0.406], [0.229, 0.224, 0.225], 3)
+    assert made is not None and made.mean is not None and made.std is not None
+    image = Image(make_image_tensor((40, 50), seed=3))
+    stage = T.Compose([T.ToDtype(torch.float32, scale=True), T.Normalize([0.485, 0.456, 0.406], [0.229, 0.224, 0.225])])
+    expected = stage.transforms[1](stage.transforms[0](image))
+    assert torch.equal(stage(image).view(torch.int32), expected.view(torch.int32))
+
+    class OffByOne:  # a kernel whose steps differ from torch's by one unit in the last place
+        def normalize(self, src, dst, *args):
+            module.normalize(src, dst, *args)
+            dst.view(np.uint32)[..., 7] += 1
+
+    tables = made.tables
+    assert _normalize._native_steps(tables, made.mean, made.std) == (made.mean, made.std)
+    original = _cv2.native
+    try:
+        _normalize._cv2.native = lambda: OffByOne()
+        assert _normalize._native_steps(tables, made.mean, made.std) == (None, None)
+    finally:
+        _normalize._cv2.native = original
+
+
+def test_normalize_rejects_what_it_cannot_read_or_write() -> None:
+    module = _native()
+    image = np.zeros((1, 3, 4, 4), np.uint8)
+    for dst, mean in [(np.empty((1, 3, 4, 4), np.float64), [0.5] * 3), (np.empty((1, 3, 4, 5), np.float32), [0.5] * 3),
+                      (np.empty((1, 3, 4, 4), np.float32), [0.5] * 2), (np.empty((1, 3, 4, 4), np.uint8), [0.5] * 3)]:
+        with pytest.raises(ValueError, match="normalize: src"):
+            module.normalize(image, dst, 1 / 255, mean, [0.5] * 3)
+    with pytest.raises(TypeError):
+        module.normalize(image, np.empty((1, 3, 4, 4), np.float32), 1 / 255, ["a"] * 3, [0.5] * 3)

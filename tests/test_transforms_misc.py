@@ -377,7 +377,7 @@ def test_to_dtype_then_normalize_tables_only_for_plain_numbers() -> None:
     assert scaled_normalize_tables([0.5, 0.5], [0.5], 3) is None
     assert scaled_normalize_tables([0.5], [0.0], 1) is None
     assert scaled_normalize_tables([torch.tensor(0.5)], [0.5], 3) is None
-    assert scaled_normalize_tables((0.5,), (0.5, 0.25, 1.0), 3).shape == (3, 256)
+    assert scaled_normalize_tables((0.5,), (0.5, 0.25, 1.0), 3).tables.shape == (3, 256)
     with pytest.raises(ValueError, match="mean"):
         T.Compose([T.ToDtype(torch.float32, scale=True), T.Normalize([0.5, 0.5], [0.5])])(make_image())
 

@@ -21,6 +21,9 @@
  * arithmetic, of planar and of interleaved RGB; color_matrix(src, dst, m) and color_matrix_pixels(src, dst, m): a
  * 3 x 3 colour matrix in float32 (saturation) (_native_color.c).
  *
+ * normalize(src, dst, scale, mean, std): torch's to_dtype(float32, scale=True) then normalize of uint8 images, in
+ * the same float32 steps.
+ *
  * The loops use SSE2 (every x86-64 CPU), and AVX2 where the CPU has it (checked when the module loads);
  * other machines get plain C loops, and visiontx prefers torch's kernels there (SIMD is 0).
  * src: uint8 buffers with contiguous rows (any plane and row strides); dst: C-contiguous uint8 buffers.
@@ -1099,6 +1102,93 @@ static PyObject *color_matrix_pixels(PyObject *self, PyObject *args) {
     return color_pixels(src, dst, COLOR_MATRIX, m, "color_matrix_pixels");
 }
 
+/* ------------------------------------------------------------------ uint8 -> float32, scaled and normalised */
+/* d[i] = ((float)s[i] * scale - mean) / std in float32, one rounding each step (torch's to_dtype(float32,
+ * scale=True) then normalize); the vector loops do the same operations on 4 or 8 values. */
+static void normalize_row_tail(const uint8_t *s, float *d, Py_ssize_t i, Py_ssize_t n, float scale, float mean,
+                               float std) {
+    for (; i < n; i++) {
+        float x = (float)s[i] * scale;
+        x = x - mean;
+        d[i] = x / std;
+    }
+}
+
+#if AVX2
+__attribute__((target("avx2"))) static Py_ssize_t normalize_row_avx2(const uint8_t *s, float *d, Py_ssize_t n,
+                                                                     float scale, float mean, float std) {
+    const __m256 k = _mm256_set1_ps(scale), m = _mm256_set1_ps(mean), sd = _mm256_set1_ps(std);
+    Py_ssize_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m256 x = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(s + i))));
+        _mm256_storeu_ps(d + i, _mm256_div_ps(_mm256_sub_ps(_mm256_mul_ps(x, k), m), sd));
+    }
+    return i;
+}
+#endif
+
+static void normalize_row(const uint8_t *s, float *d, Py_ssize_t n, float scale, float mean, float std, int avx2) {
+    Py_ssize_t i = 0;
+#if AVX2
+    if (avx2) i = normalize_row_avx2(s, d, n, scale, mean, std);
+#endif
+#if SIMD
+    const __m128 k = _mm_set1_ps(scale), m = _mm_set1_ps(mean), sd = _mm_set1_ps(std);
+    const __m128i zero = _mm_setzero_si128();
+    for (; i + 4 <= n; i += 4) {
+        int32_t word;
+        memcpy(&word, s + i, 4);
+        __m128i v = _mm_unpacklo_epi16(_mm_unpacklo_epi8(_mm_cvtsi32_si128(word), zero), zero);
+        _mm_storeu_ps(d + i, _mm_div_ps(_mm_sub_ps(_mm_mul_ps(_mm_cvtepi32_ps(v), k), m), sd));
+    }
+#endif
+    normalize_row_tail(s, d, i, n, scale, mean, std);
+}
+
+static PyObject *normalize(PyObject *self, PyObject *args) {
+    PyObject *src_obj, *dst_obj, *mean_obj, *std_obj;
+    float scale;
+    if (!PyArg_ParseTuple(args, "OOfOO:normalize", &src_obj, &dst_obj, &scale, &mean_obj, &std_obj)) return NULL;
+    Py_buffer src, dst;
+    if (PyObject_GetBuffer(src_obj, &src, PyBUF_STRIDES | PyBUF_FORMAT) < 0) return NULL;
+    if (PyObject_GetBuffer(dst_obj, &dst, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE | PyBUF_FORMAT) < 0) {
+        PyBuffer_Release(&src);
+        return NULL;
+    }
+    float mean[256], std[256];
+    Py_ssize_t channels = src.ndim == 4 ? src.shape[1] : 0;
+    int ok = src.format && dst.format && strcmp(src.format, "B") == 0 && strcmp(dst.format, "f") == 0
+             && src.ndim == 4 && dst.ndim == 4 && memcmp(src.shape, dst.shape, 4 * sizeof(Py_ssize_t)) == 0
+             && (src.shape[3] <= 1 || src.strides[3] == 1) && channels >= 1 && channels <= 256
+             && PySequence_Check(mean_obj) && PySequence_Check(std_obj) && PySequence_Size(mean_obj) == channels
+             && PySequence_Size(std_obj) == channels;
+    for (Py_ssize_t c = 0; ok && c < channels; c++) {
+        PyObject *m = PySequence_GetItem(mean_obj, c), *sd = m ? PySequence_GetItem(std_obj, c) : NULL;
+        mean[c] = m ? (float)PyFloat_AsDouble(m) : 0.0f;
+        std[c] = sd ? (float)PyFloat_AsDouble(sd) : 0.0f;
+        Py_XDECREF(m);
+        Py_XDECREF(sd);
+        if (PyErr_Occurred()) return release(&src, &dst, 0);
+    }
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "normalize: src must be a 4-D uint8 buffer (images, channels, rows, "
+                                          "columns) with contiguous rows, dst a C-contiguous float32 one of its "
+                                          "shape, mean and std one number per channel");
+        return release(&src, &dst, 0);
+    }
+    Py_ssize_t images = src.shape[0], rows = src.shape[2], width = src.shape[3];
+    int avx2 = use_avx2;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t n = 0; n < images; n++)
+        for (Py_ssize_t c = 0; c < channels; c++)
+            for (Py_ssize_t y = 0; y < rows; y++)
+                normalize_row((const uint8_t *)src.buf + n * src.strides[0] + c * src.strides[1] + y * src.strides[2],
+                              (float *)dst.buf + ((n * channels + c) * rows + y) * width, width, scale, mean[c], std[c],
+                              avx2);
+    Py_END_ALLOW_THREADS
+    return release(&src, &dst, 1);
+}
+
 static PyObject *set_avx2(PyObject *self, PyObject *args) {
     int on;
     if (!PyArg_ParseTuple(args, "p", &on)) return NULL;
@@ -1123,6 +1213,9 @@ static PyMethodDef methods[] = {
     {"hue_pixels", hue_pixels, METH_VARARGS,
      "hue_pixels(src, dst, factor): interleaved RGB pixels (rows, columns, 3) rotated by factor turns "
      "(dst may be src)."},
+    {"normalize", normalize, METH_VARARGS,
+     "normalize(src, dst, scale, mean, std): uint8 planes (images, channels, rows, columns) of src as float32 "
+     "((x * scale - mean[c]) / std[c], one rounding a step) into dst."},
     {"resize", resize, METH_VARARGS,
      "resize(src, dst, bicubic, antialias): torch's uint8 bilinear / bicubic resize of each plane of src into dst."},
     {NULL, NULL, 0, NULL},

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -15,6 +16,7 @@ from ..._names import video_kernel
 from ...datapoints import Image, Video
 from ...datapoints._datapoint import adopt, unwrap
 from .. import _cv2
+from .._cv2._layout import planes
 from .._dtype import to_dtype_image_tensor
 from .._registry import get_kernel, register_kernels
 
@@ -111,17 +113,29 @@ def _normalize_image_pil(image: PIL.Image.Image, **kwargs: Any) -> PIL.Image.Ima
 
 # ------------------------------------------------------------------- uint8 -> normalised float32 in one pass
 # (mean, std, channels) -> the C x 256 tables of scaled_normalize_tables, or None where there are none
-_SCALED_TABLES: dict[tuple[Any, ...], np.ndarray | None] = {}
+@dataclass(frozen=True)
+class ScaledNormalize:
+    """What ``to_dtype(float32, scale=True)`` then ``normalize`` make of uint8 values, per channel: ``tables``
+    (``channels x 256``, computed by those two kernels) and, where the compiled kernel's float32 steps give the
+    tables' values bit for bit (checked when made), the float32 ``mean`` and ``std`` it runs with (else None)."""
+
+    tables: np.ndarray
+    mean: list[float] | None = None
+    std: list[float] | None = None
+
+
+_SCALE = 1.0 / 255  # to_dtype's factor from uint8 (torch takes it as float32, as the compiled kernel does)
+_SCALED_TABLES: dict[tuple[Any, ...], ScaledNormalize | None] = {}
 _MISSING = object()
 _TINY = np.finfo(np.float32).tiny
 
 
-def scaled_normalize_tables(mean: Any, std: Any, channels: int) -> np.ndarray | None:
-    """``channels x 256`` float32 tables: what ``to_dtype(float32, scale=True)`` then ``normalize(mean, std)``
-    make of each uint8 value in each channel, computed by those two kernels, so that looking the values
-    up gives their result bit for bit. None unless ``mean`` and ``std`` are one or ``channels`` Python
-    numbers the kernels take, no value on the way is subnormal (``torch.set_flush_denormal`` would change
-    it) and no torch function or dispatch mode is active.
+def scaled_normalize_tables(mean: Any, std: Any, channels: int) -> ScaledNormalize | None:
+    """:class:`ScaledNormalize` of ``channels x 256`` float32 tables: what ``to_dtype(float32, scale=True)``
+    then ``normalize(mean, std)`` make of each uint8 value in each channel, computed by those two kernels, so
+    that looking the values up gives their result bit for bit. None unless ``mean`` and ``std`` are one or
+    ``channels`` Python numbers the kernels take, no value on the way is subnormal
+    (``torch.set_flush_denormal`` would change it) and no torch function or dispatch mode is active.
 
     The key is the values as given: an int and the equal float, or 0.0 and -0.0 (the scaled values are
     never -0.0; a zero std is refused), give the same tables."""
@@ -143,7 +157,7 @@ def _plain_numbers(values: Any) -> bool:
     return type(values) in (list, tuple) and all(type(v) is float or type(v) is int for v in values)
 
 
-def _build_tables(mean: Sequence[float], std: Sequence[float], channels: int) -> np.ndarray | None:
+def _build_tables(mean: Sequence[float], std: Sequence[float], channels: int) -> ScaledNormalize | None:
     """The tables of :func:`scaled_normalize_tables`; None where the kernels refuse the values (they then
     raise in their own order), where subnormals are being flushed now, or where one shows up: in the
     mean or std, or in a result (the difference before the division is subnormal only where the mean is)."""
@@ -158,7 +172,23 @@ def _build_tables(mean: Sequence[float], std: Sequence[float], channels: int) ->
     tables = np.ascontiguousarray(scaled.reshape(channels, 256).numpy())
     if _has_subnormal(given.numpy()) or _has_subnormal(tables):
         return None
-    return tables
+    as_given = given.tolist()
+    means, stds = (np.broadcast_to(part, channels).tolist() for part in (as_given[: len(mean)], as_given[len(mean) :]))
+    return ScaledNormalize(tables, *_native_steps(tables, means, stds))
+
+
+def _native_steps(tables: np.ndarray, mean: list[float], std: list[float]) -> tuple[Any, Any]:
+    """``(mean, std)`` where the compiled kernel's float32 steps give ``tables`` bit for bit on the 256 values
+    (so also on any image), else ``(None, None)``."""
+    module = _cv2.native()
+    if module is None:
+        return None, None
+    channels = len(tables)
+    values = np.ascontiguousarray(np.broadcast_to(np.arange(256, dtype=np.uint8), (1, channels, 1, 256)))
+    out = np.empty(values.shape, dtype=np.float32)
+    module.normalize(values, out, _SCALE, mean, std)
+    same = np.array_equal(out.reshape(channels, 256).view(np.uint32), tables.view(np.uint32))
+    return (mean, std) if same else (None, None)
 
 
 def _flushing() -> bool:
@@ -184,9 +214,17 @@ def can_scaled_normalize(inpt: Any) -> bool:
     )
 
 
-def scaled_normalize(inpt: torch.Tensor, tables: np.ndarray) -> torch.Tensor:
+def scaled_normalize(inpt: torch.Tensor, tables: ScaledNormalize) -> torch.Tensor:
     """``to_dtype(inpt, float32, scale=True)`` then ``normalize`` by the mean and std of ``tables`` (from
-    :func:`scaled_normalize_tables`), in one pass over the pixels: each plane through its channel's
+    :func:`scaled_normalize_tables`), in one pass over the pixels: the compiled kernel's float32 steps where
+    they give the tables' values (224 x 224 RGB: 24 against 76 µs), else each plane through its channel's
     table. ``inpt`` is one :func:`can_scaled_normalize` takes; the output has its type."""
-    output = _cv2.lut_planes(unwrap(inpt), tables)
+    image = unwrap(inpt)
+    module = _cv2.native()
+    if tables.mean is None or module is None:
+        output = _cv2.lut_planes(image, tables.tables)
+    else:
+        src, output, dst = planes(image, dtype=np.float32)
+        shape = (-1, len(tables.mean), *src.shape[-2:])
+        module.normalize(src.reshape(shape), dst.reshape(shape), _SCALE, tables.mean, tables.std)
     return output if type(inpt) is torch.Tensor else adopt(output, type(inpt))

@@ -13,7 +13,7 @@ from torch._C import DisableTorchFunctionSubclass
 
 from ... import functional as F
 from ...datapoints import Image, Video
-from ...functional._misc._normalize import can_scaled_normalize, mode_active, scaled_normalize_tables
+from ...functional._misc._normalize import ScaledNormalize, can_scaled_normalize, mode_active, scaled_normalize_tables
 from .._dtype import ToDtype, stage_state
 from .._transform import HOOK_NAMES, Transform, flatten_sample, needs_module_call
 from .._utils import has_any, is_pure_tensor
@@ -101,7 +101,7 @@ class NormalizeOwnImages:
             for step in (self.to_dtype, self.normalize)
         )
 
-    def _tables(self, given: list[Any], needs: list[bool]) -> dict[int, np.ndarray]:
+    def _tables(self, given: list[Any], needs: list[bool]) -> dict[int, ScaledNormalize]:
         """The leaves of the input (by id) that ``ToDtype`` may convert and normalise in one pass, with their
         tables: the uint8 images and videos (plain tensors, ``Image``, ``Video``) that ``Normalize`` will
         take and ``ToDtype`` converts to float32 with scaling, for a mean and std of Python numbers."""
