@@ -33,6 +33,7 @@
 #include <Python.h>
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>

@@ -167,41 +167,47 @@ AVX2_FN void store_planes8(__m256i out, uint8_t *const *planes, ptrdiff_t i) {  
     _mm_storel_epi64((__m128i *)(planes[2] + i), _mm256_extracti128_si256(out, 1));
 }
 
-__attribute__((target("avx2"))) static void hue_lanes_avx2(const uint8_t *r, const uint8_t *g, const uint8_t *b,
-                                                           ptrdiff_t n, float factor, uint8_t *const *o) {
-    const __m256 f = _mm256_set1_ps(factor);
+/* An op on 8 pixels (bytes in the low halves of r, g, b), packed as pack3; params: its constants. */
+typedef __m256i (*Op8)(__m128i r, __m128i g, __m128i b, const void *params);
+
+AVX2_FN __m256i rotate8_op(__m128i r, __m128i g, __m128i b, const void *params) {
+    return rotate8(r, g, b, *(const __m256 *)params);
+}
+
+AVX2_FN __m256i matrix8_op(__m128i r, __m128i g, __m128i b, const void *params) {
+    return matrix8(r, g, b, (const __m256 *)params);
+}
+
+/* Lanes 0..n-1 (n a multiple of 8) of the planes r, g, b through op into o[0..2], four independent blocks a turn
+ * (inlined with a constant op: the blocks' steps interleave). */
+AVX2_FN void op_planes_avx2(const uint8_t *r, const uint8_t *g, const uint8_t *b, ptrdiff_t n, Op8 op,
+                            const void *params, uint8_t *const *o) {
     uint8_t *const planes[3] = {o[0], o[1], o[2]};
     ptrdiff_t i = 0;
-    for (; i + 32 <= n; i += 32) {  /* four independent blocks */
-        __m256i first = rotate8(load8(r + i), load8(g + i), load8(b + i), f);
-        __m256i second = rotate8(load8(r + i + 8), load8(g + i + 8), load8(b + i + 8), f);
-        __m256i third = rotate8(load8(r + i + 16), load8(g + i + 16), load8(b + i + 16), f);
-        __m256i fourth = rotate8(load8(r + i + 24), load8(g + i + 24), load8(b + i + 24), f);
+    for (; i + 32 <= n; i += 32) {
+        __m256i first = op(load8(r + i), load8(g + i), load8(b + i), params);
+        __m256i second = op(load8(r + i + 8), load8(g + i + 8), load8(b + i + 8), params);
+        __m256i third = op(load8(r + i + 16), load8(g + i + 16), load8(b + i + 16), params);
+        __m256i fourth = op(load8(r + i + 24), load8(g + i + 24), load8(b + i + 24), params);
         store_planes8(first, planes, i);
         store_planes8(second, planes, i + 8);
         store_planes8(third, planes, i + 16);
         store_planes8(fourth, planes, i + 24);
     }
-    for (; i < n; i += 8) store_planes8(rotate8(load8(r + i), load8(g + i), load8(b + i), f), planes, i);
+    for (; i < n; i += 8) store_planes8(op(load8(r + i), load8(g + i), load8(b + i), params), planes, i);
+}
+
+__attribute__((target("avx2"))) static void hue_lanes_avx2(const uint8_t *r, const uint8_t *g, const uint8_t *b,
+                                                           ptrdiff_t n, float factor, uint8_t *const *o) {
+    const __m256 f = _mm256_set1_ps(factor);
+    op_planes_avx2(r, g, b, n, rotate8_op, &f, o);
 }
 
 __attribute__((target("avx2"))) static void matrix_lanes_avx2(const uint8_t *r, const uint8_t *g, const uint8_t *b,
                                                               ptrdiff_t n, const float *m, uint8_t *const *o) {
     __m256 M[9];
     for (int k = 0; k < 9; k++) M[k] = _mm256_set1_ps(m[k]);
-    uint8_t *const planes[3] = {o[0], o[1], o[2]};
-    ptrdiff_t i = 0;
-    for (; i + 32 <= n; i += 32) {  /* four independent blocks */
-        __m256i first = matrix8(load8(r + i), load8(g + i), load8(b + i), M);
-        __m256i second = matrix8(load8(r + i + 8), load8(g + i + 8), load8(b + i + 8), M);
-        __m256i third = matrix8(load8(r + i + 16), load8(g + i + 16), load8(b + i + 16), M);
-        __m256i fourth = matrix8(load8(r + i + 24), load8(g + i + 24), load8(b + i + 24), M);
-        store_planes8(first, planes, i);
-        store_planes8(second, planes, i + 8);
-        store_planes8(third, planes, i + 16);
-        store_planes8(fourth, planes, i + 24);
-    }
-    for (; i < n; i += 8) store_planes8(matrix8(load8(r + i), load8(g + i), load8(b + i), M), planes, i);
+    op_planes_avx2(r, g, b, n, matrix8_op, M, o);
 }
 
 #define Z (-1) /* a zero byte in a shuffle */
@@ -232,20 +238,11 @@ AVX2_FN void deinterleave8(__m128i lo, __m128i hi, __m128i *r, __m128i *g, __m12
     *b = _mm_or_si128(_mm_shuffle_epi8(lo, b_lo), _mm_shuffle_epi8(hi, b_hi));
 }
 
-AVX2_FN __m256i deinterleave_rotate8(__m128i lo, __m128i hi, __m256 f) {
-    __m128i r, g, b;
-    deinterleave8(lo, hi, &r, &g, &b);
-    return rotate8(r, g, b, f);
-}
-
-/* The first n / 8 * 8 interleaved pixels of s through the colour matrix m into d (which may be s). Returns the
- * pixels done. */
-__attribute__((target("avx2"))) static ptrdiff_t matrix_pixels_avx2(const uint8_t *s, uint8_t *d, ptrdiff_t n,
-                                                                    const float *m) {
-    __m256 M[9];
-    for (int k = 0; k < 9; k++) M[k] = _mm256_set1_ps(m[k]);
+/* The first n / 8 * 8 interleaved pixels of s through op into d (which may be s), split into planes and merged
+ * back by byte shuffles, four blocks of 24 bytes a turn. Returns the pixels done. */
+AVX2_FN ptrdiff_t op_pixels_avx2(const uint8_t *s, uint8_t *d, ptrdiff_t n, Op8 op, const void *params) {
     ptrdiff_t i = 0;
-    for (; i + 32 <= n; i += 32) {  /* four blocks of 24 bytes, all loaded before any is stored: d may be s */
+    for (; i + 32 <= n; i += 32) {  /* all four blocks loaded before any is stored: d may be s */
         const __m128i *p = (const __m128i *)(s + 3 * i);
         __m128i v0 = _mm_loadu_si128(p), v1 = _mm_loadu_si128(p + 1), v2 = _mm_loadu_si128(p + 2);
         __m128i v3 = _mm_loadu_si128(p + 3), v4 = _mm_loadu_si128(p + 4), v5 = _mm_loadu_si128(p + 5);
@@ -254,8 +251,8 @@ __attribute__((target("avx2"))) static ptrdiff_t matrix_pixels_avx2(const uint8_
         deinterleave8(_mm_alignr_epi8(v2, v1, 8), _mm_srli_si128(v2, 8), &r1, &g1, &b1);
         deinterleave8(v3, v4, &r2, &g2, &b2);
         deinterleave8(_mm_alignr_epi8(v5, v4, 8), _mm_srli_si128(v5, 8), &r3, &g3, &b3);
-        __m256i first = matrix8(r0, g0, b0, M), second = matrix8(r1, g1, b1, M);
-        __m256i third = matrix8(r2, g2, b2, M), fourth = matrix8(r3, g3, b3, M);
+        __m256i first = op(r0, g0, b0, params), second = op(r1, g1, b1, params);
+        __m256i third = op(r2, g2, b2, params), fourth = op(r3, g3, b3, params);
         store_pixels8(first, d + 3 * i);
         store_pixels8(second, d + 3 * i + 24);
         store_pixels8(third, d + 3 * i + 48);
@@ -265,46 +262,26 @@ __attribute__((target("avx2"))) static ptrdiff_t matrix_pixels_avx2(const uint8_
         const uint8_t *p = s + 3 * i;
         __m128i r, g, b;
         deinterleave8(_mm_loadu_si128((const __m128i *)p), _mm_loadl_epi64((const __m128i *)(p + 16)), &r, &g, &b);
-        store_pixels8(matrix8(r, g, b, M), d + 3 * i);
+        store_pixels8(op(r, g, b, params), d + 3 * i);
     }
     return i;
 }
 
-/* The first n / 8 * 8 interleaved pixels of s rotated into d (which may be s), split into planes and merged
- * back by byte shuffles. Returns the pixels done. */
 __attribute__((target("avx2"))) static ptrdiff_t hue_pixels_avx2(const uint8_t *s, uint8_t *d, ptrdiff_t n,
                                                                  float factor) {
     const __m256 f = _mm256_set1_ps(factor);
-    ptrdiff_t i = 0;
-    for (; i + 32 <= n; i += 32) {  /* four blocks of 24 bytes, all loaded before any is stored: d may be s */
-        const __m128i *p = (const __m128i *)(s + 3 * i);
-        __m128i v0 = _mm_loadu_si128(p), v1 = _mm_loadu_si128(p + 1), v2 = _mm_loadu_si128(p + 2);
-        __m128i v3 = _mm_loadu_si128(p + 3), v4 = _mm_loadu_si128(p + 4), v5 = _mm_loadu_si128(p + 5);
-        __m256i first = deinterleave_rotate8(v0, v1, f);
-        __m256i second = deinterleave_rotate8(_mm_alignr_epi8(v2, v1, 8), _mm_srli_si128(v2, 8), f);
-        __m256i third = deinterleave_rotate8(v3, v4, f);
-        __m256i fourth = deinterleave_rotate8(_mm_alignr_epi8(v5, v4, 8), _mm_srli_si128(v5, 8), f);
-        store_pixels8(first, d + 3 * i);
-        store_pixels8(second, d + 3 * i + 24);
-        store_pixels8(third, d + 3 * i + 48);
-        store_pixels8(fourth, d + 3 * i + 72);
-    }
-    for (; i + 8 <= n; i += 8) {
-        const uint8_t *p = s + 3 * i;
-        __m128i lo = _mm_loadu_si128((const __m128i *)p), hi = _mm_loadl_epi64((const __m128i *)(p + 16));
-        store_pixels8(deinterleave_rotate8(lo, hi, f), d + 3 * i);
-    }
-    return i;
+    return op_pixels_avx2(s, d, n, rotate8_op, &f);
+}
+
+__attribute__((target("avx2"))) static ptrdiff_t matrix_pixels_avx2(const uint8_t *s, uint8_t *d, ptrdiff_t n,
+                                                                    const float *m) {
+    __m256 M[9];
+    for (int k = 0; k < 9; k++) M[k] = _mm256_set1_ps(m[k]);
+    return op_pixels_avx2(s, d, n, matrix8_op, M);
 }
 #undef Z
 #else
 #define COLOR_AVX2 0
-static void hue_lanes_avx2(const uint8_t *r, const uint8_t *g, const uint8_t *b, ptrdiff_t n, float factor,
-                           uint8_t *const *o) {}
-static void matrix_lanes_avx2(const uint8_t *r, const uint8_t *g, const uint8_t *b, ptrdiff_t n, const float *m,
-                              uint8_t *const *o) {}
-static ptrdiff_t hue_pixels_avx2(const uint8_t *s, uint8_t *d, ptrdiff_t n, float factor) { return 0; }
-static ptrdiff_t matrix_pixels_avx2(const uint8_t *s, uint8_t *d, ptrdiff_t n, const float *m) { return 0; }
 #endif
 
 #else /* plain C: the same steps one pixel at a time */
@@ -343,7 +320,9 @@ static void matrix_lanes(const uint8_t *r, const uint8_t *g, const uint8_t *b, p
             o[c][i] = (uint8_t)(x < 0.0f ? 0.0f : x > 255.0f ? 255.0f : x);
         }
 }
+#endif
 
+#if !COLOR_AVX2 /* never called: the callers test COLOR_AVX2 first */
 static void hue_lanes_avx2(const uint8_t *r, const uint8_t *g, const uint8_t *b, ptrdiff_t n, float factor,
                            uint8_t *const *o) {}
 static void matrix_lanes_avx2(const uint8_t *r, const uint8_t *g, const uint8_t *b, ptrdiff_t n, const float *m,
