@@ -112,7 +112,6 @@ def _normalize_image_pil(image: PIL.Image.Image, **kwargs: Any) -> PIL.Image.Ima
 
 
 # ------------------------------------------------------------------- uint8 -> normalised float32 in one pass
-# (mean, std, channels) -> the C x 256 tables of scaled_normalize_tables, or None where there are none
 @dataclass(frozen=True)
 class ScaledNormalize:
     """What ``to_dtype(float32, scale=True)`` then ``normalize`` make of uint8 values, per channel: ``tables``
@@ -125,6 +124,7 @@ class ScaledNormalize:
 
 
 _SCALE = 1.0 / 255  # to_dtype's factor from uint8 (torch takes it as float32, as the compiled kernel does)
+# (mean, std, channels) -> the tables of scaled_normalize_tables, or None where there are none
 _SCALED_TABLES: dict[tuple[Any, ...], ScaledNormalize | None] = {}
 _MISSING = object()
 _TINY = np.finfo(np.float32).tiny
