@@ -555,3 +555,18 @@ def test_normalize_rejects_what_it_cannot_read_or_write() -> None:
             module.normalize(image, dst, 1 / 255, mean, [0.5] * 3)
     with pytest.raises(TypeError):
         module.normalize(image, np.empty((1, 3, 4, 4), np.float32), 1 / 255, ["a"] * 3, [0.5] * 3)
+
+
+def test_to_dtype_normalize_stage_with_more_channels_than_the_compiled_kernel_takes() -> None:
+    """Images of more than 256 channels take the tables (the compiled kernel refuses them): the stage's output
+    equals the two transforms'."""
+    import visiontx.transforms as T
+    from visiontx.functional._misc import _normalize
+
+    _native()
+    made = _normalize.scaled_normalize_tables([0.5], [0.25], 257)
+    assert made is not None and made.mean is None
+    image = torch.randint(0, 256, (257, 4, 5), dtype=torch.uint8, generator=torch.Generator().manual_seed(0))
+    stage = T.Compose([T.ToDtype(torch.float32, scale=True), T.Normalize([0.5], [0.25])])
+    expected = stage.transforms[1](stage.transforms[0](image))
+    assert torch.equal(stage(image).view(torch.int32), expected.view(torch.int32))

@@ -124,6 +124,7 @@ class ScaledNormalize:
 
 
 _SCALE = 1.0 / 255  # to_dtype's factor from uint8 (torch takes it as float32, as the compiled kernel does)
+_NATIVE_CHANNELS = 256  # the most the compiled kernel takes
 # (mean, std, channels) -> the tables of scaled_normalize_tables, or None where there are none
 _SCALED_TABLES: dict[tuple[Any, ...], ScaledNormalize | None] = {}
 _MISSING = object()
@@ -181,9 +182,9 @@ def _native_steps(tables: np.ndarray, mean: list[float], std: list[float]) -> tu
     """``(mean, std)`` where the compiled kernel's float32 steps give ``tables`` bit for bit on the 256 values
     (so also on any image), else ``(None, None)``."""
     module = _cv2.native()
-    if module is None:
-        return None, None
     channels = len(tables)
+    if module is None or channels > _NATIVE_CHANNELS:
+        return None, None
     values = np.ascontiguousarray(np.broadcast_to(np.arange(256, dtype=np.uint8), (1, channels, 1, 256)))
     out = np.empty(values.shape, dtype=np.float32)
     module.normalize(values, out, _SCALE, mean, std)
