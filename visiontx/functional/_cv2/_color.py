@@ -242,6 +242,9 @@ def _lut_pixels(pixels: np.ndarray, table: np.ndarray) -> None:
 
 
 def _lut_planes(src: np.ndarray, dst: np.ndarray, table: np.ndarray) -> None:
+    if src.flags.c_contiguous:  # the three planes as one run of rows: one call
+        _translate(src.reshape(-1, src.shape[-1]), table, dst.reshape(-1, dst.shape[-1]))
+        return
     for k in range(3):
         _translate(src[k], table, dst[k])
 
@@ -299,8 +302,7 @@ def _contrast_planes(src: np.ndarray, dst: np.ndarray, factor: float, tables: Co
     """:func:`_contrast_pixels` for a factor that fits the unfloored luma, on planes: the same channel means (exact
     integer sums), table and lookups."""
     table = contrast_table(_gray_mean([cv2.mean(src[k])[0] for k in range(3)]), factor, tables)
-    for k in range(3):
-        _translate(src[k], table, dst[k])
+    _lut_planes(src, dst, table)
 
 
 _VALUES = np.arange(256, dtype=np.float32)
