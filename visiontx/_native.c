@@ -864,20 +864,30 @@ static void axis_give_back(const Axis *axis, Axis *own) {
         if (&cached_axes[k].axis == axis) cached_axes[k].users--;
 }
 
-/* src (read as it is: any strides) and dst (C-contiguous, writable) as uint8 buffers; -1 with an exception set. */
-static int acquire(PyObject *src_obj, PyObject *dst_obj, Py_buffer *src, Py_buffer *dst, const char *name) {
+/* src (read as it is: any strides) as a uint8 buffer and dst (C-contiguous, writable) as one of dst_format ("B":
+ * uint8, "f": float32); -1 with an exception set. */
+static int acquire_as(PyObject *src_obj, PyObject *dst_obj, Py_buffer *src, Py_buffer *dst, const char *dst_format,
+                      const char *name) {
     if (PyObject_GetBuffer(src_obj, src, PyBUF_STRIDES | PyBUF_FORMAT) < 0) return -1;
     if (PyObject_GetBuffer(dst_obj, dst, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE | PyBUF_FORMAT) < 0) {
         PyBuffer_Release(src);
         return -1;
     }
-    if (!src->format || !dst->format || strcmp(src->format, "B") != 0 || strcmp(dst->format, "B") != 0) {
-        PyErr_Format(PyExc_ValueError, "%s: src and dst must be uint8 buffers", name);
+    if (!src->format || !dst->format || strcmp(src->format, "B") != 0 || strcmp(dst->format, dst_format) != 0) {
+        if (strcmp(dst_format, "B") == 0)
+            PyErr_Format(PyExc_ValueError, "%s: src and dst must be uint8 buffers", name);
+        else
+            PyErr_Format(PyExc_ValueError, "%s: src must be a uint8 buffer, dst a float32 one", name);
         PyBuffer_Release(src);
         PyBuffer_Release(dst);
         return -1;
     }
     return 0;
+}
+
+/* acquire_as with a uint8 dst. */
+static int acquire(PyObject *src_obj, PyObject *dst_obj, Py_buffer *src, Py_buffer *dst, const char *name) {
+    return acquire_as(src_obj, dst_obj, src, dst, "B", name);
 }
 
 /* Releases both buffers; None where the call worked, else NULL (its exception set). */
@@ -1151,15 +1161,10 @@ static PyObject *normalize(PyObject *self, PyObject *args) {
     float scale;
     if (!PyArg_ParseTuple(args, "OOfOO:normalize", &src_obj, &dst_obj, &scale, &mean_obj, &std_obj)) return NULL;
     Py_buffer src, dst;
-    if (PyObject_GetBuffer(src_obj, &src, PyBUF_STRIDES | PyBUF_FORMAT) < 0) return NULL;
-    if (PyObject_GetBuffer(dst_obj, &dst, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE | PyBUF_FORMAT) < 0) {
-        PyBuffer_Release(&src);
-        return NULL;
-    }
+    if (acquire_as(src_obj, dst_obj, &src, &dst, "f", "normalize") < 0) return NULL;
     float mean[256], std[256];
     Py_ssize_t channels = src.ndim == 4 ? src.shape[1] : 0;
-    int ok = src.format && dst.format && strcmp(src.format, "B") == 0 && strcmp(dst.format, "f") == 0
-             && src.ndim == 4 && dst.ndim == 4 && memcmp(src.shape, dst.shape, 4 * sizeof(Py_ssize_t)) == 0
+    int ok = src.ndim == 4 && dst.ndim == 4 && memcmp(src.shape, dst.shape, 4 * sizeof(Py_ssize_t)) == 0
              && (src.shape[3] <= 1 || src.strides[3] == 1) && channels >= 1 && channels <= 256
              && PySequence_Check(mean_obj) && PySequence_Check(std_obj) && PySequence_Size(mean_obj) == channels
              && PySequence_Size(std_obj) == channels;

@@ -104,8 +104,8 @@ static void matrix_lanes(const uint8_t *r, const uint8_t *g, const uint8_t *b, p
 #define COLOR_AVX2 1
 #define AVX2_FN static inline __attribute__((always_inline, target("avx2")))
 
-AVX2_FN __m256 ps_from_bytes8(const uint8_t *p) {
-    return _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)p)));
+AVX2_FN __m256 floats8(__m128i bytes) { /* the 8 bytes in the low half */
+    return _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(bytes));
 }
 
 AVX2_FN __m256 wrap_turn8(__m256 h) {
@@ -131,8 +131,7 @@ AVX2_FN __m256i pack3(__m256i r, __m256i g, __m256i b) {
 /* 8 pixels of bytes (the low halves of r, g, b) rotated, packed as pack3. */
 AVX2_FN __m256i rotate8(__m128i r, __m128i g, __m128i b, __m256 f) {
     const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f), six = _mm256_set1_ps(6.0f);
-    __m256 R = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(r)), G = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(g));
-    __m256 B = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(b));
+    __m256 R = floats8(r), G = floats8(g), B = floats8(b);
     __m256 v = _mm256_max_ps(_mm256_max_ps(R, G), B);
     __m256 c = _mm256_sub_ps(v, _mm256_min_ps(_mm256_min_ps(R, G), B));
     __m256 is_r = _mm256_cmp_ps(v, R, _CMP_EQ_OQ);
@@ -149,8 +148,7 @@ AVX2_FN __m256i rotate8(__m128i r, __m128i g, __m128i b, __m256 f) {
 
 /* 8 pixels of bytes (the low halves of r, g, b) through the colour matrix M (broadcast), packed as pack3. */
 AVX2_FN __m256i matrix8(__m128i r, __m128i g, __m128i b, const __m256 *M) {
-    __m256 R = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(r)), G = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(g));
-    __m256 B = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(b));
+    __m256 R = floats8(r), G = floats8(g), B = floats8(b);
     __m256i x[3];
     for (int c = 0; c < 3; c++)
         x[c] = _mm256_cvtps_epi32(_mm256_add_ps(

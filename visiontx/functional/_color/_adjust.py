@@ -77,7 +77,7 @@ def _brightness_lut(factor: float, device: torch.device | None = None) -> torch.
     return make_lut(lambda v: v * factor, device)
 
 
-def brightness_step(brightness_factor: float) -> _cv2.PixelStep:
+def brightness_step(brightness_factor: float) -> _cv2.Step:
     """The brightness of interleaved uint8 pixels (the kernel's lookup table), as a step of ``_cv2.adjust_colors``."""
     return _cv2.lut_step(_brightness_lut(check_factor("brightness_factor", brightness_factor)))
 
@@ -129,7 +129,7 @@ def _contrast_tables(means: torch.Tensor, factor: float) -> torch.Tensor:
     return _blend_into(values, means, factor, torch.uint8).squeeze(-2)
 
 
-def contrast_step(contrast_factor: float) -> _cv2.PixelStep:
+def contrast_step(contrast_factor: float) -> _cv2.Step:
     """The contrast of interleaved uint8 RGB pixels (this module's luma and tables), as a step of
     ``_cv2.adjust_colors``."""
     return _cv2.contrast_step(check_factor("contrast_factor", contrast_factor), luma, _contrast_tables)
@@ -171,7 +171,7 @@ def adjust_saturation_image_tensor(image: torch.Tensor, saturation_factor: float
 adjust_saturation_video = video_kernel(adjust_saturation_image_tensor)
 
 
-def saturation_step(saturation_factor: float) -> _cv2.PixelStep:
+def saturation_step(saturation_factor: float) -> _cv2.Step:
     """The saturation of interleaved uint8 RGB pixels (this module's luma), as a step of ``_cv2.adjust_colors``."""
     return _cv2.saturation_step(check_factor("saturation_factor", saturation_factor), luma)
 

@@ -93,7 +93,7 @@ def adjust_hue_image_tensor(image: torch.Tensor, hue_factor: float) -> torch.Ten
 adjust_hue_video = video_kernel(adjust_hue_image_tensor)
 
 
-def hue_step(hue_factor: float) -> _cv2.PixelStep:
+def hue_step(hue_factor: float) -> _cv2.Step:
     """The hue rotation of interleaved RGB pixels, as a step of ``_cv2.adjust_colors``."""
     return _cv2.hue_step(check_hue_factor(hue_factor))
 

@@ -28,7 +28,7 @@ class _Adjustment(NamedTuple):
     checked as the op checks it)."""
 
     functional: Callable[..., Any]
-    step: Callable[[float], _cv2.PixelStep]
+    step: Callable[[float], _cv2.Step]
 
 
 _ADJUSTMENTS = {

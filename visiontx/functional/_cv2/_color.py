@@ -1,8 +1,9 @@
 """Colour ops through OpenCV: lookup tables, histograms, grayscale, sharpness, and colour adjustments run on
 interleaved pixels.
 
-Brightness, contrast, saturation and hue of RGB images run as steps (:data:`PixelStep`) on the image's
-interleaved pixels between one merge and one split (:func:`adjust_colors`), however many there are. The
+Brightness, contrast, saturation and hue of RGB images run as steps (:class:`Step`, :func:`adjust_colors`): on
+the image's planes where every step has a planar form, else on its interleaved pixels between one merge and
+one split, however many steps there are. The
 torch side builds the steps and hands over the maths they share with its kernels (its luma, its contrast
 lookup tables), so those exist once.
 """
@@ -201,12 +202,12 @@ def can_adjust_colors(image: torch.Tensor, num_steps: int) -> bool:
     return num_steps > 1 and _is_rgb(image) and can_use(image, dtypes=_UINT8)
 
 
-def adjust_colors(image: torch.Tensor, steps: Sequence[PixelStep]) -> torch.Tensor:
+def adjust_colors(image: torch.Tensor, steps: Sequence[Step]) -> torch.Tensor:
     """Run ``steps`` in order on each RGB image of a uint8 or float32 ``[..., 3, H, W]`` tensor: on its planes
     where every step has a planar form (uint8; see :class:`Step`), else on its interleaved ``H x W x 3`` pixels,
     one merge before and one split after, however many steps run (the pixels are per-thread scratch, valid
     during the steps only)."""
-    plane_steps = [getattr(step, "planes", None) for step in steps]
+    plane_steps = [step.planes for step in steps]
     if image.dtype == torch.uint8 and plane_steps and all(plane_steps):
         return _adjust_planes(image, plane_steps)
     height, width = image.shape[-2:]
@@ -430,17 +431,9 @@ def can_adjust_contrast(image: torch.Tensor) -> bool:
 
 
 def adjust_contrast(image: torch.Tensor, factor: float, luma: Luma, tables: ContrastTables) -> torch.Tensor:
-    """Contrast of uint8 ``[..., C, H, W]``, one lookup table per image. RGB by a factor that fits the
-    unfloored luma (see :func:`_unfloored_luma_fits`): its mean from the three plane means, the planes
-    mapped where they are; other RGB factors as a step on interleaved pixels (the floored luma); one
-    channel with the torch path's maths."""
-    if _is_rgb(image) and _unfloored_luma_fits(factor):
-        src, out, dst = planes(image)
-        for i in range(0, src.shape[0], 3):
-            table = contrast_table(_gray_mean([cv2.mean(plane)[0] for plane in src[i : i + 3]]), factor, tables)
-            for j in range(i, i + 3):
-                _translate(src[j], table, dst[j])
-        return out
+    """Contrast of uint8 ``[..., C, H, W]``, one lookup table per image. RGB as :func:`contrast_step` (a factor
+    that fits the unfloored luma on the planes, its mean from the three plane means; other factors on
+    interleaved pixels, the floored luma); one channel with the torch path's maths."""
     if _is_rgb(image):
         return adjust_colors(image, [contrast_step(factor, luma, tables)])
     means = image.to(torch.float32).mean(dim=(-3, -2, -1), keepdim=True)
@@ -453,19 +446,9 @@ def can_adjust_saturation(image: torch.Tensor) -> bool:
 
 
 def adjust_saturation(image: torch.Tensor, factor: float, luma: Luma) -> torch.Tensor:
-    """Saturation of uint8 RGB ``[..., 3, H, W]`` (see :func:`saturation_step`); the planes go to the compiled
-    kernel as they are where it is built and the factor fits the unfloored luma."""
-    module = native()
-    if module is None or not _unfloored_luma_fits(factor):
-        return adjust_colors(image, [saturation_step(factor, luma)])
-    return _rgb_planes_through(image, module.color_matrix, _saturation_matrix(factor).ravel().tolist())
-
-
-def _rgb_planes_through(image: torch.Tensor, kernel: Callable[..., None], argument: object) -> torch.Tensor:
-    """``kernel(src, dst, argument)`` of the compiled module on the ``N x 3 x H x W`` planes of RGB ``image``."""
-    src, out, dst = planes(image)
-    kernel(src.reshape(-1, 3, *src.shape[1:]), dst.reshape(-1, 3, *dst.shape[1:]), argument)
-    return out
+    """Saturation of uint8 RGB ``[..., 3, H, W]`` (see :func:`saturation_step`; on the planes where it has a
+    planar form)."""
+    return adjust_colors(image, [saturation_step(factor, luma)])
 
 
 def _image_planes_through(src: np.ndarray, dst: np.ndarray, kernel: Callable[..., None], argument: object) -> None:
@@ -479,12 +462,9 @@ def can_adjust_hue(image: torch.Tensor) -> bool:
 
 
 def adjust_hue(image: torch.Tensor, factor: float) -> torch.Tensor:
-    """Hue of uint8 or float32 RGB ``[..., 3, H, W]`` (see :func:`shift_hue`); uint8 planes go to the compiled
-    kernel as they are, where it is built (224 x 224: 96 µs, the interleaved OpenCV path 300)."""
-    module = native() if image.dtype == torch.uint8 else None
-    if module is None:
-        return adjust_colors(image, [hue_step(factor)])
-    return _rgb_planes_through(image, module.hue, factor)
+    """Hue of uint8 or float32 RGB ``[..., 3, H, W]`` (see :func:`shift_hue`; uint8 planes go to the compiled
+    kernel as they are, where it is built: 224 x 224 96 µs, the interleaved OpenCV path 300)."""
+    return adjust_colors(image, [hue_step(factor)])
 
 
 # ------------------------------------------------------------------------------------------------- sharpness
