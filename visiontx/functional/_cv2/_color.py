@@ -463,7 +463,7 @@ def can_adjust_hue(image: torch.Tensor) -> bool:
 
 def adjust_hue(image: torch.Tensor, factor: float) -> torch.Tensor:
     """Hue of uint8 or float32 RGB ``[..., 3, H, W]`` (see :func:`shift_hue`; uint8 planes go to the compiled
-    kernel as they are, where it is built: 224 x 224 96 µs, the interleaved OpenCV path 300)."""
+    kernel as they are, where it is built: 224 x 224 ~100 µs, the interleaved OpenCV path 300)."""
     return adjust_colors(image, [hue_step(factor)])
 
 
