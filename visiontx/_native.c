@@ -395,35 +395,32 @@ __attribute__((target("avx2"))) static Py_ssize_t vertical_avx2(const uint8_t *c
     }
 }
 
-AVX2_INLINE __m256i eighths_1331_avx2(__m256i a, __m256i b, __m256i c, __m256i d) {
-    __m256i inner = _mm256_add_epi16(b, c);
-    __m256i sum = _mm256_add_epi16(_mm256_add_epi16(a, d), _mm256_add_epi16(inner, _mm256_add_epi16(inner, inner)));
+/* (a + 3 b + 3 c + d + 4) >> 3 in 16-bit lanes, from bytes paired as (a, b) in ab and (c, d) in cd: two
+ * unsigned-by-signed byte multiply-adds (no sum exceeds 1020). */
+AVX2_INLINE __m256i eighths_1331_avx2(__m256i ab, __m256i cd) {
+    __m256i sum = _mm256_add_epi16(_mm256_maddubs_epi16(ab, _mm256_set1_epi16(0x0301)),
+                                   _mm256_maddubs_epi16(cd, _mm256_set1_epi16(0x0103)));
     return _mm256_srli_epi16(_mm256_add_epi16(sum, _mm256_set1_epi16(4)), 3);
 }
 
 __attribute__((target("avx2"))) static Py_ssize_t vertical_1331_avx2(const uint8_t *const *rows, Py_ssize_t width,
                                                                     uint8_t *d) {
-    const __m256i zero = _mm256_setzero_si256();
     Py_ssize_t x = 0;
     for (Py_ssize_t at; (at = block_start(x, 0, width, 32, 2 * width)) >= 0; x = at + 32) {
         __m256i a = _mm256_loadu_si256((const __m256i *)(rows[0] + at));
         __m256i b = _mm256_loadu_si256((const __m256i *)(rows[1] + at));
         __m256i c = _mm256_loadu_si256((const __m256i *)(rows[2] + at));
         __m256i e = _mm256_loadu_si256((const __m256i *)(rows[3] + at));
-        __m256i lo = eighths_1331_avx2(_mm256_unpacklo_epi8(a, zero), _mm256_unpacklo_epi8(b, zero),
-                                       _mm256_unpacklo_epi8(c, zero), _mm256_unpacklo_epi8(e, zero));
-        __m256i hi = eighths_1331_avx2(_mm256_unpackhi_epi8(a, zero), _mm256_unpackhi_epi8(b, zero),
-                                       _mm256_unpackhi_epi8(c, zero), _mm256_unpackhi_epi8(e, zero));
+        __m256i lo = eighths_1331_avx2(_mm256_unpacklo_epi8(a, b), _mm256_unpacklo_epi8(c, e));
+        __m256i hi = eighths_1331_avx2(_mm256_unpackhi_epi8(a, b), _mm256_unpackhi_epi8(c, e));
         _mm256_storeu_si256((__m256i *)(d + at), _mm256_packus_epi16(lo, hi));  /* lane by lane: in order */
     }
     return x;
 }
 
 AVX2_INLINE __m256i halving_1331_16_avx2(const uint8_t *q) {  /* lane 0: outputs 0-7, lane 1: 8-15 */
-    const __m256i low = _mm256_set1_epi16(0xFF);
-    __m256i v0 = _mm256_loadu_si256((const __m256i *)q), v1 = _mm256_loadu_si256((const __m256i *)(q + 2));
-    return eighths_1331_avx2(_mm256_and_si256(v0, low), _mm256_srli_epi16(v0, 8), _mm256_and_si256(v1, low),
-                             _mm256_srli_epi16(v1, 8));
+    /* the byte pairs of the loads at q and q + 2 are taps (0, 1) and (2, 3) of each output */
+    return eighths_1331_avx2(_mm256_loadu_si256((const __m256i *)q), _mm256_loadu_si256((const __m256i *)(q + 2)));
 }
 
 __attribute__((target("avx2"))) static Py_ssize_t halving_1331_avx2(const uint8_t *s, Py_ssize_t width, uint8_t *d,
