@@ -570,3 +570,83 @@ def test_to_dtype_normalize_stage_with_more_channels_than_the_compiled_kernel_ta
     stage = T.Compose([T.ToDtype(torch.float32, scale=True), T.Normalize([0.5], [0.25])])
     expected = stage.transforms[1](stage.transforms[0](image))
     assert torch.equal(stage(image).view(torch.int32), expected.view(torch.int32))
+
+
+# ------------------------------------------------------------------------------------------ border blend
+def _warps(image: torch.Tensor, fill: list[float], rng: np.random.Generator) -> dict[str, torch.Tensor]:
+    """The three OpenCV samplers that blend the border (affine, perspective, elastic) on ``image``."""
+    import visiontx.functional as F
+
+    height, width = image.shape[-2:]
+    corners = [[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]]
+    moved = [[float(x + rng.uniform(-0.3, 0.3) * width), float(y + rng.uniform(-0.3, 0.3) * height)]
+             for x, y in corners]
+    displacement = torch.from_numpy(rng.normal(0.0, 0.2, (1, height, width, 2)).astype(np.float32))
+    return {
+        "affine": F.affine(image, angle=float(rng.uniform(-180, 180)), translate=[1.5, -2.0],
+                           scale=float(rng.uniform(0.5, 1.5)), shear=[5.0, 0.0], interpolation="bilinear",
+                           fill=fill),
+        "perspective": F.perspective(image, corners, moved, fill=fill),
+        "elastic": F.elastic(image, displacement, fill=fill),
+    }
+
+
+@pytest.mark.parametrize("channels", [1, 3, 4, 5])
+def test_border_blend_equals_the_numpy_blend(channels: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compiled blend of the warps' border (``_native_border.c``) gives the numpy version's bytes, for affine,
+    perspective and elastic warps of random sizes, one fill or one per channel; and it changes the border (the
+    comparison sees blended pixels)."""
+    from visiontx.functional._cv2 import _warp
+
+    _native()
+    if not _warp._PRECISE_BILINEAR:
+        pytest.skip("the warps take OpenCV from version 5 on")
+    rng = np.random.default_rng(channels)
+    calls = []
+    blend = _warp._native_blend
+    monkeypatch.setattr(_warp, "_native_blend", lambda *args, **kwargs: (calls.append(1), blend(*args, **kwargs)))
+    for trial in range(40):
+        height, width = (int(n) for n in rng.integers(3, 70, 2))
+        image = torch.from_numpy(rng.integers(0, 256, (channels, height, width), dtype=np.uint8))
+        fill = [float(v) for v in rng.uniform(0, 255, 1 if trial % 2 else channels)]
+        state = rng.bit_generator.state
+        native = _warps(image, fill, rng)
+        with monkeypatch.context() as patch:
+            patch.setattr(_warp, "_blends_natively", lambda *args: False)
+            rng.bit_generator.state = state
+            numpy = _warps(image, fill, rng)
+            rng.bit_generator.state = state
+            patch.setattr(_warp, "_blend_border", lambda *args: None)
+            unblended = _warps(image, fill, rng)
+        for name in native:
+            assert torch.equal(native[name], numpy[name]), (name, height, width)
+        assert any(not torch.equal(native[name], unblended[name]) for name in native)
+    assert len(calls) == 3 * 40
+
+
+def test_blend_border_rejects_what_it_cannot_read_or_write() -> None:
+    module = _native()
+    out, alpha, maps = np.zeros((3, 4, 5), np.uint8), np.zeros((4, 5), np.uint8), np.zeros((4, 5), np.float32)
+    matrix = [1.0, 0, 0, 0, 1, 0, 0, 0, 1]
+    module.blend_border(out, alpha, [0.0] * 3, (4, 5), matrix, False, None, None)  # the valid call
+    module.blend_border(out, alpha, [0.0] * 3, (4, 5), None, False, maps, maps)
+    bad = [
+        ((out.astype(np.float32), alpha, [0.0] * 3, (4, 5), matrix, False, None, None), "out must be"),
+        ((out, np.zeros((4, 4), np.uint8), [0.0] * 3, (4, 5), matrix, False, None, None), "share their rows"),
+        ((out, alpha.T, [0.0] * 3, (4, 5), matrix, False, None, None), "C-contiguous"),
+        ((out, alpha[None], [0.0] * 3, (4, 5), matrix, False, None, None), "alpha must be"),
+        ((out, alpha, [0.0] * 2, (4, 5), matrix, False, None, None), "fills must hold 3"),
+        ((out, alpha, [0.0] * 3, (4, 5), matrix[:8], False, None, None), "matrix must hold 9"),
+        ((out, alpha, [0.0] * 3, (4, 5), matrix, False, maps, maps), "either matrix or"),
+        ((out, alpha, [0.0] * 3, (4, 5), None, False, maps, None), "either matrix or"),
+        ((out, alpha, [0.0] * 3, (4, 5), None, False, maps.astype(np.float64), maps), "map_x must be"),
+        ((out, alpha, [0.0] * 3, (4, 5), None, False, maps, maps[:3]), "share their rows"),
+        ((np.zeros((257, 4, 5), np.uint8), alpha, [0.0] * 257, (4, 5), matrix, False, None, None), "at most 256"),
+    ]
+    for args, message in bad:
+        with pytest.raises(ValueError, match=message):
+            module.blend_border(*args)
+    with pytest.raises(ValueError, match="read-only|writable|not writable"):
+        frozen = out.copy()
+        frozen.flags.writeable = False
+        module.blend_border(frozen, alpha, [0.0] * 3, (4, 5), matrix, False, None, None)

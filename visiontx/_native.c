@@ -24,6 +24,10 @@
  * normalize(src, dst, scale, mean, std): torch's to_dtype(float32, scale=True) then normalize of uint8 images, in
  * the same float32 steps.
  *
+ * blend_border(out, alpha, fills, (in_h, in_w), matrix, projective, map_x, map_y): the torch path's border blend of
+ * an OpenCV warp or remap with a fill, where its sampled alpha plane is strictly between 0 and 255
+ * (_native_border.c).
+ *
  * The loops use SSE2 (every x86-64 CPU), and AVX2 where the CPU has it (checked when the module loads);
  * other machines get plain C loops, and visiontx prefers torch's kernels there (SIMD is 0).
  * src: uint8 buffers with contiguous rows (any plane and row strides); dst: C-contiguous uint8 buffers.
@@ -1192,6 +1196,97 @@ static PyObject *normalize(PyObject *self, PyObject *args) {
     return release(&src, &dst, 1);
 }
 
+void border_blend(uint8_t *out, ptrdiff_t planes, ptrdiff_t out_h, ptrdiff_t out_w, const uint8_t *alpha,
+                  const float *fills, ptrdiff_t in_h, ptrdiff_t in_w, const double *matrix, int projective,
+                  const float *map_x, const float *map_y);  /* _native_border.c */
+
+/* A C-contiguous buffer of format ("B" uint8, "f" float32) and ndim dimensions (writable if asked); -1 with a
+ * ValueError naming what is wrong. */
+static int contiguous_buffer(PyObject *obj, Py_buffer *view, const char *format, int ndim, int writable,
+                             const char *what) {
+    int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
+    if (PyObject_GetBuffer(obj, view, flags) < 0) return -1;
+    if (!view->format || strcmp(view->format, format) != 0 || view->ndim != ndim) {
+        PyErr_Format(PyExc_ValueError, "blend_border: %s must be a C-contiguous %d-D %s buffer", what, ndim,
+                     strcmp(format, "B") == 0 ? "uint8" : "float32");
+        PyBuffer_Release(view);
+        return -1;
+    }
+    return 0;
+}
+
+/* The doubles of a sequence of n numbers into values; -1 with an exception set. */
+static int doubles_of(PyObject *seq, double *values, Py_ssize_t n, const char *what) {
+    if (!PySequence_Check(seq) || PySequence_Size(seq) != n) {
+        PyErr_Format(PyExc_ValueError, "blend_border: %s must hold %zd numbers", what, n);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PySequence_GetItem(seq, i);
+        values[i] = item ? PyFloat_AsDouble(item) : -1.0;
+        Py_XDECREF(item);
+        if (PyErr_Occurred()) return -1;
+    }
+    return 0;
+}
+
+static PyObject *blend_border(PyObject *self, PyObject *args) {
+    PyObject *out_obj, *alpha_obj, *fills_obj, *matrix_obj, *map_x_obj, *map_y_obj;
+    Py_ssize_t in_h, in_w;
+    int projective;
+    if (!PyArg_ParseTuple(args, "OOO(nn)OpOO:blend_border", &out_obj, &alpha_obj, &fills_obj, &in_h, &in_w,
+                          &matrix_obj, &projective, &map_x_obj, &map_y_obj))
+        return NULL;
+    int maps = matrix_obj == Py_None;
+    if (maps == (map_x_obj == Py_None) || maps == (map_y_obj == Py_None)) {
+        PyErr_SetString(PyExc_ValueError, "blend_border: give either matrix or map_x and map_y");
+        return NULL;
+    }
+    Py_buffer out, alpha, map_x = {0}, map_y = {0};
+    if (contiguous_buffer(out_obj, &out, "B", 3, 1, "out") < 0) return NULL;
+    if (contiguous_buffer(alpha_obj, &alpha, "B", 2, 0, "alpha") < 0) {
+        PyBuffer_Release(&out);
+        return NULL;
+    }
+    int ok = 1;
+    if (maps) {
+        ok = contiguous_buffer(map_x_obj, &map_x, "f", 2, 0, "map_x") == 0;
+        if (ok && contiguous_buffer(map_y_obj, &map_y, "f", 2, 0, "map_y") < 0) {
+            PyBuffer_Release(&map_x);
+            ok = 0;
+        }
+    }
+    Py_ssize_t planes = out.shape[0], out_h = out.shape[1], out_w = out.shape[2];
+    double matrix[9];
+    float fills[256];
+    double fill_values[256];
+    if (ok && (planes > 256 || alpha.shape[0] != out_h || alpha.shape[1] != out_w
+               || (maps && (memcmp(map_x.shape, alpha.shape, 2 * sizeof(Py_ssize_t)) != 0
+                            || memcmp(map_y.shape, alpha.shape, 2 * sizeof(Py_ssize_t)) != 0)))) {
+        PyErr_SetString(PyExc_ValueError, "blend_border: out (at most 256 planes), alpha and the maps must share "
+                                          "their rows and columns");
+        ok = 0;
+    }
+    ok = ok && doubles_of(fills_obj, fill_values, planes, "fills") == 0
+         && (maps || doubles_of(matrix_obj, matrix, 9, "matrix") == 0);
+    if (ok) {
+        for (Py_ssize_t p = 0; p < planes; p++) fills[p] = (float)fill_values[p];
+        Py_BEGIN_ALLOW_THREADS
+        border_blend((uint8_t *)out.buf, planes, out_h, out_w, (const uint8_t *)alpha.buf, fills, in_h, in_w,
+                     maps ? NULL : matrix, projective, maps ? (const float *)map_x.buf : NULL,
+                     maps ? (const float *)map_y.buf : NULL);
+        Py_END_ALLOW_THREADS
+    }
+    if (maps && map_x.obj) {
+        PyBuffer_Release(&map_x);
+        PyBuffer_Release(&map_y);
+    }
+    PyBuffer_Release(&alpha);
+    PyBuffer_Release(&out);
+    if (!ok) return NULL;
+    Py_RETURN_NONE;
+}
+
 static PyObject *set_avx2(PyObject *self, PyObject *args) {
     int on;
     if (!PyArg_ParseTuple(args, "p", &on)) return NULL;
@@ -1205,6 +1300,10 @@ static PyMethodDef methods[] = {
      "set_avx2(on): use the AVX2 loops where the CPU has them (the default) or not; returns the previous setting."},
     {"luma", luma, METH_VARARGS,
      "luma(src, dst, (wr, wg, wb)): the fixed-point luma of each RGB image of src into every plane of dst."},
+    {"blend_border", blend_border, METH_VARARGS,
+     "blend_border(out, alpha, fills, (in_h, in_w), matrix, projective, map_x, map_y): the torch path's border "
+     "blend of an OpenCV warp (matrix: 9 numbers, output -> input pixel centres) or remap (map_x, map_y: float32 "
+     "source points) into the uint8 planes of out, where the sampled alpha is 1..254."},
     {"color_matrix", color_matrix, METH_VARARGS,
      "color_matrix(src, dst, m): RGB images (images, 3, rows, columns) of src through the 3 x 3 matrix m (9 floats, "
      "row-major), rounded and saturated, into dst."},

@@ -14,7 +14,7 @@ import numpy as np
 import torch
 
 from .._interpolation import InterpolationMode
-from ._base import MAX_SIZE, can_use, cv2
+from ._base import MAX_SIZE, can_use, cv2, native
 from ._layout import channel_count, plane_fill, planes, scratch
 
 __all__ = ["can_remap_nearest", "can_warp", "remap", "remap_nearest", "warp", "warp_nearest", "warp_planes"]
@@ -142,7 +142,9 @@ def warp(
     affine = bool(np.all(m[2] == [0.0, 0.0, 1.0]))
     op = _warp_op(cv2.warpAffine if affine else cv2.warpPerspective, m[:2] if affine else m, size, "bilinear")
     out, weight = _map_planes(image, size, fill, channels, op, with_weight=fill is not None)
-    if fill is not None:
+    if fill is not None and _blends_natively(out, channels):
+        _native_blend(out, weight, fill, channels, image.shape[-2:], matrix=m, projective=not affine)
+    elif fill is not None:
         index = _band(weight)
         y, x = np.divmod(index, size[1])
         u, v = (m[i, 0] * x + m[i, 1] * y + m[i, 2] for i in range(2))
@@ -190,6 +192,25 @@ def _blend_border(out: torch.Tensor, index: np.ndarray, w: np.ndarray, fill: Seq
         plane[index] = blended
 
 
+def _blends_natively(out: torch.Tensor, channels: int) -> bool:
+    """Whether the compiled module blends the border of ``out`` (uint8, whose planes group into images of
+    ``channels``: at most 256 planes a call)."""
+    return out.dtype == torch.uint8 and native() is not None and out.numel() // (out.shape[-2] * out.shape[-1]) <= 256
+
+
+def _native_blend(out: torch.Tensor, weight: np.ndarray, fill: Sequence[float], channels: int, in_size: Sequence[int],
+                  matrix: np.ndarray | None = None, projective: bool = False,
+                  maps: tuple[np.ndarray, np.ndarray] | None = None) -> None:
+    """:func:`_blend_border` of the band of ``weight`` (the sampled alpha plane) in one compiled pass, the source
+    points from ``matrix`` (pixel centres, output -> input) or ``maps``: the same values."""
+    height, width = out.shape[-2:]
+    planes = out.numpy().reshape(-1, height, width)
+    fills = [plane_fill(fill, channels, i) for i in range(planes.shape[0])]
+    map_x, map_y = (np.ascontiguousarray(a, dtype=np.float32) for a in maps) if maps is not None else (None, None)
+    flat = None if matrix is None else np.asarray(matrix, dtype=np.float64).reshape(-1).tolist()
+    native().blend_border(planes, weight, fills, tuple(in_size), flat, projective, map_x, map_y)
+
+
 def remap(image: torch.Tensor, grid: torch.Tensor, fill: Sequence[float] | None) -> torch.Tensor:
     """Bilinear sampling of ``[..., C, H, W]`` at ``grid`` ``(H_out, W_out, 2)`` (``grid_sample``
     convention: ``(x, y)`` normalised to ``[-1, 1]``, ``align_corners=False``); outside points as
@@ -203,7 +224,9 @@ def remap(image: torch.Tensor, grid: torch.Tensor, fill: Sequence[float] | None)
         return cv2.remap(src, *maps, cv2.INTER_LINEAR, dst=dst, borderMode=cv2.BORDER_CONSTANT, borderValue=border)
 
     out, weight = _map_planes(image, maps[0].shape, fill, channels, op, with_weight=fill is not None)
-    if fill is not None:
+    if fill is not None and _blends_natively(out, channels):
+        _native_blend(out, weight, fill, channels, (height, width), maps=maps)
+    elif fill is not None:
         index = _band(weight)
         u, v = (np.take(grid_map, index).astype(np.float64) for grid_map in maps)
         _blend_border(out, index, _footprint(u, v, (height, width)), fill, channels)
