@@ -658,35 +658,77 @@ static inline uint8_t *row_at(Rows rows, Py_ssize_t r) {
 #define ALWAYS_INLINE static inline
 #endif
 
-/* dst row c, byte r = src row r, byte c for a rows x cols block (8 x 8 tiles through SSE2 where built with it).
- * Inlined where it is called, so that the compiler drops the index lookups of Rows without one. */
+#if SIMD
+/* Columns c0.. of the 8 rows s[0..7], transposed into byte r.. of rows c0.. of dst: 8 x 8 tiles, then one by one. */
+ALWAYS_INLINE void transpose8_cols(const uint8_t *const *s, Py_ssize_t c0, Py_ssize_t cols, Rows dst, Py_ssize_t r) {
+    Py_ssize_t c = c0;
+    for (; c + 8 <= cols; c += 8) {
+        uint8_t *d[8];
+        for (int k = 0; k < 8; k++) d[k] = row_at(dst, c + k) + r;
+        __m128i a[8];
+        for (int k = 0; k < 8; k++) a[k] = _mm_loadl_epi64((const __m128i *)(s[k] + c));
+        __m128i t0 = _mm_unpacklo_epi8(a[0], a[1]), t1 = _mm_unpacklo_epi8(a[2], a[3]);
+        __m128i t2 = _mm_unpacklo_epi8(a[4], a[5]), t3 = _mm_unpacklo_epi8(a[6], a[7]);
+        __m128i u0 = _mm_unpacklo_epi16(t0, t1), u1 = _mm_unpackhi_epi16(t0, t1);  /* rows 0-3: columns 0-3, 4-7 */
+        __m128i u2 = _mm_unpacklo_epi16(t2, t3), u3 = _mm_unpackhi_epi16(t2, t3);  /* rows 4-7 */
+        __m128i v[4] = {_mm_unpacklo_epi32(u0, u2), _mm_unpackhi_epi32(u0, u2), _mm_unpacklo_epi32(u1, u3),
+                        _mm_unpackhi_epi32(u1, u3)};  /* columns (0, 1), (2, 3), (4, 5), (6, 7) */
+        for (int k = 0; k < 4; k++) {
+            _mm_storel_epi64((__m128i *)d[2 * k], v[k]);
+            _mm_storel_epi64((__m128i *)d[2 * k + 1], _mm_srli_si128(v[k], 8));
+        }
+    }
+    for (; c < cols; c++) {
+        uint8_t *d = row_at(dst, c) + r;
+        for (int k = 0; k < 8; k++) d[k] = s[k][c];
+    }
+}
+
+/* Columns c..c+15 of the 16 rows s[0..15] into bytes r..r+15 of rows c..c+15 of dst: four rounds of unpacking, each
+ * doubling the run of one column's bytes (1, 2, 4, 8 rows), about half the operations a byte of 8 x 8 tiles. */
+ALWAYS_INLINE void transpose16(const uint8_t *const *s, Py_ssize_t c, Rows dst, Py_ssize_t r) {
+    __m128i a[16], b[16];
+    for (int k = 0; k < 16; k++) a[k] = _mm_loadu_si128((const __m128i *)(s[k] + c));
+    for (int p = 0; p < 8; p++) {  /* b[p]: rows 2p, 2p + 1 of columns 0-7; b[8 + p]: of columns 8-15 */
+        b[p] = _mm_unpacklo_epi8(a[2 * p], a[2 * p + 1]);
+        b[8 + p] = _mm_unpackhi_epi8(a[2 * p], a[2 * p + 1]);
+    }
+    for (int h = 0; h < 2; h++)  /* a[8h + 4q + (0, 1)]: rows 4q..4q+3 of columns 8h + (0-3, 4-7) */
+        for (int q = 0; q < 4; q++) {
+            a[8 * h + 2 * q] = _mm_unpacklo_epi16(b[8 * h + 2 * q], b[8 * h + 2 * q + 1]);
+            a[8 * h + 2 * q + 1] = _mm_unpackhi_epi16(b[8 * h + 2 * q], b[8 * h + 2 * q + 1]);
+        }
+    /* b[8g + 2x + (0, 1)]: rows 8g..8g+7 of column pairs 4x + (0, 1) and 4x + (2, 3), x the group of four columns */
+    for (int g = 0; g < 2; g++)
+        for (int x = 0; x < 4; x++) {
+            __m128i lo = a[8 * (x / 2) + 4 * g + (x % 2)], hi = a[8 * (x / 2) + 4 * g + 2 + (x % 2)];
+            b[8 * g + 2 * x] = _mm_unpacklo_epi32(lo, hi);
+            b[8 * g + 2 * x + 1] = _mm_unpackhi_epi32(lo, hi);
+        }
+    for (int pair = 0; pair < 8; pair++) {  /* columns 2 pair, 2 pair + 1: rows 0-7 from b[pair], 8-15 from b[8 + pair] */
+        _mm_storeu_si128((__m128i *)(row_at(dst, c + 2 * pair) + r), _mm_unpacklo_epi64(b[pair], b[8 + pair]));
+        _mm_storeu_si128((__m128i *)(row_at(dst, c + 2 * pair + 1) + r), _mm_unpackhi_epi64(b[pair], b[8 + pair]));
+    }
+}
+#endif
+
+/* dst row c, byte r = src row r, byte c for a rows x cols block (16 x 16 and 8 x 8 tiles through SSE2 where built
+ * with it). Inlined where it is called, so that the compiler drops the index lookups of Rows without one. */
 ALWAYS_INLINE void transpose(Rows src, Py_ssize_t rows, Py_ssize_t cols, Rows dst) {
     Py_ssize_t r = 0;
 #if SIMD
+    for (; r + 16 <= rows; r += 16) {
+        const uint8_t *s[16];
+        for (int k = 0; k < 16; k++) s[k] = row_at(src, r + k);
+        Py_ssize_t c = 0;
+        for (; c + 16 <= cols; c += 16) transpose16(s, c, dst, r);
+        transpose8_cols(s, c, cols, dst, r);
+        transpose8_cols(s + 8, c, cols, dst, r + 8);
+    }
     for (; r + 8 <= rows; r += 8) {
         const uint8_t *s[8];
         for (int k = 0; k < 8; k++) s[k] = row_at(src, r + k);
-        Py_ssize_t c = 0;
-        for (; c + 8 <= cols; c += 8) {
-            uint8_t *d[8];
-            for (int k = 0; k < 8; k++) d[k] = row_at(dst, c + k) + r;
-            __m128i a[8];
-            for (int k = 0; k < 8; k++) a[k] = _mm_loadl_epi64((const __m128i *)(s[k] + c));
-            __m128i t0 = _mm_unpacklo_epi8(a[0], a[1]), t1 = _mm_unpacklo_epi8(a[2], a[3]);
-            __m128i t2 = _mm_unpacklo_epi8(a[4], a[5]), t3 = _mm_unpacklo_epi8(a[6], a[7]);
-            __m128i u0 = _mm_unpacklo_epi16(t0, t1), u1 = _mm_unpackhi_epi16(t0, t1);  /* rows 0-3: columns 0-3, 4-7 */
-            __m128i u2 = _mm_unpacklo_epi16(t2, t3), u3 = _mm_unpackhi_epi16(t2, t3);  /* rows 4-7 */
-            __m128i v[4] = {_mm_unpacklo_epi32(u0, u2), _mm_unpackhi_epi32(u0, u2), _mm_unpacklo_epi32(u1, u3),
-                            _mm_unpackhi_epi32(u1, u3)};  /* columns (0, 1), (2, 3), (4, 5), (6, 7) */
-            for (int k = 0; k < 4; k++) {
-                _mm_storel_epi64((__m128i *)d[2 * k], v[k]);
-                _mm_storel_epi64((__m128i *)d[2 * k + 1], _mm_srli_si128(v[k], 8));
-            }
-        }
-        for (; c < cols; c++) {
-            uint8_t *d = row_at(dst, c) + r;
-            for (int k = 0; k < 8; k++) d[k] = s[k][c];
-        }
+        transpose8_cols(s, 0, cols, dst, r);
     }
 #endif
     for (; r < rows; r++) {
