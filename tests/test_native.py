@@ -650,3 +650,88 @@ def test_blend_border_rejects_what_it_cannot_read_or_write() -> None:
         frozen = out.copy()
         frozen.flags.writeable = False
         module.blend_border(frozen, alpha, [0.0] * 3, (4, 5), matrix, False, None, None)
+
+
+# ------------------------------------------------------------------------------------------ packed masks
+@pytest.mark.parametrize("planes", [1, 7, 8, 9, 17])
+@pytest.mark.parametrize("width", [1, 15, 16, 17, 40])
+def test_pack_masks_round_trips_and_refuses_values_above_one(planes: int, width: int) -> None:
+    module = _native()
+    rng = np.random.default_rng(planes * 100 + width)
+    masks = rng.integers(0, 2, (planes, 5, width + 3), dtype=np.uint8)[:, :, 2 : 2 + width]  # rows with a stride
+    packed = np.empty(((planes + 7) // 8, 5, width), np.uint8)
+    assert module.pack_masks(masks, packed) is True
+    expected = np.zeros(packed.shape, np.int64)
+    for plane in range(planes):  # plane 8 g + k: bit k of packed plane g
+        expected[plane // 8] |= masks[plane].astype(np.int64) << (plane % 8)
+    assert np.array_equal(packed, expected)
+    out = np.empty((planes, 5, width), np.uint8)
+    module.unpack_masks(packed, out)
+    assert np.array_equal(out, masks)
+    masks[-1, -1, -1] = 2
+    assert module.pack_masks(masks, packed) is False
+
+
+def test_pack_masks_rejects_what_it_cannot_read_or_write() -> None:
+    module = _native()
+    masks = np.zeros((9, 4, 5), np.uint8)
+    for packed in (np.zeros((1, 4, 5), np.uint8), np.zeros((2, 4, 6), np.uint8), np.zeros((2, 4, 5), np.float32)):
+        with pytest.raises(ValueError, match="pack_masks"):
+            module.pack_masks(masks, packed)
+    with pytest.raises(ValueError, match="unpack_masks"):
+        module.unpack_masks(np.zeros((2, 4, 5), np.uint8), np.zeros((17, 4, 5), np.uint8))
+    with pytest.raises(ValueError, match="unpack_masks"):
+        module.unpack_masks(np.zeros((2, 4, 10), np.uint8)[:, :, ::2], masks)
+
+
+def test_nearest_warps_and_resizes_of_masks_eight_to_a_byte_equal_plane_by_plane(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Masks of 0 / 1 warped (affine, perspective) and resized through the packed planes give the bytes of the
+    plane-by-plane path, for any count of planes, fills of 0 and 1, batch dims and crops; other masks (a value
+    above 1) and other fills take the planes as they are."""
+    import visiontx.functional as F
+    from visiontx import datapoints as D
+    from visiontx.functional._cv2 import _geometry as geometry_wing, _masks, _warp
+
+    _native()
+    rng = np.random.default_rng(0)
+    packed_calls = []
+    sample = _masks.sample_packed
+
+    def spy(*args):
+        out = sample(*args)
+        packed_calls.append(out is not None)
+        return out
+
+    for trial in range(120):
+        planes = int(rng.integers(1, 21))
+        height, width = (int(n) for n in rng.integers(2, 40, 2))
+        shape = (planes, height, width) if trial % 5 else (2, (planes + 1) // 2, height, width)
+        masks = torch.from_numpy(rng.integers(0, 2, shape, dtype=np.uint8))
+        if trial % 7 == 0:
+            masks.view(-1)[0] = 3
+        if trial % 11 == 0:
+            masks = masks[..., 1:, 1:]
+        fill = [None, [0.0], [1.0], [float(v) for v in rng.integers(0, 2, masks.shape[-3])], [0.5]][trial % 5]
+        size = [int(rng.integers(1, 60)), int(rng.integers(1, 60))]
+        affine = dict(angle=float(rng.uniform(-180, 180)), translate=[2.0, -1.0], scale=float(rng.uniform(0.5, 2.0)),
+                      shear=[3.0, 1.0], fill=fill)
+        corners = [[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]]
+        moved = [[x + float(rng.uniform(-3, 3)), y + float(rng.uniform(-3, 3))] for x, y in corners]
+
+        def run() -> list[torch.Tensor]:
+            mask = D.Mask(masks)
+            return [F.affine(mask, **affine), F.perspective(mask, corners, moved, fill=fill), F.resize(mask, size)]
+
+        with monkeypatch.context() as patch:
+            for module in (_warp, geometry_wing):
+                patch.setattr(module, "sample_packed", spy)
+            packed = run()
+        with monkeypatch.context() as patch:
+            for module in (_warp, geometry_wing):
+                patch.setattr(module, "sample_packed", lambda *args: None)
+            plain = run()
+        for got, expected in zip(packed, plain):
+            assert torch.equal(got, expected), (shape, fill)
+    assert sum(packed_calls) > 150 and not all(packed_calls)

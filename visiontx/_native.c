@@ -24,6 +24,8 @@
  * normalize(src, dst, scale, mean, std): torch's to_dtype(float32, scale=True) then normalize of uint8 images, in
  * the same float32 steps.
  *
+ * pack_masks(src, dst) and unpack_masks(src, dst): 0 / 1 masks eight to a byte plane and back (_native_masks.c).
+ *
  * blend_border(out, alpha, fills, (in_h, in_w), matrix, projective, map_x, map_y): the torch path's border blend of
  * an OpenCV warp or remap with a fill, where its sampled alpha plane is strictly between 0 and 255
  * (_native_border.c).
@@ -705,7 +707,7 @@ ALWAYS_INLINE void transpose16(const uint8_t *const *s, Py_ssize_t c, Rows dst, 
             b[8 * g + 2 * x] = _mm_unpacklo_epi32(lo, hi);
             b[8 * g + 2 * x + 1] = _mm_unpackhi_epi32(lo, hi);
         }
-    for (int pair = 0; pair < 8; pair++) {  /* columns 2 pair, 2 pair + 1: rows 0-7 from b[pair], 8-15 from b[8 + pair] */
+    for (int pair = 0; pair < 8; pair++) {  /* columns 2 pair, 2 pair + 1: rows 0-7 in b[pair], 8-15 in b[8 + pair] */
         _mm_storeu_si128((__m128i *)(row_at(dst, c + 2 * pair) + r), _mm_unpacklo_epi64(b[pair], b[8 + pair]));
         _mm_storeu_si128((__m128i *)(row_at(dst, c + 2 * pair + 1) + r), _mm_unpackhi_epi64(b[pair], b[8 + pair]));
     }
@@ -1242,6 +1244,51 @@ void border_blend(uint8_t *out, ptrdiff_t planes, ptrdiff_t out_h, ptrdiff_t out
                   const float *fills, ptrdiff_t in_h, ptrdiff_t in_w, const double *matrix, int projective,
                   const float *map_x, const float *map_y);  /* _native_border.c */
 
+int masks_pack(const uint8_t *src, ptrdiff_t planes, ptrdiff_t rows, ptrdiff_t columns, ptrdiff_t plane_stride,
+               ptrdiff_t row_stride, uint8_t *dst);
+void masks_unpack(const uint8_t *src, ptrdiff_t planes, ptrdiff_t rows, ptrdiff_t columns, uint8_t *dst);
+/* (_native_masks.c) */
+
+static PyObject *pack_masks(PyObject *self, PyObject *args) {
+    PyObject *src_obj, *dst_obj;
+    if (!PyArg_ParseTuple(args, "OO:pack_masks", &src_obj, &dst_obj)) return NULL;
+    Py_buffer src, dst;
+    if (acquire(src_obj, dst_obj, &src, &dst, "pack_masks") < 0) return NULL;
+    int ok = src.ndim == 3 && dst.ndim == 3 && (src.shape[2] <= 1 || src.strides[2] == 1)
+             && dst.shape[0] == (src.shape[0] + 7) / 8 && dst.shape[1] == src.shape[1] && dst.shape[2] == src.shape[2];
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "pack_masks: src must be a 3-D uint8 buffer with contiguous rows, dst a "
+                                          "C-contiguous one of ceil(planes / 8) planes of its rows and columns");
+        return release(&src, &dst, 0);
+    }
+    int binary;
+    Py_BEGIN_ALLOW_THREADS
+    binary = masks_pack((const uint8_t *)src.buf, src.shape[0], src.shape[1], src.shape[2], src.strides[0],
+                        src.strides[1], (uint8_t *)dst.buf);
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&src);
+    PyBuffer_Release(&dst);
+    return PyBool_FromLong(binary);
+}
+
+static PyObject *unpack_masks(PyObject *self, PyObject *args) {
+    PyObject *src_obj, *dst_obj;
+    if (!PyArg_ParseTuple(args, "OO:unpack_masks", &src_obj, &dst_obj)) return NULL;
+    Py_buffer src, dst;
+    if (acquire(src_obj, dst_obj, &src, &dst, "unpack_masks") < 0) return NULL;
+    int ok = src.ndim == 3 && dst.ndim == 3 && PyBuffer_IsContiguous(&src, 'C')
+             && src.shape[0] == (dst.shape[0] + 7) / 8 && dst.shape[1] == src.shape[1] && dst.shape[2] == src.shape[2];
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "unpack_masks: src must be a C-contiguous 3-D uint8 buffer of "
+                                          "ceil(planes / 8) planes of dst's rows and columns, dst a C-contiguous one");
+        return release(&src, &dst, 0);
+    }
+    Py_BEGIN_ALLOW_THREADS
+    masks_unpack((const uint8_t *)src.buf, dst.shape[0], dst.shape[1], dst.shape[2], (uint8_t *)dst.buf);
+    Py_END_ALLOW_THREADS
+    return release(&src, &dst, 1);
+}
+
 /* A C-contiguous buffer of format ("B" uint8, "f" float32) and ndim dimensions (writable if asked); -1 with a
  * ValueError naming what is wrong. */
 static int contiguous_buffer(PyObject *obj, Py_buffer *view, const char *format, int ndim, int writable,
@@ -1360,6 +1407,11 @@ static PyMethodDef methods[] = {
     {"normalize", normalize, METH_VARARGS,
      "normalize(src, dst, scale, mean, std): uint8 planes (images, channels, rows, columns) of src as float32 "
      "((x * scale - mean[c]) / std[c], one rounding a step) into dst."},
+    {"pack_masks", pack_masks, METH_VARARGS,
+     "pack_masks(src, dst): planes of 0 / 1 eight to a plane of dst (plane k of each eight in bit k); False, dst "
+     "partly written, where a value is above 1."},
+    {"unpack_masks", unpack_masks, METH_VARARGS,
+     "unpack_masks(src, dst): the planes of 0 / 1 that pack_masks packed into src."},
     {"resize", resize, METH_VARARGS,
      "resize(src, dst, bicubic, antialias): torch's uint8 bilinear / bicubic resize of each plane of src into dst."},
     {NULL, NULL, 0, NULL},

@@ -11,6 +11,7 @@ import torch
 from .._interpolation import InterpolationMode, nearest_source
 from ._base import MAX_SIZE, can_use, cv2, native
 from ._layout import channel_count, interleaved, plane_fill, planes, scratch
+from ._masks import sample_packed
 
 __all__ = [
     "can_pad",
@@ -111,7 +112,13 @@ def _nearest_suffices(image: torch.Tensor, size: Sequence[int]) -> bool:
 
 
 def resize_nearest(image: torch.Tensor, size: Sequence[int]) -> torch.Tensor:
-    """Nearest-neighbour resize of each ``H x W`` plane to ``size`` ``(H, W)``."""
+    """Nearest-neighbour resize of each ``H x W`` plane to ``size`` ``(H, W)``; where it does not shrink, four or
+    more planes of 0 / 1 (instance masks) eight to a byte (``_masks.sample_packed``: packing reads every input
+    pixel, a shrinking resize only those it keeps)."""
+    if size[0] * size[1] >= image.shape[-2] * image.shape[-1]:
+        packed = sample_packed(image, size, None, lambda bits, fills: resize_nearest(bits, size))
+        if packed is not None:
+            return packed
     src, out, dst = planes(image, size)
     for i in range(src.shape[0]):
         cv2.resize(src[i], (size[1], size[0]), dst=dst[i], interpolation=cv2.INTER_NEAREST)

@@ -16,6 +16,7 @@ import torch
 from .._interpolation import InterpolationMode
 from ._base import MAX_SIZE, can_use, cv2, native
 from ._layout import channel_count, plane_fill, planes, scratch
+from ._masks import sample_packed
 
 __all__ = ["can_remap_nearest", "can_warp", "remap", "remap_nearest", "warp", "warp_nearest", "warp_planes"]
 
@@ -291,9 +292,12 @@ def _source_points(
 
 
 def _remap_whole(image: torch.Tensor, x: np.ndarray, y: np.ndarray, fill: Sequence[float] | None) -> torch.Tensor:
-    """Nearest sampling at whole-number float32 source points ``x``, ``y`` (points off the image: ``fill``)."""
+    """Nearest sampling at whole-number float32 source points ``x``, ``y`` (points off the image: ``fill``).
+    Four or more planes of 0 / 1 (instance masks) are sampled eight to a byte (``_masks.sample_packed``)."""
 
     def op(src: np.ndarray, border: Any, dst: np.ndarray | None = None) -> np.ndarray:
         return cv2.remap(src, x, y, cv2.INTER_NEAREST, dst=dst, borderMode=cv2.BORDER_CONSTANT, borderValue=border)
 
-    return _map_planes(image, x.shape, fill, channel_count(image), op)[0]
+    packed = sample_packed(image, x.shape, fill,
+                           lambda bits, fills: _map_planes(bits, x.shape, fills, len(fills), op)[0])
+    return packed if packed is not None else _map_planes(image, x.shape, fill, channel_count(image), op)[0]
