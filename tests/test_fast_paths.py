@@ -1199,3 +1199,54 @@ def test_opencv_jpeg_decoding_gate(monkeypatch: pytest.MonkeyPatch) -> None:
     assert not _cv2.can_decode_jpeg(data, True, False)
     with _cv2.disabled():
         assert not _cv2.can_decode_jpeg(data, True, False)
+
+
+@needs_cv2
+@pytest.mark.parametrize("fill", [None, 0, 1.0, [1.0], 0.5])
+def test_bool_masks_sample_as_bytes_with_the_values_of_the_bool_path(
+    fill: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Nearest warps of bool masks (affine, rotate, perspective, elastic) run on their bytes viewed as uint8 where
+    the fill is 0 or 1 (the OpenCV paths), with the bool path's values and dtype; other fills keep the bool path."""
+    import visiontx.functional as F
+    from visiontx import datapoints as D
+    from visiontx.functional._geometry import _generic, _grid
+    from visiontx.functional._geometry import _warp as geometry_warp
+
+    rng = np.random.default_rng(0)
+    views = []
+    as_bytes = _grid.samples_as_bytes
+
+    def spy(image: torch.Tensor, *args: Any) -> bool:
+        taken = as_bytes(image, *args)
+        views.append(taken)
+        return taken
+
+    for trial in range(12):
+        planes, height, width = int(rng.integers(1, 10)), int(rng.integers(2, 30)), int(rng.integers(2, 30))
+        masks = torch.from_numpy(rng.integers(0, 2, (planes, height, width)).astype(bool))
+        if trial % 3 == 0:
+            masks = masks[:, 1:, ::2]
+        mask, (h, w) = D.Mask(masks), masks.shape[-2:]
+        corners = [[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]]
+        moved = [[x + float(rng.uniform(-3, 3)), y + float(rng.uniform(-3, 3))] for x, y in corners]
+        displacement = torch.from_numpy(rng.normal(0, 0.2, (1, h, w, 2)).astype(np.float32))
+        affine = dict(angle=float(rng.uniform(-180, 180)), translate=[1.0, 2.0], scale=float(rng.uniform(0.5, 2)),
+                      shear=[2.0, 0.0], fill=fill)
+
+        def run() -> list[torch.Tensor]:
+            return [F.affine(mask, **affine), F.rotate(mask, 33.0, fill=fill),
+                    F.perspective(mask, corners, moved, fill=fill), F.elastic(mask, displacement, fill=fill)]
+
+        with monkeypatch.context() as patch:
+            for module in (_generic, geometry_warp):
+                patch.setattr(module, "samples_as_bytes", spy)
+            fast = run()
+        with monkeypatch.context() as patch:
+            for module in (_generic, geometry_warp):
+                patch.setattr(module, "samples_as_bytes", lambda *args: False)
+            reference = run()
+        for got, expected in zip(fast, reference):
+            assert got.dtype == expected.dtype == torch.bool
+            assert torch.equal(got, expected)
+    assert any(views) == (fill != 0.5)  # a fill of 0.5 keeps the bool path

@@ -21,7 +21,9 @@ from .._checks import check_spatial
 from .._interpolation import InterpolationMode
 from .._registry import get_kernel, register_geometry_kernel, register_kernels
 from ._description import Describe, Geometry, register_geometry, transform_bounding_box
-from ._grid import FillArg, filled, has_no_pixels, image_fill, matrix_grid, parse_mode, pil_fill, sample, work_dtype
+from ._grid import (
+    FillArg, filled, has_no_pixels, image_fill, matrix_grid, parse_mode, pil_fill, sample, samples_as_bytes, work_dtype,
+)
 from ._matrix import scale_matrix
 
 __all__ = ["warp", "warp_bounding_box", "warp_image_pil", "warp_image_tensor", "warp_mask"]
@@ -101,6 +103,8 @@ def warp_image_tensor(
     itself, exact quarter turns are ``rot90``s. With ``antialias`` (bilinear images only), an input that
     the geometry shrinks by 2 or more is first averaged over blocks of the whole part of that shrink."""
     mode, fill_values = parse_mode(interpolation), image_fill(fill, image)
+    if samples_as_bytes(image, mode, fill_values):
+        return warp_image_tensor(image.view(torch.uint8), geometry, mode, fill_values).view(torch.bool)
     factors = block_factors(geometry) if antialias and mode != _NEAREST else (1, 1)
     blocks = (image.shape[-2] // factors[0], image.shape[-1] // factors[1])
     if factors != (1, 1) and image.ndim >= 3 and image.numel() > 0 and min(blocks) > 0:

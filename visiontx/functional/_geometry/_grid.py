@@ -32,6 +32,15 @@ def image_fill(fill: FillArg, image: torch.Tensor) -> list[float] | None:
     return parse_fill(fill, image.shape[-3] if image.ndim >= 3 else 1)
 
 
+def samples_as_bytes(image: torch.Tensor, mode: InterpolationMode, fill: Sequence[float] | None) -> bool:
+    """Whether nearest sampling of a bool ``image`` can run on its bytes (0 / 1, viewed as uint8: the fast paths),
+    with the same values: fills of 0 or 1 (None: 0)."""
+    return (
+        image.dtype == torch.bool and mode == InterpolationMode.NEAREST
+        and (fill is None or all(value in (0.0, 1.0) for value in fill))
+    )
+
+
 def parse_mode(
     interpolation: InterpolationMode | str | int, pil: bool = False, bicubic: bool = False
 ) -> InterpolationMode:

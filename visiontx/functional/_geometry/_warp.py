@@ -24,7 +24,9 @@ from .._interpolation import InterpolationMode
 from .._meta import _clamp_xyxy_, _from_xyxy, _to_xyxy, clamp_bounding_box_tensor, convert_format_bounding_box_tensor
 from .._registry import get_kernel, register_geometry_kernel, register_kernels, register_mask_kernel
 from ._description import Geometry, register_geometry, transform_bounding_box
-from ._grid import FillArg, filled, has_no_pixels, image_fill, parse_mode, pil_fill, sample, work_dtype
+from ._grid import (
+    FillArg, filled, has_no_pixels, image_fill, parse_mode, pil_fill, sample, samples_as_bytes, work_dtype,
+)
 from ._matrix import invert, transform_boxes
 
 __all__ = [
@@ -170,6 +172,8 @@ def perspective_image_tensor(
     check_spatial(image, "perspective")
     values = _perspective_coefficients(startpoints, endpoints, coefficients)
     mode, fill_values = parse_mode(interpolation), image_fill(fill, image)
+    if samples_as_bytes(image, mode, fill_values):
+        return perspective_image_tensor(image.view(torch.uint8), None, None, mode, fill_values, values).view(torch.bool)
     if values == _IDENTITY:
         return image
     if has_no_pixels(image, image.shape[-2:]):
@@ -312,6 +316,8 @@ def sample_displaced(
     ``images`` ``[B, ..., H, W]`` (one batched sampling)."""
     size = images.shape[-2:]
     mode, fill_values = parse_mode(interpolation, bicubic=True), image_fill(fill, images)
+    if samples_as_bytes(images, mode, fill_values):
+        return sample_displaced(images.view(torch.uint8), displacement, mode, fill_values).view(torch.bool)
     if has_no_pixels(images, size):
         return filled(images, size, fill_values)
     dtype = work_dtype(images.dtype)
