@@ -624,6 +624,16 @@ def test_border_blend_equals_the_numpy_blend(channels: int, monkeypatch: pytest.
     assert len(calls) == 3 * 40
 
 
+def test_blend_border_clips_fills_outside_the_byte_range_as_numpy() -> None:
+    """Fills outside 0..255 (never passed by visiontx, whose gate keeps them) clip to 0 and 255 as the numpy
+    blend's ``np.clip``: no out-of-range float to byte conversion."""
+    module = _native()
+    for fill, expected in [(-100.0, 0), (1000.0, 255), (float("nan"), 0)]:
+        out, alpha = np.full((1, 1, 3), 10, np.uint8), np.full((1, 3), 100, np.uint8)
+        module.blend_border(out, alpha, [fill], (4, 4), [1, 0, -0.5, 0, 1, 0, 0, 0, 1], False, None, None)
+        assert out[0, 0, 0] == expected and out[0, 0, 1:].tolist() == [10, 10]
+
+
 def test_blend_border_rejects_what_it_cannot_read_or_write() -> None:
     module = _native()
     out, alpha, maps = np.zeros((3, 4, 5), np.uint8), np.zeros((4, 5), np.uint8), np.zeros((4, 5), np.float32)

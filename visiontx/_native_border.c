@@ -39,7 +39,8 @@ static void blend_pixel(const Blend *job, ptrdiff_t k, double u, double v) {
         float blended = (float)*pixel * w;
         blended = blended + fill_part;  /* 0 <= blended < 2^22 (fills are 0..255): adding 2^23 rounds half to even */
         blended = (blended + 8388608.0f) - 8388608.0f;
-        *pixel = (uint8_t)(blended > 255.0f ? 255.0f : blended);
+        blended = blended > 255.0f ? 255.0f : blended;
+        *pixel = (uint8_t)(blended > 0.0f ? blended : 0.0f);  /* fills outside 0..255 (direct calls) clip as numpy */
     }
 }
 
