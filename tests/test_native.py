@@ -593,7 +593,7 @@ def _warps(image: torch.Tensor, fill: list[float], rng: np.random.Generator) -> 
 
 @pytest.mark.parametrize("channels", [1, 3, 4, 5])
 def test_border_blend_equals_the_numpy_blend(channels: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The compiled blend of the warps' border (``_native_border.c``) gives the numpy version's bytes, for affine,
+    """The compiled blend of the warps' border (``_native_warp.c``) gives the numpy version's bytes, for affine,
     perspective and elastic warps of random sizes, one fill or one per channel; and it changes the border (the
     comparison sees blended pixels)."""
     from visiontx.functional._cv2 import _warp
@@ -745,3 +745,46 @@ def test_nearest_warps_and_resizes_of_masks_eight_to_a_byte_equal_plane_by_plane
         for got, expected in zip(packed, plain):
             assert torch.equal(got, expected), (shape, fill)
     assert sum(packed_calls) > 150 and not all(packed_calls)
+
+
+# ------------------------------------------------------------------------------------------ nearest source points
+def test_nearest_points_equal_the_numpy_steps(loops: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compiled source points of nearest warps (``nearest_points``) equal the numpy version's float32 steps,
+    rounding and off-image -1s, for affine, projective, degenerate (0 / 0, overflowing) and tie-making maps."""
+    from visiontx.functional._cv2 import _warp
+
+    rng = np.random.default_rng(1 if loops == "avx2" else 2)
+    for trial in range(400):
+        out_size = (int(rng.integers(1, 50)), int(rng.integers(1, 50)))
+        in_size = (int(rng.integers(1, 70)), int(rng.integers(1, 70)))
+        matrix = rng.normal(0, 1, (3, 3)) * rng.choice([1e-3, 1.0, 10.0, 1e30])
+        kind = trial % 5
+        if kind == 0:
+            matrix[2] = [0, 0, 1]
+        elif kind == 1:
+            matrix[2] = [0, 0, 0]  # every point 0 / 0 or infinite
+        elif kind == 2:
+            matrix[2] = [1e-3, -2e-3, 1]
+        elif kind == 3:
+            matrix = np.array([[0.5, 0, 0.25], [0, 0.5, 0.25], [0, 0, 1]])  # source points on half-pixel ties
+        inverse = matrix.tolist() if kind != 4 else matrix[:2].tolist()
+        compiled = [a.copy() for a in _warp._rounded_source_points(inverse, out_size, in_size)]
+        with monkeypatch.context() as patch:
+            patch.setattr(_warp, "native", lambda: None)
+            expected = _warp._rounded_source_points(inverse, out_size, in_size)
+        for got, want in zip(compiled, expected):
+            assert np.array_equal(got, want), (trial, out_size, in_size)
+
+
+def test_nearest_points_rejects_bad_buffers() -> None:
+    module = _native()
+    u, v = np.zeros((3, 4), np.float32), np.zeros((3, 4), np.float32)
+    module.nearest_points(u, v, [1.0, 0, 0, 0, 1, 0, 0, 0, 1], False, 2.0, 1.5)  # the valid call
+    for args, message in [
+        ((u, np.zeros((3, 5), np.float32), [0.0] * 9, False, 1.0, 1.0), "one shape"),
+        ((u.astype(np.float64), v, [0.0] * 9, False, 1.0, 1.0), "u must be"),
+        ((u, v[:, ::2], [0.0] * 9, False, 1.0, 1.0), "C-contiguous"),
+        ((u, v, [0.0] * 8, False, 1.0, 1.0), "coefficients must hold 9"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            module.nearest_points(*args)

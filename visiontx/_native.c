@@ -24,11 +24,14 @@
  * normalize(src, dst, scale, mean, std): torch's to_dtype(float32, scale=True) then normalize of uint8 images, in
  * the same float32 steps.
  *
+ * nearest_points(u, v, coefficients, projective, half_width, half_height): the rounded source points of a nearest
+ * warp, in the float32 steps of the numpy version (_native_warp.c).
+ *
  * pack_masks(src, dst) and unpack_masks(src, dst): 0 / 1 masks eight to a byte plane and back (_native_masks.c).
  *
  * blend_border(out, alpha, fills, (in_h, in_w), matrix, projective, map_x, map_y): the torch path's border blend of
  * an OpenCV warp or remap with a fill, where its sampled alpha plane is strictly between 0 and 255
- * (_native_border.c).
+ * (_native_warp.c).
  *
  * The loops use SSE2 (every x86-64 CPU), and AVX2 where the CPU has it (checked when the module loads);
  * other machines get plain C loops, and visiontx prefers torch's kernels there (SIMD is 0).
@@ -1242,7 +1245,7 @@ static PyObject *normalize(PyObject *self, PyObject *args) {
 
 void border_blend(uint8_t *out, ptrdiff_t planes, ptrdiff_t out_h, ptrdiff_t out_w, const uint8_t *alpha,
                   const float *fills, ptrdiff_t in_h, ptrdiff_t in_w, const double *matrix, int projective,
-                  const float *map_x, const float *map_y);  /* _native_border.c */
+                  const float *map_x, const float *map_y);  /* _native_warp.c */
 
 int masks_pack(const uint8_t *src, ptrdiff_t planes, ptrdiff_t rows, ptrdiff_t columns, ptrdiff_t plane_stride,
                ptrdiff_t row_stride, uint8_t *dst);
@@ -1292,11 +1295,11 @@ static PyObject *unpack_masks(PyObject *self, PyObject *args) {
 /* A C-contiguous buffer of format ("B" uint8, "f" float32) and ndim dimensions (writable if asked); -1 with a
  * ValueError naming what is wrong. */
 static int contiguous_buffer(PyObject *obj, Py_buffer *view, const char *format, int ndim, int writable,
-                             const char *what) {
+                             const char *name, const char *what) {
     int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
     if (PyObject_GetBuffer(obj, view, flags) < 0) return -1;
     if (!view->format || strcmp(view->format, format) != 0 || view->ndim != ndim) {
-        PyErr_Format(PyExc_ValueError, "blend_border: %s must be a C-contiguous %d-D %s buffer", what, ndim,
+        PyErr_Format(PyExc_ValueError, "%s: %s must be a C-contiguous %d-D %s buffer", name, what, ndim,
                      strcmp(format, "B") == 0 ? "uint8" : "float32");
         PyBuffer_Release(view);
         return -1;
@@ -1305,9 +1308,9 @@ static int contiguous_buffer(PyObject *obj, Py_buffer *view, const char *format,
 }
 
 /* The doubles of a sequence of n numbers into values; -1 with an exception set. */
-static int doubles_of(PyObject *seq, double *values, Py_ssize_t n, const char *what) {
+static int doubles_of(PyObject *seq, double *values, Py_ssize_t n, const char *name, const char *what) {
     if (!PySequence_Check(seq) || PySequence_Size(seq) != n) {
-        PyErr_Format(PyExc_ValueError, "blend_border: %s must hold %zd numbers", what, n);
+        PyErr_Format(PyExc_ValueError, "%s: %s must hold %zd numbers", name, what, n);
         return -1;
     }
     for (Py_ssize_t i = 0; i < n; i++) {
@@ -1332,15 +1335,15 @@ static PyObject *blend_border(PyObject *self, PyObject *args) {
         return NULL;
     }
     Py_buffer out, alpha, map_x = {0}, map_y = {0};
-    if (contiguous_buffer(out_obj, &out, "B", 3, 1, "out") < 0) return NULL;
-    if (contiguous_buffer(alpha_obj, &alpha, "B", 2, 0, "alpha") < 0) {
+    if (contiguous_buffer(out_obj, &out, "B", 3, 1, "blend_border", "out") < 0) return NULL;
+    if (contiguous_buffer(alpha_obj, &alpha, "B", 2, 0, "blend_border", "alpha") < 0) {
         PyBuffer_Release(&out);
         return NULL;
     }
     int ok = 1;
     if (maps) {
-        ok = contiguous_buffer(map_x_obj, &map_x, "f", 2, 0, "map_x") == 0;
-        if (ok && contiguous_buffer(map_y_obj, &map_y, "f", 2, 0, "map_y") < 0) {
+        ok = contiguous_buffer(map_x_obj, &map_x, "f", 2, 0, "blend_border", "map_x") == 0;
+        if (ok && contiguous_buffer(map_y_obj, &map_y, "f", 2, 0, "blend_border", "map_y") < 0) {
             PyBuffer_Release(&map_x);
             ok = 0;
         }
@@ -1356,8 +1359,8 @@ static PyObject *blend_border(PyObject *self, PyObject *args) {
                                           "their rows and columns");
         ok = 0;
     }
-    ok = ok && doubles_of(fills_obj, fill_values, planes, "fills") == 0
-         && (maps || doubles_of(matrix_obj, matrix, 9, "matrix") == 0);
+    ok = ok && doubles_of(fills_obj, fill_values, planes, "blend_border", "fills") == 0
+         && (maps || doubles_of(matrix_obj, matrix, 9, "blend_border", "matrix") == 0);
     if (ok) {
         for (Py_ssize_t p = 0; p < planes; p++) fills[p] = (float)fill_values[p];
         Py_BEGIN_ALLOW_THREADS
@@ -1372,6 +1375,42 @@ static PyObject *blend_border(PyObject *self, PyObject *args) {
     }
     PyBuffer_Release(&alpha);
     PyBuffer_Release(&out);
+    if (!ok) return NULL;
+    Py_RETURN_NONE;
+}
+
+void nearest_source_points(float *u, float *v, ptrdiff_t out_h, ptrdiff_t out_w, const float *coefficients,
+                           int projective, float half_width, float half_height, int avx2);  /* _native_warp.c */
+
+static PyObject *nearest_points(PyObject *self, PyObject *args) {
+    PyObject *u_obj, *v_obj, *coefficients_obj;
+    int projective;
+    float half_width, half_height;
+    if (!PyArg_ParseTuple(args, "OOOpff:nearest_points", &u_obj, &v_obj, &coefficients_obj, &projective,
+                          &half_width, &half_height))
+        return NULL;
+    double values[9];
+    float coefficients[9];
+    if (doubles_of(coefficients_obj, values, 9, "nearest_points", "coefficients") < 0) return NULL;
+    for (int k = 0; k < 9; k++) coefficients[k] = (float)values[k];
+    Py_buffer u, v;
+    if (contiguous_buffer(u_obj, &u, "f", 2, 1, "nearest_points", "u") < 0) return NULL;
+    if (contiguous_buffer(v_obj, &v, "f", 2, 1, "nearest_points", "v") < 0) {
+        PyBuffer_Release(&u);
+        return NULL;
+    }
+    int ok = memcmp(u.shape, v.shape, 2 * sizeof(Py_ssize_t)) == 0;
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "nearest_points: u and v must have one shape");
+    } else {
+        Py_BEGIN_ALLOW_THREADS
+        int avx2 = use_avx2;
+        nearest_source_points((float *)u.buf, (float *)v.buf, u.shape[0], u.shape[1], coefficients, projective,
+                              half_width, half_height, avx2);
+        Py_END_ALLOW_THREADS
+    }
+    PyBuffer_Release(&u);
+    PyBuffer_Release(&v);
     if (!ok) return NULL;
     Py_RETURN_NONE;
 }
@@ -1407,6 +1446,9 @@ static PyMethodDef methods[] = {
     {"normalize", normalize, METH_VARARGS,
      "normalize(src, dst, scale, mean, std): uint8 planes (images, channels, rows, columns) of src as float32 "
      "((x * scale - mean[c]) / std[c], one rounding a step) into dst."},
+    {"nearest_points", nearest_points, METH_VARARGS,
+     "nearest_points(u, v, coefficients, projective, half_width, half_height): a nearest warp's rounded float32 "
+     "source columns u and rows v (see _native_warp.c)."},
     {"pack_masks", pack_masks, METH_VARARGS,
      "pack_masks(src, dst): planes of 0 / 1 eight to a plane of dst (plane k of each eight in bit k); False, dst "
      "partly written, where a value is above 1."},

@@ -248,47 +248,67 @@ def warp_nearest(
 ) -> torch.Tensor:
     """Nearest warp of ``[..., C, H, W]`` to ``size`` ``(H, W)``; ``inverse`` (2 x 3 or 3 x 3) maps output to
     input points in continuous coordinates. The source pixels are the torch path's (``matrix_grid`` then
-    ``_sample_nearest``): the same float32 operations in the same order, in numpy, rounded half to even,
-    points that are not finite sent off the image."""
-    x, y = _source_points(inverse, size, image.shape[-2:])
-    for coords in (x, y):
-        np.rint(coords, out=coords)
-        if not np.isfinite(coords).all():  # a projective horizon (0 / 0) or an overflow
-            np.nan_to_num(coords, copy=False, nan=-1.0, posinf=-1.0, neginf=-1.0)
-    return _remap_whole(image, x, y, fill)
+    ``_sample_nearest``): the same float32 operations in the same order, rounded half to even, points that
+    are not finite sent off the image."""
+    return _remap_whole(image, *_rounded_source_points(inverse, size, image.shape[-2:]), fill)
 
 
-def _source_points(
-    inverse: Sequence[Sequence[float]], out_size: Sequence[int], in_size: Sequence[int]
-) -> tuple[np.ndarray, np.ndarray]:
-    """The unrounded float32 source columns and rows of every output pixel, as the torch path computes
-    them: the normalised grid of ``matrix_grid`` (affine or projective), then ``(g + 1) extent / 2 - 0.5``
-    (in a per-thread scratch buffer, valid until the next call: fresh megabyte maps page-fault on every call)."""
-    f32 = np.float32
+def _source_coefficients(inverse: Sequence[Sequence[float]], in_size: Sequence[int]) -> tuple[list[np.float32], bool]:
+    """The float32 constants of the torch path's normalised grid (``matrix_grid``) for ``inverse``: ``a .. f`` (an
+    affine map's ``c`` and ``f`` with the grid's -1 folded in, as ``matrix_grid`` does) and, for a projective one,
+    ``g, h, i``; and whether it is projective."""
     (a, b, c), (d, e, f) = inverse[:2]
     height, width = in_size
     sx, sy = 2.0 / width, 2.0 / height
-    xs = np.arange(out_size[1], dtype=f32) + f32(0.5)
-    ys = np.arange(out_size[0], dtype=f32) + f32(0.5)
-    u, v = scratch([((out_size[0], out_size[1]), f32)] * 2, slot="maps")
+    projective = len(inverse) == 3 and list(inverse[2]) != [0.0, 0.0, 1.0]
+    shift = 0.0 if projective else 1.0
+    last = inverse[2] if projective else (0.0, 0.0, 1.0)
+    values = [a * sx, b * sx, c * sx - shift, d * sy, e * sy, f * sy - shift, *last]
+    return [np.float32(value) for value in values], projective
+
+
+def _rounded_source_points(
+    inverse: Sequence[Sequence[float]], out_size: Sequence[int], in_size: Sequence[int]
+) -> tuple[np.ndarray, np.ndarray]:
+    """The source columns and rows of a nearest warp, rounded half to even, points that are not finite at -1 (in
+    a per-thread scratch buffer, valid until the next call: fresh megabyte maps page-fault on every call); in one
+    compiled pass where the module is built (``nearest_points``: the same float32 steps), else in numpy."""
+    u, v = scratch([((out_size[0], out_size[1]), np.float32)] * 2, slot="maps")
+    coefficients, projective = _source_coefficients(inverse, in_size)
+    half_width, half_height = np.float32(in_size[1] / 2), np.float32(in_size[0] / 2)
+    if native() is not None:
+        native().nearest_points(u, v, [float(k) for k in coefficients], projective, half_width, half_height)
+        return u, v
+    _source_points(u, v, coefficients, projective, (half_width, half_height))
+    for coords in (u, v):
+        np.rint(coords, out=coords)
+        if not np.isfinite(coords).all():  # a projective horizon (0 / 0) or an overflow
+            np.nan_to_num(coords, copy=False, nan=-1.0, posinf=-1.0, neginf=-1.0)
+    return u, v
+
+
+def _source_points(
+    u: np.ndarray, v: np.ndarray, k: Sequence[np.float32], projective: bool, half_extents: Sequence[np.float32]
+) -> None:
+    """The unrounded float32 source columns ``u`` and rows ``v`` of every output pixel (written in place), as the
+    torch path computes them: the normalised grid of ``matrix_grid`` (``k``: :func:`_source_coefficients`), then
+    ``(g + 1) extent / 2 - 0.5``."""
+    f32 = np.float32
+    xs = np.arange(u.shape[1], dtype=f32) + f32(0.5)
+    ys = np.arange(u.shape[0], dtype=f32) + f32(0.5)
     with np.errstate(divide="ignore", over="ignore", invalid="ignore"):  # not finite: handled by the caller
-        if len(inverse) == 3 and list(inverse[2]) != [0.0, 0.0, 1.0]:
-            g, h, i = inverse[2]
-            denominator = (xs * f32(g))[None, :] + (ys * f32(h) + f32(i))[:, None]
-            np.add((xs * f32(a * sx))[None, :], (ys * f32(b * sx) + f32(c * sx))[:, None], out=u)
-            np.add((xs * f32(d * sy))[None, :], (ys * f32(e * sy) + f32(f * sy))[:, None], out=v)
+        np.add((xs * k[0])[None, :], (ys * k[1] + k[2])[:, None], out=u)
+        np.add((xs * k[3])[None, :], (ys * k[4] + k[5])[:, None], out=v)
+        if projective:
+            denominator = (xs * k[6])[None, :] + (ys * k[7] + k[8])[:, None]
             u /= denominator
             v /= denominator
             u -= f32(1.0)
             v -= f32(1.0)
-        else:
-            np.add((xs * f32(a * sx))[None, :], (ys * f32(b * sx) + f32(c * sx - 1.0))[:, None], out=u)
-            np.add((xs * f32(d * sy))[None, :], (ys * f32(e * sy) + f32(f * sy - 1.0))[:, None], out=v)
-        for coords, extent in ((u, width), (v, height)):
+        for coords, half in zip((u, v), half_extents):
             coords += f32(1.0)
-            coords *= f32(extent / 2)
+            coords *= half
             coords -= f32(0.5)
-    return u, v
 
 
 def _remap_whole(image: torch.Tensor, x: np.ndarray, y: np.ndarray, fill: Sequence[float] | None) -> torch.Tensor:

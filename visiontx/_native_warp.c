@@ -1,0 +1,206 @@
+/* Two steps of visiontx's OpenCV warps (functional/_cv2/_warp.py) in one pass each: the border blend of bilinear
+ * warps with a fill, and the source pixels of nearest warps.
+ *
+ * Border blend:
+ * OpenCV gives a border pixel v + (1 - w) fill, where v is the in-image part of the bilinear sum and w the in-image
+ * share of its footprint; the torch path gives v w + (1 - w) fill. Where the sampled alpha (w in 0..255) is strictly
+ * between its bounds, the pixel becomes w out + (1 - w)^2 fill, with w recomputed exactly from the source point.
+ * The arithmetic is numpy's of the Python version, step for step: source point and share in double, the blend in
+ * float32 (one rounding an operation), rounded half to even and saturated.
+ */
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+typedef struct {
+    uint8_t *out;             /* planes x out_h x out_w, C-contiguous: blended in place */
+    ptrdiff_t planes, plane_stride, in_h, in_w;
+    const float *fills;       /* one per plane */
+} Blend;
+
+/* min(u + 1, extent - u) clamped to [0, 1]: the share of a footprint one pixel wide centred at u that falls in
+ * [-0.5, extent - 0.5]. NaN stays NaN (as numpy's minimum and maximum), which no band test passes. */
+static double axis_share(double u, double extent) {
+    double a = u + 1.0, b = extent - u;
+    double share = isnan(a) ? a : (a < b ? a : b);
+    if (share < 0.0) share = 0.0;
+    if (share > 1.0) share = 1.0;
+    return share;
+}
+
+static void blend_pixel(const Blend *job, ptrdiff_t k, double u, double v) {
+    float w = (float)(axis_share(u, (double)job->in_w) * axis_share(v, (double)job->in_h));
+    if (!(w > 0.0f && w < 1.0f)) return;  /* elsewhere OpenCV's value is already the torch path's */
+    float rest = 1.0f - w, share = rest * rest;
+    for (ptrdiff_t p = 0; p < job->planes; p++) {
+        uint8_t *pixel = job->out + p * job->plane_stride + k;
+        float fill_part = share * job->fills[p];
+        float blended = (float)*pixel * w;
+        blended = blended + fill_part;  /* 0 <= blended < 2^22 (fills are 0..255): adding 2^23 rounds half to even */
+        blended = (blended + 8388608.0f) - 8388608.0f;
+        blended = blended > 255.0f ? 255.0f : blended;
+        *pixel = (uint8_t)(blended > 0.0f ? blended : 0.0f);  /* fills outside 0..255 (direct calls) clip as numpy */
+    }
+}
+
+/* Blends the pixels of out (planes x out_h x out_w uint8, C-contiguous) whose alpha is 1..254; the source points
+ * are matrix (3 x 3, output -> input pixel centres; projective: its last row divides) or, without one, map_x and
+ * map_y (out_h x out_w); in_h x in_w is the input's size. */
+void border_blend(uint8_t *out, ptrdiff_t planes, ptrdiff_t out_h, ptrdiff_t out_w, const uint8_t *alpha,
+                  const float *fills, ptrdiff_t in_h, ptrdiff_t in_w, const double *matrix, int projective,
+                  const float *map_x, const float *map_y) {
+    const Blend job = {out, planes, out_h * out_w, in_h, in_w, fills};
+    for (ptrdiff_t y = 0; y < out_h; y++) {
+        const uint8_t *row = alpha + y * out_w;
+        for (ptrdiff_t x0 = 0; x0 < out_w; x0 += 16) {
+            unsigned band = 0;  /* bit i: pixel x0 + i has alpha 1..254 (strictly inside and outside) */
+#if defined(__SSE2__)
+            if (x0 + 16 <= out_w) {
+                __m128i a = _mm_loadu_si128((const __m128i *)(row + x0));
+                __m128i ends = _mm_or_si128(_mm_cmpeq_epi8(a, _mm_setzero_si128()),
+                                            _mm_cmpeq_epi8(a, _mm_set1_epi8(-1)));
+                band = ~(unsigned)_mm_movemask_epi8(ends) & 0xFFFFu;
+            } else
+#endif
+                for (ptrdiff_t i = 0; i < 16 && x0 + i < out_w; i++)
+                    band |= (unsigned)((uint8_t)(row[x0 + i] - 1) < 254) << i;
+            for (; band; band &= band - 1) {
+                ptrdiff_t x = x0 + __builtin_ctz(band), k = y * out_w + x;
+                double u, v;
+                if (!matrix) {
+                    u = (double)map_x[k];
+                    v = (double)map_y[k];
+                } else {
+                    const double *m = matrix;
+                    u = m[0] * (double)x + m[1] * (double)y + m[2];
+                    v = m[3] * (double)x + m[4] * (double)y + m[5];
+                    if (projective) {
+                        double d = m[6] * (double)x + m[7] * (double)y + m[8];
+                        u = u / d;
+                        v = v / d;
+                    }
+                }
+                blend_pixel(&job, k, u, v);
+            }
+        }
+    }
+}
+
+/* float32 rounded half to even (rint), for the magnitudes below 2^23 where that is not already a whole number. */
+static float round_even(float v) {
+    const float big = 8388608.0f;
+    if (v >= 0.0f && v < big) return (v + big) - big;
+    if (v < 0.0f && v > -big) return (v - big) + big;
+    return v;
+}
+
+/* A nearest warp's source column or row, as functional/_cv2/_warp.py's _source_points computes it in numpy (float32,
+ * the same operations in the same order) and _rounded_source_points then rounds: half to even, not finite -> -1
+ * (off the image). */
+static float source_coordinate(float value, float half_extent) {
+    value = ((value + 1.0f) * half_extent) - 0.5f;
+    value = round_even(value);
+    return isfinite(value) ? value : -1.0f;
+}
+
+#if defined(__SSE2__)
+/* source_coordinate of four lanes. */
+static __m128 source_coordinates(__m128 value, __m128 half_extent) {
+    const __m128 sign = _mm_set1_ps(-0.0f), big = _mm_set1_ps(8388608.0f), inf = _mm_set1_ps(INFINITY);
+    value = _mm_sub_ps(_mm_mul_ps(_mm_add_ps(value, _mm_set1_ps(1.0f)), half_extent), _mm_set1_ps(0.5f));
+    __m128 magnitude = _mm_andnot_ps(sign, value);
+    __m128 magic = _mm_or_ps(big, _mm_and_ps(sign, value));  /* 2^23 with the value's sign */
+    __m128 rounded = _mm_sub_ps(_mm_add_ps(value, magic), magic);
+    __m128 small = _mm_cmplt_ps(magnitude, big);  /* false for NaN */
+    value = _mm_or_ps(_mm_and_ps(small, rounded), _mm_andnot_ps(small, value));
+    __m128 finite = _mm_cmplt_ps(magnitude, inf);
+    return _mm_or_ps(_mm_and_ps(finite, value), _mm_andnot_ps(finite, _mm_set1_ps(-1.0f)));
+}
+#endif
+
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#include <immintrin.h>
+#define AVX2_POINTS 1
+/* source_coordinate of eight lanes. */
+__attribute__((target("avx2"))) static inline __m256 source_coordinates8(__m256 value, __m256 half_extent) {
+    const __m256 sign = _mm256_set1_ps(-0.0f), big = _mm256_set1_ps(8388608.0f);
+    value = _mm256_sub_ps(_mm256_mul_ps(_mm256_add_ps(value, _mm256_set1_ps(1.0f)), half_extent),
+                          _mm256_set1_ps(0.5f));
+    __m256 magnitude = _mm256_andnot_ps(sign, value);
+    __m256 magic = _mm256_or_ps(big, _mm256_and_ps(sign, value));  /* 2^23 with the value's sign */
+    __m256 rounded = _mm256_sub_ps(_mm256_add_ps(value, magic), magic);
+    value = _mm256_blendv_ps(value, rounded, _mm256_cmp_ps(magnitude, big, _CMP_LT_OQ));  /* not for NaN */
+    __m256 finite = _mm256_cmp_ps(magnitude, _mm256_set1_ps(INFINITY), _CMP_LT_OQ);
+    return _mm256_blendv_ps(_mm256_set1_ps(-1.0f), value, finite);
+}
+
+/* Columns x.. of one row of nearest_source_points, eight at a time; returns the first column left. */
+__attribute__((target("avx2"))) static ptrdiff_t source_row8(float *pu, float *pv, ptrdiff_t out_w, const float *k,
+                                                             int projective, float row_u, float row_v, float row_d,
+                                                             float half_width, float half_height) {
+    const __m256 half_u = _mm256_set1_ps(half_width), half_v = _mm256_set1_ps(half_height);
+    const __m256 one = _mm256_set1_ps(1.0f), eight = _mm256_set1_ps(8.0f);
+    __m256 xs = _mm256_setr_ps(0.5f, 1.5f, 2.5f, 3.5f, 4.5f, 5.5f, 6.5f, 7.5f);  /* exact: x + 0.5 below 2^23 */
+    ptrdiff_t x = 0;
+    for (; x + 8 <= out_w && x < (1 << 22); x += 8, xs = _mm256_add_ps(xs, eight)) {
+        __m256 su = _mm256_add_ps(_mm256_mul_ps(xs, _mm256_set1_ps(k[0])), _mm256_set1_ps(row_u));
+        __m256 sv = _mm256_add_ps(_mm256_mul_ps(xs, _mm256_set1_ps(k[3])), _mm256_set1_ps(row_v));
+        if (projective) {
+            __m256 d = _mm256_add_ps(_mm256_mul_ps(xs, _mm256_set1_ps(k[6])), _mm256_set1_ps(row_d));
+            su = _mm256_sub_ps(_mm256_div_ps(su, d), one);
+            sv = _mm256_sub_ps(_mm256_div_ps(sv, d), one);
+        }
+        _mm256_storeu_ps(pu + x, source_coordinates8(su, half_u));
+        _mm256_storeu_ps(pv + x, source_coordinates8(sv, half_v));
+    }
+    return x;
+}
+#endif
+
+/* The rounded source columns u and rows v (out_h x out_w float32 each) of a nearest warp: per output pixel (x, y),
+ * with xs = x + 0.5 and ys = y + 0.5 in float32, u = xs a + (ys b + c) and v = xs d + (ys e + f); projective (g, h,
+ * i given): both divided by xs g + (ys h + i), then 1 taken off; then each through source_coordinate with its half
+ * extent. */
+void nearest_source_points(float *u, float *v, ptrdiff_t out_h, ptrdiff_t out_w, const float *coefficients,
+                           int projective, float half_width, float half_height, int avx2) {
+    const float *k = coefficients;
+    for (ptrdiff_t y = 0; y < out_h; y++) {
+        float ys = (float)y + 0.5f;
+        float row_u = ys * k[1] + k[2], row_v = ys * k[4] + k[5], row_d = projective ? ys * k[7] + k[8] : 1.0f;
+        float *pu = u + y * out_w, *pv = v + y * out_w;
+        ptrdiff_t x = 0;
+#if AVX2_POINTS
+        if (avx2) x = source_row8(pu, pv, out_w, k, projective, row_u, row_v, row_d, half_width, half_height);
+#endif
+#if defined(__SSE2__)
+        const __m128 half_u = _mm_set1_ps(half_width), half_v = _mm_set1_ps(half_height), one = _mm_set1_ps(1.0f);
+        for (; x + 4 <= out_w; x += 4) {
+            __m128 xs = _mm_add_ps(_mm_cvtepi32_ps(_mm_setr_epi32((int)x, (int)x + 1, (int)x + 2, (int)x + 3)),
+                                   _mm_set1_ps(0.5f));
+            __m128 su = _mm_add_ps(_mm_mul_ps(xs, _mm_set1_ps(k[0])), _mm_set1_ps(row_u));
+            __m128 sv = _mm_add_ps(_mm_mul_ps(xs, _mm_set1_ps(k[3])), _mm_set1_ps(row_v));
+            if (projective) {
+                __m128 d = _mm_add_ps(_mm_mul_ps(xs, _mm_set1_ps(k[6])), _mm_set1_ps(row_d));
+                su = _mm_sub_ps(_mm_div_ps(su, d), one);
+                sv = _mm_sub_ps(_mm_div_ps(sv, d), one);
+            }
+            _mm_storeu_ps(pu + x, source_coordinates(su, half_u));
+            _mm_storeu_ps(pv + x, source_coordinates(sv, half_v));
+        }
+#endif
+        for (; x < out_w; x++) {
+            float xs = (float)x + 0.5f;
+            float su = xs * k[0] + row_u, sv = xs * k[3] + row_v;
+            if (projective) {
+                float d = xs * k[6] + row_d;
+                su = su / d - 1.0f;
+                sv = sv / d - 1.0f;
+            }
+            pu[x] = source_coordinate(su, half_width);
+            pv[x] = source_coordinate(sv, half_height);
+        }
+    }
+}
