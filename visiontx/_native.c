@@ -1379,8 +1379,8 @@ static PyObject *blend_border(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
-void nearest_source_points(float *u, float *v, ptrdiff_t out_h, ptrdiff_t out_w, const float *coefficients,
-                           int projective, float half_width, float half_height, int avx2);  /* _native_warp.c */
+int nearest_source_points(float *u, float *v, ptrdiff_t out_h, ptrdiff_t out_w, const float *coefficients,
+                          int projective, float half_width, float half_height, int avx2);  /* _native_warp.c */
 
 static PyObject *nearest_points(PyObject *self, PyObject *args) {
     PyObject *u_obj, *v_obj, *coefficients_obj;
@@ -1399,20 +1399,20 @@ static PyObject *nearest_points(PyObject *self, PyObject *args) {
         PyBuffer_Release(&u);
         return NULL;
     }
-    int ok = memcmp(u.shape, v.shape, 2 * sizeof(Py_ssize_t)) == 0;
+    int ok = memcmp(u.shape, v.shape, 2 * sizeof(Py_ssize_t)) == 0, done = 0;
     if (!ok) {
         PyErr_SetString(PyExc_ValueError, "nearest_points: u and v must have one shape");
     } else {
-        Py_BEGIN_ALLOW_THREADS
         int avx2 = use_avx2;
-        nearest_source_points((float *)u.buf, (float *)v.buf, u.shape[0], u.shape[1], coefficients, projective,
-                              half_width, half_height, avx2);
+        Py_BEGIN_ALLOW_THREADS
+        done = nearest_source_points((float *)u.buf, (float *)v.buf, u.shape[0], u.shape[1], coefficients,
+                                     projective, half_width, half_height, avx2);
         Py_END_ALLOW_THREADS
     }
     PyBuffer_Release(&u);
     PyBuffer_Release(&v);
     if (!ok) return NULL;
-    Py_RETURN_NONE;
+    return PyBool_FromLong(done);
 }
 
 static PyObject *set_avx2(PyObject *self, PyObject *args) {
@@ -1448,7 +1448,7 @@ static PyMethodDef methods[] = {
      "((x * scale - mean[c]) / std[c], one rounding a step) into dst."},
     {"nearest_points", nearest_points, METH_VARARGS,
      "nearest_points(u, v, coefficients, projective, half_width, half_height): a nearest warp's rounded float32 "
-     "source columns u and rows v (see _native_warp.c)."},
+     "source columns u and rows v (see _native_warp.c); False, nothing written, without AVX2."},
     {"pack_masks", pack_masks, METH_VARARGS,
      "pack_masks(src, dst): planes of 0 / 1 eight to a plane of dst (plane k of each eight in bit k); False, dst "
      "partly written, where a value is above 1."},

@@ -272,12 +272,13 @@ def _rounded_source_points(
 ) -> tuple[np.ndarray, np.ndarray]:
     """The source columns and rows of a nearest warp, rounded half to even, points that are not finite at -1 (in
     a per-thread scratch buffer, valid until the next call: fresh megabyte maps page-fault on every call); in one
-    compiled pass where the module is built (``nearest_points``: the same float32 steps), else in numpy."""
+    compiled pass where the module has AVX2 loops (``nearest_points``: the same float32 steps), else in numpy."""
     u, v = scratch([((out_size[0], out_size[1]), np.float32)] * 2, slot="maps")
     coefficients, projective = _source_coefficients(inverse, in_size)
     half_width, half_height = np.float32(in_size[1] / 2), np.float32(in_size[0] / 2)
-    if native() is not None:
-        native().nearest_points(u, v, [float(k) for k in coefficients], projective, half_width, half_height)
+    module = native()
+    if module is not None and module.nearest_points(u, v, [float(k) for k in coefficients], projective, half_width,
+                                                     half_height):  # AVX2 only: numpy's loops are as fast as SSE2's
         return u, v
     _source_points(u, v, coefficients, projective, (half_width, half_height))
     for coords in (u, v):
