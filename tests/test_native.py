@@ -788,3 +788,38 @@ def test_nearest_points_rejects_bad_buffers() -> None:
     ]:
         with pytest.raises(ValueError, match=message):
             module.nearest_points(*args)
+
+
+# ------------------------------------------------------------------------------------------ constant pad
+def test_pad_equals_copy_make_border_plane_by_plane(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compiled constant pad gives OpenCV's ``copyMakeBorder`` planes: any sides (zeros among them), one fill
+    or one per channel, batch dims and crops (strided rows)."""
+    import visiontx.functional as F
+    from visiontx.functional._cv2 import _geometry
+
+    _native()
+    rng = np.random.default_rng(0)
+    for trial in range(150):
+        shape = (int(rng.integers(1, 5)), int(rng.integers(1, 40)), int(rng.integers(1, 40)))
+        image = torch.from_numpy(rng.integers(0, 256, ((2,) if trial % 4 == 0 else ()) + shape, dtype=np.uint8))
+        if trial % 3 == 0:
+            image = image[..., 1:, :-1] if image.shape[-1] > 1 and image.shape[-2] > 1 else image
+        padding = [int(v) for v in rng.integers(0, 12, 4)]
+        fill = [int(rng.integers(0, 256))] if trial % 2 else [int(v) for v in rng.integers(0, 256, image.shape[-3])]
+        padded = F.pad(image, padding, fill=fill)
+        with monkeypatch.context() as patch:
+            patch.setattr(_geometry, "native", lambda: None)
+            expected = F.pad(image, padding, fill=fill)
+        assert torch.equal(padded, expected), (image.shape, padding, fill)
+
+
+def test_pad_rejects_what_it_cannot_write() -> None:
+    module = _native()
+    src = np.zeros((2, 3, 4), np.uint8)
+    module.pad(src, np.empty((2, 5, 7), np.uint8), (1, 1, 2, 1), b"\x01\x02")  # the valid call
+    for dst, sides, fills in [(np.empty((2, 5, 8), np.uint8), (1, 1, 2, 1), b"\x01\x02"),
+                              (np.empty((2, 5, 7), np.uint8), (1, 1, 2, 1), b"\x01"),
+                              (np.empty((2, 5, 7), np.uint8), (-1, 1, 4, 1), b"\x01\x02"),
+                              (np.empty((3, 5, 7), np.uint8), (1, 1, 2, 1), b"\x01\x02")]:
+        with pytest.raises(ValueError, match="pad: src"):
+            module.pad(src, dst, sides, fills)

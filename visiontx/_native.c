@@ -24,6 +24,8 @@
  * normalize(src, dst, scale, mean, std): torch's to_dtype(float32, scale=True) then normalize of uint8 images, in
  * the same float32 steps.
  *
+ * pad(src, dst, (left, top, right, bottom), fills): a constant pad of uint8 planes, each byte written once.
+ *
  * nearest_points(u, v, coefficients, projective, half_width, half_height): the rounded source points of a nearest
  * warp, in the float32 steps of the numpy version (_native_warp.c).
  *
@@ -1292,6 +1294,48 @@ static PyObject *unpack_masks(PyObject *self, PyObject *args) {
     return release(&src, &dst, 1);
 }
 
+/* pad(src, dst, (left, top, right, bottom), fills): src's planes (planes, rows, columns; contiguous rows) into the
+ * middle of dst (C-contiguous, planes x (rows + top + bottom) x (columns + left + right)), the border of each plane
+ * set to fills[plane]: every byte of dst written once. */
+static PyObject *pad(PyObject *self, PyObject *args) {
+    PyObject *src_obj, *dst_obj;
+    Py_ssize_t left, top, right, bottom;
+    Py_buffer src, dst, fills;
+    if (!PyArg_ParseTuple(args, "OO(nnnn)y*:pad", &src_obj, &dst_obj, &left, &top, &right, &bottom, &fills))
+        return NULL;
+    if (acquire(src_obj, dst_obj, &src, &dst, "pad") < 0) {
+        PyBuffer_Release(&fills);
+        return NULL;
+    }
+    int ok = src.ndim == 3 && dst.ndim == 3 && left >= 0 && top >= 0 && right >= 0 && bottom >= 0
+             && (src.shape[2] <= 1 || src.strides[2] == 1) && dst.shape[0] == src.shape[0]
+             && dst.shape[1] == src.shape[1] + top + bottom && dst.shape[2] == src.shape[2] + left + right
+             && fills.len == src.shape[0];
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "pad: src must be a 3-D uint8 buffer with contiguous rows, dst a "
+                                          "C-contiguous one of as many planes, padded by non-negative sides, "
+                                          "one fill a plane");
+    } else {
+        Py_ssize_t rows = src.shape[1], columns = src.shape[2], out_rows = dst.shape[1], out_columns = dst.shape[2];
+        const uint8_t *values = (const uint8_t *)fills.buf;
+        Py_BEGIN_ALLOW_THREADS
+        for (Py_ssize_t p = 0; p < src.shape[0]; p++) {
+            uint8_t *plane = (uint8_t *)dst.buf + p * out_rows * out_columns;
+            memset(plane, values[p], (size_t)(top * out_columns));
+            for (Py_ssize_t y = 0; y < rows; y++) {
+                uint8_t *d = plane + (top + y) * out_columns;
+                memset(d, values[p], (size_t)left);
+                memcpy(d + left, (const uint8_t *)src.buf + p * src.strides[0] + y * src.strides[1], (size_t)columns);
+                memset(d + left + columns, values[p], (size_t)right);
+            }
+            memset(plane + (top + rows) * out_columns, values[p], (size_t)(bottom * out_columns));
+        }
+        Py_END_ALLOW_THREADS
+    }
+    PyBuffer_Release(&fills);
+    return release(&src, &dst, ok);
+}
+
 /* A C-contiguous buffer of format ("B" uint8, "f" float32) and ndim dimensions (writable if asked); -1 with a
  * ValueError naming what is wrong. */
 static int contiguous_buffer(PyObject *obj, Py_buffer *view, const char *format, int ndim, int writable,
@@ -1449,6 +1493,9 @@ static PyMethodDef methods[] = {
     {"nearest_points", nearest_points, METH_VARARGS,
      "nearest_points(u, v, coefficients, projective, half_width, half_height): a nearest warp's rounded float32 "
      "source columns u and rows v (see _native_warp.c); False, nothing written, without AVX2."},
+    {"pad", pad, METH_VARARGS,
+     "pad(src, dst, (left, top, right, bottom), fills): the planes of src in the middle of dst, their borders set to "
+     "fills[plane] (bytes, one a plane)."},
     {"pack_masks", pack_masks, METH_VARARGS,
      "pack_masks(src, dst): planes of 0 / 1 eight to a plane of dst (plane k of each eight in bit k); False, dst "
      "partly written, where a value is above 1."},
