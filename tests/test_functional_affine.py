@@ -217,6 +217,9 @@ def test_identity_kernels_return_the_input_itself() -> None:
     image = make_image_tensor()
     assert F.rotate_image_tensor(image, 0) is image
     assert F.affine_image_tensor(image, 0, [0, 0], 1.0, [0, 0]) is image
+    masks = torch.zeros(3, 8, 8, dtype=torch.bool)  # bool masks sample as their bytes: still the input itself
+    assert F.rotate_image_tensor(masks, 0) is masks
+    assert F.affine_image_tensor(masks, 0, [0, 0], 1.0, [0, 0]) is masks
 
 
 @pytest.mark.parametrize("make", [make_image, make_mask, make_bounding_box, make_image_pil])

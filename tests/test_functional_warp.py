@@ -167,6 +167,8 @@ def test_solved_coefficients_raise_where_the_system_is_rank_deficient(end) -> No
 def test_perspective_identity_returns_input() -> None:
     image = make_image_tensor()
     assert F.perspective_image_tensor(image, STARTPOINTS, STARTPOINTS) is image
+    masks = torch.zeros(3, 8, 8, dtype=torch.bool)  # bool masks sample as their bytes: still the input itself
+    assert F.perspective_image_tensor(masks, STARTPOINTS, STARTPOINTS, "nearest") is masks
     boxes = make_bounding_box()
     assert_equal(F.perspective(boxes, STARTPOINTS, STARTPOINTS), boxes, atol=1e-4, rtol=0)
 

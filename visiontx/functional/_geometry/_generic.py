@@ -104,7 +104,9 @@ def warp_image_tensor(
     the geometry shrinks by 2 or more is first averaged over blocks of the whole part of that shrink."""
     mode, fill_values = parse_mode(interpolation), image_fill(fill, image)
     if samples_as_bytes(image, mode, fill_values):
-        return warp_image_tensor(image.view(torch.uint8), geometry, mode, fill_values).view(torch.bool)
+        as_bytes = image.view(torch.uint8)
+        out = warp_image_tensor(as_bytes, geometry, mode, fill_values)
+        return image if out is as_bytes else out.view(torch.bool)  # the identity still returns the input itself
     factors = block_factors(geometry) if antialias and mode != _NEAREST else (1, 1)
     blocks = (image.shape[-2] // factors[0], image.shape[-1] // factors[1])
     if factors != (1, 1) and image.ndim >= 3 and image.numel() > 0 and min(blocks) > 0:

@@ -173,7 +173,9 @@ def perspective_image_tensor(
     values = _perspective_coefficients(startpoints, endpoints, coefficients)
     mode, fill_values = parse_mode(interpolation), image_fill(fill, image)
     if samples_as_bytes(image, mode, fill_values):
-        return perspective_image_tensor(image.view(torch.uint8), None, None, mode, fill_values, values).view(torch.bool)
+        as_bytes = image.view(torch.uint8)
+        out = perspective_image_tensor(as_bytes, None, None, mode, fill_values, values)
+        return image if out is as_bytes else out.view(torch.bool)  # the identity still returns the input itself
     if values == _IDENTITY:
         return image
     if has_no_pixels(image, image.shape[-2:]):
