@@ -46,6 +46,17 @@ static void blend_pixel(const Blend *job, ptrdiff_t k, double u, double v) {
     }
 }
 
+/* The index of the lowest set bit of v (not 0). */
+static int lowest_bit(unsigned v) {
+#if defined(__GNUC__)
+    return __builtin_ctz(v);
+#else
+    int k = 0;
+    for (; !(v & 1u); v >>= 1) k++;
+    return k;
+#endif
+}
+
 /* Blends the pixels of out (planes x out_h x out_w uint8, C-contiguous) whose alpha is 1..254; the source points
  * are matrix (3 x 3, output -> input pixel centres; projective: its last row divides) or, without one, map_x and
  * map_y (out_h x out_w); in_h x in_w is the input's size. */
@@ -68,7 +79,7 @@ void border_blend(uint8_t *out, ptrdiff_t planes, ptrdiff_t out_h, ptrdiff_t out
                 for (ptrdiff_t i = 0; i < 16 && x0 + i < out_w; i++)
                     band |= (unsigned)((uint8_t)(row[x0 + i] - 1) < 254) << i;
             for (; band; band &= band - 1) {
-                ptrdiff_t x = x0 + __builtin_ctz(band), k = y * out_w + x;
+                ptrdiff_t x = x0 + lowest_bit(band), k = y * out_w + x;
                 double u, v;
                 if (!matrix) {
                     u = (double)map_x[k];
