@@ -75,6 +75,10 @@ def _is_image_like(inpt: Any) -> bool:
 
 def query_chw(flat_inputs: list[Any]) -> tuple[int, int, int]:
     """The common ``(C, H, W)`` of the sample's images and videos (plain tensors count as images)."""
+    if len(flat_inputs) == 1 and type(flat_inputs[0]) is Image:  # a lone image: its own dims (the common call)
+        shape = flat_inputs[0].shape
+        if len(shape) >= 3:
+            return shape[-3], shape[-2], shape[-1]
     dims = {tuple(get_dimensions(inpt)) for inpt in flat_inputs if _is_image_like(inpt)}
     if not dims:
         raise TypeError("the sample must contain an image or a video")

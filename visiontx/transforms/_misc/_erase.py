@@ -101,7 +101,9 @@ class RandomErasing(RandomApplyTransform):
             v = v.to(torch.uint8 if isinstance(inpt, PIL.Image.Image) else inpt.dtype)
         elif isinstance(inpt, torch.Tensor):  # the fixed value (also a replayed one), as F.erase would convert it
             v = self._fixed_value(inpt.dtype, inpt.device)
-        return self.call_kernel(F.erase, inpt, **dict(params, v=v), inplace=self.inplace)
+        return self.call_kernel(
+            F.erase, inpt, i=params["i"], j=params["j"], h=params["h"], w=params["w"], v=v, inplace=self.inplace
+        )
 
     def _fixed_value(self, dtype: torch.dtype, device: torch.device) -> torch.Tensor:
         """The fixed value converted for images of ``dtype`` on ``device``, once per pair (made on first use:
