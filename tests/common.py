@@ -166,6 +166,16 @@ INPUT_MAKERS: dict[type, Callable[..., Any]] = {
 }
 
 
+def run_patched(
+    monkeypatch: pytest.MonkeyPatch, modules: Sequence[ModuleType], name: str, value: Any, run: Callable[[], Any]
+) -> Any:
+    """``run()`` with the attribute ``name`` of each of ``modules`` set to ``value`` (restored after)."""
+    with monkeypatch.context() as patch:
+        for module in modules:
+            patch.setattr(module, name, value)
+        return run()
+
+
 def unwrap(inpt: Any) -> Any:
     return inpt.as_subclass(torch.Tensor) if isinstance(inpt, torch.Tensor) else inpt
 

@@ -18,7 +18,7 @@ import torch.nn.functional as nnf
 from visiontx.functional import _cv2
 from visiontx.functional._cv2 import _base, _color, _geometry, _layout, _warp
 
-from .common import interleaved_copy, make_image_tensor
+from .common import interleaved_copy, make_image_tensor, run_patched
 
 needs_cv2 = pytest.mark.skipif(_base.cv2 is None, reason="OpenCV not installed")
 
@@ -1238,14 +1238,9 @@ def test_bool_masks_sample_as_bytes_with_the_values_of_the_bool_path(
             return [F.affine(mask, **affine), F.rotate(mask, 33.0, fill=fill),
                     F.perspective(mask, corners, moved, fill=fill), F.elastic(mask, displacement, fill=fill)]
 
-        with monkeypatch.context() as patch:
-            for module in (_generic, geometry_warp):
-                patch.setattr(module, "samples_as_bytes", spy)
-            fast = run()
-        with monkeypatch.context() as patch:
-            for module in (_generic, geometry_warp):
-                patch.setattr(module, "samples_as_bytes", lambda *args: False)
-            reference = run()
+        modules = (_generic, geometry_warp)
+        fast = run_patched(monkeypatch, modules, "samples_as_bytes", spy, run)
+        reference = run_patched(monkeypatch, modules, "samples_as_bytes", lambda *args: False, run)
         for got, expected in zip(fast, reference):
             assert got.dtype == expected.dtype == torch.bool
             assert torch.equal(got, expected)

@@ -13,7 +13,7 @@ import torch.nn.functional as nnf
 from visiontx.functional import _cv2
 from visiontx.functional._cv2 import _base, _geometry
 
-from .common import make_image_tensor
+from .common import make_image_tensor, run_patched
 
 pytestmark = pytest.mark.skipif(_base.cv2 is None, reason="OpenCV not installed")
 
@@ -536,14 +536,16 @@ def test_to_dtype_normalize_stage_takes_the_compiled_steps_and_checks_them() -> 
             module.normalize(src, dst, *args)
             dst.view(np.uint32)[..., 7] += 1
 
+    from visiontx.functional._cv2 import _misc
+
     tables = made.tables
     assert _normalize._native_steps(tables, made.mean, made.std) == (made.mean, made.std)
-    original = _cv2.native
+    original = _misc.native  # the wing's runner (_cv2.scale_normalize) reaches the module through it
     try:
-        _normalize._cv2.native = lambda: OffByOne()
+        _misc.native = lambda: OffByOne()
         assert _normalize._native_steps(tables, made.mean, made.std) == (None, None)
     finally:
-        _normalize._cv2.native = original
+        _misc.native = original
 
 
 def test_normalize_rejects_what_it_cannot_read_or_write() -> None:
@@ -734,14 +736,9 @@ def test_nearest_warps_and_resizes_of_masks_eight_to_a_byte_equal_plane_by_plane
             mask = D.Mask(masks)
             return [F.affine(mask, **affine), F.perspective(mask, corners, moved, fill=fill), F.resize(mask, size)]
 
-        with monkeypatch.context() as patch:
-            for module in (_warp, geometry_wing):
-                patch.setattr(module, "sample_packed", spy)
-            packed = run()
-        with monkeypatch.context() as patch:
-            for module in (_warp, geometry_wing):
-                patch.setattr(module, "sample_packed", lambda *args: None)
-            plain = run()
+        modules = (_warp, geometry_wing)
+        packed = run_patched(monkeypatch, modules, "sample_packed", spy, run)
+        plain = run_patched(monkeypatch, modules, "sample_packed", lambda *args: None, run)
         for got, expected in zip(packed, plain):
             assert torch.equal(got, expected), (shape, fill)
     assert sum(packed_calls) > 150 and not all(packed_calls)

@@ -948,6 +948,36 @@ static PyObject *release(Py_buffer *src, Py_buffer *dst, int ok) {
     Py_RETURN_NONE;
 }
 
+/* A C-contiguous buffer of format ("B" uint8, "f" float32) and ndim dimensions (writable if asked); -1 with a
+ * ValueError naming what is wrong. */
+static int contiguous_buffer(PyObject *obj, Py_buffer *view, const char *format, int ndim, int writable,
+                             const char *name, const char *what) {
+    int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
+    if (PyObject_GetBuffer(obj, view, flags) < 0) return -1;
+    if (!view->format || strcmp(view->format, format) != 0 || view->ndim != ndim) {
+        PyErr_Format(PyExc_ValueError, "%s: %s must be a C-contiguous %d-D %s buffer", name, what, ndim,
+                     strcmp(format, "B") == 0 ? "uint8" : "float32");
+        PyBuffer_Release(view);
+        return -1;
+    }
+    return 0;
+}
+
+/* The doubles of a sequence of n numbers into values; -1 with an exception set. */
+static int doubles_of(PyObject *seq, double *values, Py_ssize_t n, const char *name, const char *what) {
+    if (!PySequence_Check(seq) || PySequence_Size(seq) != n) {
+        PyErr_Format(PyExc_ValueError, "%s: %s must hold %zd numbers", name, what, n);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PySequence_GetItem(seq, i);
+        values[i] = item ? PyFloat_AsDouble(item) : -1.0;
+        Py_XDECREF(item);
+        if (PyErr_Occurred()) return -1;
+    }
+    return 0;
+}
+
 static PyObject *resize(PyObject *self, PyObject *args) {
     PyObject *src_obj, *dst_obj;
     int bicubic, antialias;
@@ -1212,19 +1242,19 @@ static PyObject *normalize(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OOfOO:normalize", &src_obj, &dst_obj, &scale, &mean_obj, &std_obj)) return NULL;
     Py_buffer src, dst;
     if (acquire_as(src_obj, dst_obj, &src, &dst, "f", "normalize") < 0) return NULL;
+    double means[256], stds[256];
     float mean[256], std[256];
     Py_ssize_t channels = src.ndim == 4 ? src.shape[1] : 0;
     int ok = src.ndim == 4 && dst.ndim == 4 && memcmp(src.shape, dst.shape, 4 * sizeof(Py_ssize_t)) == 0
              && (src.shape[3] <= 1 || src.strides[3] == 1) && channels >= 1 && channels <= 256
              && PySequence_Check(mean_obj) && PySequence_Check(std_obj) && PySequence_Size(mean_obj) == channels
              && PySequence_Size(std_obj) == channels;
+    if (ok && (doubles_of(mean_obj, means, channels, "normalize", "mean") < 0
+               || doubles_of(std_obj, stds, channels, "normalize", "std") < 0))
+        return release(&src, &dst, 0);
     for (Py_ssize_t c = 0; ok && c < channels; c++) {
-        PyObject *m = PySequence_GetItem(mean_obj, c), *sd = m ? PySequence_GetItem(std_obj, c) : NULL;
-        mean[c] = m ? (float)PyFloat_AsDouble(m) : 0.0f;
-        std[c] = sd ? (float)PyFloat_AsDouble(sd) : 0.0f;
-        Py_XDECREF(m);
-        Py_XDECREF(sd);
-        if (PyErr_Occurred()) return release(&src, &dst, 0);
+        mean[c] = (float)means[c];
+        std[c] = (float)stds[c];
     }
     if (!ok) {
         PyErr_SetString(PyExc_ValueError, "normalize: src must be a 4-D uint8 buffer (images, channels, rows, "
@@ -1336,35 +1366,6 @@ static PyObject *pad(PyObject *self, PyObject *args) {
     return release(&src, &dst, ok);
 }
 
-/* A C-contiguous buffer of format ("B" uint8, "f" float32) and ndim dimensions (writable if asked); -1 with a
- * ValueError naming what is wrong. */
-static int contiguous_buffer(PyObject *obj, Py_buffer *view, const char *format, int ndim, int writable,
-                             const char *name, const char *what) {
-    int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
-    if (PyObject_GetBuffer(obj, view, flags) < 0) return -1;
-    if (!view->format || strcmp(view->format, format) != 0 || view->ndim != ndim) {
-        PyErr_Format(PyExc_ValueError, "%s: %s must be a C-contiguous %d-D %s buffer", name, what, ndim,
-                     strcmp(format, "B") == 0 ? "uint8" : "float32");
-        PyBuffer_Release(view);
-        return -1;
-    }
-    return 0;
-}
-
-/* The doubles of a sequence of n numbers into values; -1 with an exception set. */
-static int doubles_of(PyObject *seq, double *values, Py_ssize_t n, const char *name, const char *what) {
-    if (!PySequence_Check(seq) || PySequence_Size(seq) != n) {
-        PyErr_Format(PyExc_ValueError, "%s: %s must hold %zd numbers", name, what, n);
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *item = PySequence_GetItem(seq, i);
-        values[i] = item ? PyFloat_AsDouble(item) : -1.0;
-        Py_XDECREF(item);
-        if (PyErr_Occurred()) return -1;
-    }
-    return 0;
-}
 
 static PyObject *blend_border(PyObject *self, PyObject *args) {
     PyObject *out_obj, *alpha_obj, *fills_obj, *matrix_obj, *map_x_obj, *map_y_obj;

@@ -39,8 +39,7 @@ static void blend_pixel(const Blend *job, ptrdiff_t k, double u, double v) {
         uint8_t *pixel = job->out + p * job->plane_stride + k;
         float fill_part = share * job->fills[p];
         float blended = (float)*pixel * w;
-        blended = blended + fill_part;  /* 0 <= blended < 2^22 (fills are 0..255): adding 2^23 rounds half to even */
-        blended = (blended + 8388608.0f) - 8388608.0f;
+        blended = rintf(blended + fill_part);  /* half to even, as np.rint */
         blended = blended > 255.0f ? 255.0f : blended;
         *pixel = (uint8_t)(blended > 0.0f ? blended : 0.0f);  /* fills outside 0..255 (direct calls) clip as numpy */
     }
@@ -103,34 +102,21 @@ void border_blend(uint8_t *out, ptrdiff_t planes, ptrdiff_t out_h, ptrdiff_t out
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
 #include <immintrin.h>
 #define AVX2_POINTS 1
-/* float32 rounded half to even (rint), for the magnitudes below 2^23 where that is not already a whole number. */
-static float round_even(float v) {
-    const float big = 8388608.0f;
-    if (v >= 0.0f && v < big) return (v + big) - big;
-    if (v < 0.0f && v > -big) return (v - big) + big;
-    return v;
-}
-
 /* A nearest warp's source column or row, as functional/_cv2/_warp.py's _source_points computes it in numpy (float32,
  * the same operations in the same order) and _rounded_source_points then rounds: half to even, not finite -> -1
  * (off the image). */
 static float source_coordinate(float value, float half_extent) {
-    value = ((value + 1.0f) * half_extent) - 0.5f;
-    value = round_even(value);
+    value = rintf(((value + 1.0f) * half_extent) - 0.5f);  /* half to even, as np.rint */
     return isfinite(value) ? value : -1.0f;
 }
 
-
 /* source_coordinate of eight lanes. */
 __attribute__((target("avx2"))) static inline __m256 source_coordinates8(__m256 value, __m256 half_extent) {
-    const __m256 sign = _mm256_set1_ps(-0.0f), big = _mm256_set1_ps(8388608.0f);
     value = _mm256_sub_ps(_mm256_mul_ps(_mm256_add_ps(value, _mm256_set1_ps(1.0f)), half_extent),
                           _mm256_set1_ps(0.5f));
-    __m256 magnitude = _mm256_andnot_ps(sign, value);
-    __m256 magic = _mm256_or_ps(big, _mm256_and_ps(sign, value));  /* 2^23 with the value's sign */
-    __m256 rounded = _mm256_sub_ps(_mm256_add_ps(value, magic), magic);
-    value = _mm256_blendv_ps(value, rounded, _mm256_cmp_ps(magnitude, big, _CMP_LT_OQ));  /* not for NaN */
-    __m256 finite = _mm256_cmp_ps(magnitude, _mm256_set1_ps(INFINITY), _CMP_LT_OQ);
+    value = _mm256_round_ps(value, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);  /* half to even */
+    __m256 finite = _mm256_cmp_ps(_mm256_andnot_ps(_mm256_set1_ps(-0.0f), value), _mm256_set1_ps(INFINITY),
+                                  _CMP_LT_OQ);
     return _mm256_blendv_ps(_mm256_set1_ps(-1.0f), value, finite);
 }
 

@@ -16,10 +16,12 @@ compiled kernel does not take hand torch's own kernel the interleaved pixels it 
 
 Modules: ``_base`` (OpenCV, the compiled kernels of ``visiontx._native``, the switch, the checks every gate
 starts from), ``_layout`` (planar tensors <-> interleaved pixels, planes, scratch buffers), ``_warp`` (affine
-and perspective warps, remaps), ``_geometry`` (resize, pad), ``_decode`` (JPEG decoding), ``_color`` (lookup
-tables, histograms, grayscale, colour adjustments on interleaved pixels, sharpness), ``_misc`` (blur, JPEG,
-erase). uint8 bilinear resizes, antialiased bicubic ones, uint8 grayscale and uint8 hue rotations take
-``visiontx._native`` where it was built.
+and perspective warps, remaps), ``_geometry`` (resize, pad), ``_masks`` (nearest sampling of 0 / 1 masks eight
+to a byte), ``_decode`` (JPEG decoding), ``_color`` (lookup tables, histograms, grayscale, colour adjustments on
+planes or interleaved pixels, sharpness), ``_misc`` (blur, JPEG, erase, the scaled normalise). uint8 bilinear
+resizes, antialiased bicubic ones, uint8 grayscale, colour adjustments, constant pads, the warps' border blend
+and nearest source points, packed masks and the ToDtype + Normalize stage take ``visiontx._native`` where it
+was built.
 """
 
 from ._base import available, can_use, disabled, native, takes_batch_per_image
@@ -54,7 +56,7 @@ from ._color import (
 from ._decode import can_decode_jpeg, decode_jpeg, jpeg_size
 from ._geometry import can_pad, can_resize, can_resize_linear, can_shrink, pad, resize, resize_linear, shrink
 from ._layout import can_pil_planes, contiguous, interleaved, pil_planes, planar
-from ._misc import can_erase, can_gaussian_blur, can_jpeg, erase, gaussian_blur, jpeg
+from ._misc import can_erase, can_gaussian_blur, can_jpeg, erase, gaussian_blur, jpeg, scale_normalize
 from ._warp import can_remap_nearest, can_warp, remap, remap_nearest, warp, warp_nearest
 
 __all__ = [
@@ -112,6 +114,7 @@ __all__ = [
     "resize_linear",
     "shrink",
     "saturation_step",
+    "scale_normalize",
     "sharpen",
     "takes_batch_per_image",
     "warp",

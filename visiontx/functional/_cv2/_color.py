@@ -58,7 +58,7 @@ __all__ = [
 _UINT8 = (torch.uint8,)
 
 PixelStep = Callable[[np.ndarray], None]
-"""One adjustment of interleaved ``H x W x 3`` RGB pixels, in place (a :class:`Step` is one)."""
+"""One adjustment of interleaved ``H x W x 3`` RGB pixels, in place (a :class:`Step`'s ``pixels``)."""
 PlaneStep = Callable[[np.ndarray, np.ndarray], None]
 """One adjustment of the ``3 x H x W`` uint8 planes of one RGB image: ``(src, dst)``, ``dst`` C-contiguous, ``src``
 strided or ``dst`` itself."""
@@ -66,14 +66,13 @@ strided or ``dst`` itself."""
 
 @dataclass(frozen=True)
 class Step:
-    """One colour adjustment, called on interleaved pixels in place; ``planes``, where it has one, does the same to
-    uint8 planes (with the same values), which spares :func:`adjust_colors` its merge and split."""
+    """One colour adjustment: ``pixels`` on interleaved pixels in place; ``planes``, where it has one, does the same
+    to uint8 planes (with the same values), which spares :func:`adjust_colors` its merge and split."""
 
     pixels: PixelStep
     planes: PlaneStep | None = None
 
-    def __call__(self, pixels: np.ndarray) -> None:
-        self.pixels(pixels)
+
 Luma = Callable[[torch.Tensor], torch.Tensor]
 """The torch path's unrounded luma: uint8 RGB ``[..., 3, H, W]`` -> float32 ``[..., 1, H, W]``."""
 ContrastTables = Callable[[torch.Tensor, float], torch.Tensor]
@@ -214,7 +213,7 @@ def adjust_colors(image: torch.Tensor, steps: Sequence[Step]) -> torch.Tensor:
     out = np.empty(image.shape, dtype=np.uint8 if image.dtype == torch.uint8 else np.float32)
     for pixels, target in zip(_rgb_pixels(image), out.reshape(-1, 3, height, width)):
         for step in steps:
-            step(pixels)
+            step.pixels(pixels)
         cv2.split(pixels, list(target))
     return torch.from_numpy(out)
 

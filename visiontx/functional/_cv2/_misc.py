@@ -7,10 +7,10 @@ from collections.abc import Sequence
 import numpy as np
 import torch
 
-from ._base import can_use, cv2, is_wrapped
+from ._base import can_use, cv2, is_wrapped, native
 from ._layout import contiguous, planes
 
-__all__ = ["can_erase", "can_gaussian_blur", "can_jpeg", "erase", "gaussian_blur", "jpeg"]
+__all__ = ["can_erase", "can_gaussian_blur", "can_jpeg", "erase", "gaussian_blur", "jpeg", "scale_normalize"]
 
 
 def can_gaussian_blur(image: torch.Tensor) -> bool:
@@ -78,3 +78,18 @@ def erase(image: torch.Tensor, i: int, j: int, h: int, w: int, value: torch.Tens
     dst = image.numpy().copy()
     dst[..., i : i + h, j : j + w] = value.numpy()
     return torch.from_numpy(dst)
+
+
+def scale_normalize(
+    image: torch.Tensor, scale: float, mean: Sequence[float], std: Sequence[float]
+) -> torch.Tensor | None:
+    """float32 ``(x * scale - mean[c]) / std[c]`` of uint8 ``[..., C, H, W]`` (C at most 256, ``mean`` and ``std``
+    one number a channel), one float32 rounding a step as torch's ``to_dtype(float32, scale=True)`` then
+    ``normalize``, in the compiled module; None without it."""
+    module = native()
+    if module is None:
+        return None
+    src, out, dst = planes(image, dtype=np.float32)
+    shape = (-1, len(mean), *src.shape[-2:])
+    module.normalize(src.reshape(shape), dst.reshape(shape), scale, mean, std)
+    return out

@@ -16,7 +16,6 @@ from ..._names import video_kernel
 from ...datapoints import Image, Video
 from ...datapoints._datapoint import adopt, unwrap
 from .. import _cv2
-from .._cv2._layout import planes
 from .._dtype import to_dtype_image_tensor
 from .._registry import get_kernel, register_kernels
 
@@ -179,17 +178,16 @@ def _build_tables(mean: Sequence[float], std: Sequence[float], channels: int) ->
 
 
 def _native_steps(tables: np.ndarray, mean: list[float], std: list[float]) -> tuple[Any, Any]:
-    """``(mean, std)`` where the compiled kernel's float32 steps give ``tables`` bit for bit on the 256 values
-    (so also on any image), else ``(None, None)``."""
-    module = _cv2.native()
+    """``(mean, std)`` where the compiled kernel's float32 steps (``_cv2.scale_normalize``) give ``tables`` bit for
+    bit on the 256 values (so also on any image), else ``(None, None)``."""
     channels = len(tables)
-    if module is None or channels > _NATIVE_CHANNELS:
+    if channels > _NATIVE_CHANNELS:
         return None, None
-    values = np.ascontiguousarray(np.broadcast_to(np.arange(256, dtype=np.uint8), (1, channels, 1, 256)))
-    out = np.empty(values.shape, dtype=np.float32)
-    module.normalize(values, out, _SCALE, mean, std)
-    same = np.array_equal(out.reshape(channels, 256).view(np.uint32), tables.view(np.uint32))
-    return (mean, std) if same else (None, None)
+    values = torch.arange(256, dtype=torch.uint8).expand(1, channels, 1, 256).contiguous()
+    out = _cv2.scale_normalize(values, _SCALE, mean, std)
+    if out is None or not np.array_equal(out.numpy().reshape(channels, 256).view(np.uint32), tables.view(np.uint32)):
+        return None, None
+    return mean, std
 
 
 def _flushing() -> bool:
@@ -221,11 +219,7 @@ def scaled_normalize(inpt: torch.Tensor, tables: ScaledNormalize) -> torch.Tenso
     they give the tables' values (224 x 224 RGB: 24 against 76 µs), else each plane through its channel's
     table. ``inpt`` is one :func:`can_scaled_normalize` takes; the output has its type."""
     image = unwrap(inpt)
-    module = _cv2.native()
-    if tables.mean is None or module is None:
+    output = None if tables.mean is None else _cv2.scale_normalize(image, _SCALE, tables.mean, tables.std)
+    if output is None:
         output = _cv2.lut_planes(image, tables.tables)
-    else:
-        src, output, dst = planes(image, dtype=np.float32)
-        shape = (-1, len(tables.mean), *src.shape[-2:])
-        module.normalize(src.reshape(shape), dst.reshape(shape), _SCALE, tables.mean, tables.std)
     return output if type(inpt) is torch.Tensor else adopt(output, type(inpt))
