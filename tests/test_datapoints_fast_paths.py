@@ -178,6 +178,27 @@ def test_scalar_draws_match_torch() -> None:
     assert drawn == torch.rand(1, generator=torch.Generator().manual_seed(5)).item()
 
 
+@pytest.mark.parametrize("highs", [
+    (7, 90), (1, 1), (1, 5), (224, 33), (513, 257, 9, 1000), (4096, 4095), (4096, 4097), (65536, 65535),
+    (2**27 - 1, 2), (2**31, 3), (2**40, 2), (5,) * 8,
+    (3, 4) * 4, (),
+])
+def test_randints_match_torch_draw_by_draw(highs) -> None:
+    for seed in range(20):
+        generator = torch.Generator().manual_seed(seed)
+        with _random.using(generator):
+            got, after = _random.randints(highs), _random.rand()
+        reference = torch.Generator().manual_seed(seed)
+        expected = [torch.randint(0, high, (), generator=reference).item() for high in highs]
+        assert got == expected and all(type(v) is int for v in got)
+        assert after == torch.rand(1, generator=reference).item()  # the generator left where torch's calls leave it
+
+
+def test_randints_rejects_an_empty_range() -> None:
+    with pytest.raises(RuntimeError):
+        _random.randints((3, 0))
+
+
 def test_lone_leaf_calls_overridden_hooks() -> None:
     calls = []
 

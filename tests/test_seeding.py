@@ -155,6 +155,36 @@ def test_unseeded_draws_keep_torchvisions_stream() -> None:
             assert a.shape == b.shape, type(ours).__name__
 
 
+@pytest.mark.parametrize("size", [(32, 32), (31, 47), (300, 200)])
+def test_crop_and_perspective_draws_are_torchvisions(size) -> None:
+    """The positions drawn in one call for several ints (``_random.randints``) are torchvision's draw-by-draw ones,
+    and leave the global RNG where torchvision leaves it."""
+    tv = pytest.importorskip("torchvision.transforms.v2")
+    from torchvision import tv_tensors
+    from torchvision.transforms.functional import _get_perspective_coeffs
+
+    image = make_image(size)
+    keys = {"RandomCrop": ("top", "left"), "RandomResizedCrop": ("top", "left", "height", "width"),
+            "RandomErasing": ("i", "j", "h", "w")}
+    for ours, theirs in [
+        (T.RandomCrop(16), tv.RandomCrop(16)),
+        (T.RandomResizedCrop(16), tv.RandomResizedCrop(16)),
+        (T.RandomErasing(p=1.0), tv.RandomErasing(p=1.0)),
+        (T.RandomPerspective(0.7, p=1.0), tv.RandomPerspective(0.7, p=1.0)),
+    ]:
+        name = type(ours).__name__
+        for seed in range(10):
+            torch.manual_seed(seed)
+            a, after_a = ours.make_params([image]), torch.rand(1)
+            torch.manual_seed(seed)
+            b, after_b = theirs.make_params([tv_tensors.Image(image.as_subclass(torch.Tensor))]), torch.rand(1)
+            assert torch.equal(after_a, after_b), name
+            if name == "RandomPerspective":
+                assert _get_perspective_coeffs(a["startpoints"], a["endpoints"]) == b["coefficients"], seed
+            else:
+                assert [a[k] for k in keys[name]] == [b[k] for k in keys[name]], (name, seed)
+
+
 # ------------------------------------------------------------------------------------ Augmented
 class _Tiny(torch.utils.data.Dataset):
     """8 small images, with their index as the label."""

@@ -143,7 +143,7 @@ class CutMix(_BaseMixing):
     def make_params(self, flat_inputs: list[Any]) -> dict[str, Any]:
         lam = self._beta()
         height, width = query_size(flat_inputs)
-        center_x, center_y = _random.randint(width), _random.randint(height)
+        center_x, center_y = _random.randints((width, height))
         half = 0.5 * math.sqrt(1.0 - lam)
         half_w, half_h = int(half * width), int(half * height)
         x1, y1 = max(center_x - half_w, 0), max(center_y - half_h, 0)

@@ -4,11 +4,11 @@
 ``torch.rand(1).item()``, ``torch.empty(1).uniform_(low, high).item()`` and
 ``torch.randint(low, high, ()).item()`` would, consuming the generator the same way, so
 ``torch.manual_seed`` reproduces a run (and gives torchvision's draws for the same calls);
-``peek(n)`` and ``skip(n)`` let a search draw in bulk and consume only what it used. They fill
-a one-element scratch tensor in place instead of creating one, as creating it would be most of the
-cost of a draw (and of a coin flip). The scratch tensors are per thread, so transforms
-shared by threads never read each other's draws. Scalar draws always come from a CPU generator, also
-when torch's default device is a GPU.
+``randints(highs)`` makes several such int draws in one call; ``peek(n)`` and ``skip(n)`` let a search
+draw in bulk and consume only what it used. They fill a scratch tensor in place instead of creating
+one, as creating it would be most of the cost of a draw (and of a coin flip). The scratch tensors are
+per thread, so transforms shared by threads never read each other's draws. Scalar draws always come
+from a CPU generator, also when torch's default device is a GPU.
 
 The current generator: while :func:`using` (or :func:`call_with`) holds a ``torch.Generator`` (a
 transform's ``generator=``, a seeded ``Compose``, ``datasets.Augmented``'s per-sample generator), every
@@ -18,6 +18,7 @@ come from torch's global RNG exactly as before. The current generator is per thr
 
 from __future__ import annotations
 
+import math
 import threading
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -36,6 +37,7 @@ class _Scratch(threading.local):
         # numpy views of the same memory: reading a draw through them is cheaper than ``Tensor.item()``
         self.float_view = self.float.numpy()
         self.int_view = self.int.numpy()
+        self.ints: dict[int, tuple[torch.Tensor, Any]] = {}  # by length, for randints
         self.lookahead = torch.Generator(device="cpu")
         self.generator: torch.Generator | None = None
 
@@ -116,6 +118,34 @@ def randint(low: int, high: int | None = None) -> int:
     scratch = _scratch
     scratch.int.random_(low, high, generator=scratch.generator)
     return scratch.int_view.item(0)
+
+
+# torch draws one 32-bit word per element for ranges below 2^28 (2.14; 2^32 in older releases), two above:
+# a common range kept well below both takes one word a draw, as the draws it replaces
+_ONE_WORD_RANGES = 1 << 24
+
+
+def randints(highs: Sequence[int]) -> list[int]:
+    """``[randint(high) for high in highs]`` in one draw call: the same values, the generator left the same.
+
+    For a small range torch's ``random_(0, r)`` takes one 32-bit word ``x`` per element and returns ``x % r``;
+    with ``r`` a common multiple of the ``highs``, ``(x % r) % high == x % high``. Larger ranges draw one by one.
+    """
+    common = math.lcm(*highs) if highs and min(highs) >= 1 else 0
+    if not 1 <= common < _ONE_WORD_RANGES:
+        return [randint(high) for high in highs]
+    scratch = _scratch
+    buffers = scratch.ints.get(len(highs)) or _int_buffers(len(highs))
+    buffers[0].random_(0, common, generator=scratch.generator)
+    return [value % high for value, high in zip(buffers[1].tolist(), highs)]
+
+
+def _int_buffers(n: int) -> tuple[torch.Tensor, Any]:
+    """This thread's ``n``-element int64 scratch tensor for :func:`randints`, and its numpy view."""
+    with torch.inference_mode(False):
+        tensor = torch.empty(n, dtype=torch.int64, device="cpu")
+    buffers = _scratch.ints[n] = (tensor, tensor.numpy())
+    return buffers
 
 
 def peek(n: int) -> torch.Tensor:

@@ -90,8 +90,11 @@ class RandomCrop(_PadMixin, Transform):
         crop_height, crop_width = self.size
         # torchvision's draws, top then left (a range of one value draws nothing).
         top_range, left_range = height - crop_height + 1, width - crop_width + 1
-        crop_top = _random.randint(top_range) if top_range > 1 else 0
-        crop_left = _random.randint(left_range) if left_range > 1 else 0
+        if top_range > 1 and left_range > 1:
+            crop_top, crop_left = _random.randints((top_range, left_range))
+        else:
+            crop_top = _random.randint(top_range) if top_range > 1 else 0
+            crop_left = _random.randint(left_range) if left_range > 1 else 0
         return dict(padding=[left, top, right, bottom], top=crop_top, left=crop_left)
 
     def padded(self, height: int, width: int) -> tuple[list[int], tuple[int, int]]:
@@ -164,8 +167,7 @@ class RandomResizedCrop(Transform):
             w = int(round(math.sqrt(target_area * aspect_ratio)))
             h = int(round(math.sqrt(target_area / aspect_ratio)))
             if 0 < w <= width and 0 < h <= height:
-                top = _random.randint(height - h + 1)
-                left = _random.randint(width - w + 1)
+                top, left = _random.randints((height - h + 1, width - w + 1))
                 return dict(top=top, left=left, height=h, width=w)
         return self._fallback(height, width)
 

@@ -53,13 +53,10 @@ class RandomPerspective(_WarpMixin, RandomApplyTransform):
         bound_h = int(self.distortion_scale * (height // 2)) + 1
         bound_w = int(self.distortion_scale * (width // 2)) + 1
 
-        draw = _random.randint
-        endpoints = [
-            [draw(0, bound_w), draw(0, bound_h)],
-            [draw(width - bound_w, width), draw(0, bound_h)],
-            [draw(width - bound_w, width), draw(height - bound_h, height)],
-            [draw(0, bound_w), draw(height - bound_h, height)],
-        ]
+        # torchvision's eight draws, x then y of each corner: offsets in [0, bound) from the near edge
+        x0, y0, x1, y1, x2, y2, x3, y3 = _random.randints((bound_w, bound_h) * 4)
+        right, bottom = width - bound_w, height - bound_h
+        endpoints = [[x0, y0], [right + x1, y1], [right + x2, bottom + y2], [x3, bottom + y3]]
         startpoints = [[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]]
         return dict(startpoints=startpoints, endpoints=endpoints)
 

@@ -80,8 +80,7 @@ class RandomErasing(RandomApplyTransform):
             if h < height and w < width:
                 # torchvision's noise: float32 whatever the images' dtypes, drawn before the position
                 v = self._fixed if self._fixed is not None else _random.normal_tensor(channels, h, w)
-                i = _random.randint(height - h + 1)
-                j = _random.randint(width - w + 1)
+                i, j = _random.randints((height - h + 1, width - w + 1))
                 return dict(i=i, j=j, h=h, w=w, v=v)
         return dict(i=0, j=0, h=height, w=width, v=None)
 
