@@ -124,3 +124,16 @@ def test_noise_keeps_autograd() -> None:
     image = torch.rand(3, 8, 8, requires_grad=True)
     F.gaussian_noise_image_tensor(image, sigma=0.1, clip=False).sum().backward()
     assert torch.equal(image.grad, torch.ones_like(image))
+
+
+def test_empty_and_constant_pads(everything_large) -> None:
+    like = torch.zeros(3, 4, 4)
+    out = _memory.empty((2, 3, 5), torch.float64, like)
+    assert out.shape == (2, 3, 5) and out.dtype == torch.float64 and out.is_contiguous() and _in_numpy_memory(out)
+    assert not _in_numpy_memory(_memory.empty((2, 3), torch.float32, like.requires_grad_()))
+    image = torch.rand(2, 3, 6, 7)
+    with _cv2.disabled():
+        got = F.pad_image_tensor(image, [1, 2, 3, 4], fill=[0.1, 0.2, 0.3])
+    expected = torch.stack([torch.nn.functional.pad(image[:, c], [1, 3, 2, 4], value=v)
+                            for c, v in enumerate([0.1, 0.2, 0.3])], dim=1)
+    assert torch.equal(got, expected.to(torch.float32)) and _in_numpy_memory(got)

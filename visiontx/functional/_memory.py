@@ -10,10 +10,12 @@ numpy's (benchmarks/NOTES.md, round 12). Kernels that make large outputs with to
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import torch
 
-__all__ = ["LARGE_BYTES", "contiguous", "converted", "copy_of", "fresh_like", "is_large"]
+__all__ = ["LARGE_BYTES", "contiguous", "converted", "copy_of", "empty", "fresh_like", "is_large"]
 
 LARGE_BYTES = 4 << 20  # numpy's own threshold for huge pages
 
@@ -35,15 +37,26 @@ _is_wrapped = torch._C._functorch.is_functorch_wrapped_tensor
 def is_large(tensor: torch.Tensor, dtype: torch.dtype | None = None) -> bool:
     """Whether a fresh copy of ``tensor`` (as ``dtype``) should live in numpy's memory: a plain CPU tensor
     without autograd, of a dtype numpy has, whose copy takes :data:`LARGE_BYTES` or more."""
-    dtype = dtype or tensor.dtype
+    return _numpy_can_hold(tensor.numel(), dtype or tensor.dtype, tensor)
+
+
+def _numpy_can_hold(count: int, dtype: torch.dtype, like: torch.Tensor) -> bool:
+    """Whether ``count`` values of ``dtype``, made from ``like``, go to numpy's memory (see :func:`is_large`)."""
     return (
         dtype in _NUMPY_DTYPES
-        and tensor.numel() * dtype.itemsize >= LARGE_BYTES
-        and type(tensor) is torch.Tensor
-        and tensor.is_cpu
-        and not tensor.requires_grad
-        and not _is_wrapped(tensor)
+        and count * dtype.itemsize >= LARGE_BYTES
+        and type(like) is torch.Tensor
+        and like.is_cpu
+        and not like.requires_grad
+        and not _is_wrapped(like)
     )
+
+
+def empty(shape: tuple[int, ...], dtype: torch.dtype, like: torch.Tensor) -> torch.Tensor:
+    """``like.new_empty(shape, dtype=dtype)``, in numpy's memory where it is large (see :func:`is_large`)."""
+    if not _numpy_can_hold(math.prod(shape), dtype, like):
+        return like.new_empty(shape, dtype=dtype)
+    return torch.from_numpy(np.empty(shape, dtype=_NUMPY_DTYPES[dtype]))
 
 
 def fresh_like(tensor: torch.Tensor, dtype: torch.dtype | None = None) -> torch.Tensor:
