@@ -131,7 +131,7 @@ def test_gaussian_blur_errors(kwargs, error) -> None:
 
 
 # ------------------------------------------------------------------------------------ gaussian_noise
-@pytest.mark.parametrize("dtype", [torch.uint8, torch.float32])
+@pytest.mark.parametrize("dtype", [torch.uint8, torch.float32, torch.float64, torch.float16])
 @pytest.mark.parametrize("clip", [True, False])
 def test_gaussian_noise_matches_torchvision_same_seed(dtype, clip) -> None:
     tv = _tv()
@@ -140,6 +140,20 @@ def test_gaussian_noise_matches_torchvision_same_seed(dtype, clip) -> None:
     expected = tv.gaussian_noise(image, mean=0.05, sigma=0.2, clip=clip)
     torch.manual_seed(3)
     assert_equal(F.gaussian_noise(image, mean=0.05, sigma=0.2, clip=clip), expected)
+
+
+def test_gaussian_noise_is_torchvisions_formula_on_every_layout() -> None:
+    """``image + (mean + noise * sigma)``: the same values and strides for channels-last images and crops, and the
+    gradient reaches the image."""
+    base = torch.rand(2, 3, 10, 12)
+    for image in (base.contiguous(memory_format=torch.channels_last), base[..., 1:9, 2:11]):
+        noise = torch.empty_like(image).normal_(generator=torch.Generator().manual_seed(4))
+        expected = image + (0.1 + noise * 0.3)
+        got = F.gaussian_noise(image, 0.1, 0.3, clip=False, generator=torch.Generator().manual_seed(4))
+        assert torch.equal(got, expected) and got.stride() == expected.stride()
+    leaf = torch.rand(3, 8, 8, requires_grad=True)
+    F.gaussian_noise(leaf, sigma=0.1, clip=False).sum().backward()
+    assert torch.equal(leaf.grad, torch.ones_like(leaf))
 
 
 def test_gaussian_noise_statistics_and_clipping() -> None:

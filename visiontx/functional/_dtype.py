@@ -8,7 +8,6 @@ import torch
 
 from .._names import video_kernel
 from ..datapoints import BoundingBox, Image, Mask, Video
-from ._memory import converted, copy_of
 from ._registry import get_kernel, register_kernels
 
 __all__ = [
@@ -61,19 +60,20 @@ def to_dtype(inpt: Any, dtype: torch.dtype = torch.float32, scale: bool = False)
 @register_kernels(to_dtype, (torch.Tensor, Image, Video))
 def to_dtype_image_tensor(image: torch.Tensor, dtype: torch.dtype = torch.float32, scale: bool = False) -> torch.Tensor:
     """Cast an image tensor; with ``scale=True`` map the value range of its dtype onto ``dtype``'s."""
-    # (fresh outputs through _memory: large ones in numpy's memory, which the OS backs with huge pages)
     if image.dtype == dtype:
-        return copy_of(image)
+        return image.clone()
+    if not scale:
+        return image.to(dtype)
     float_in, float_out = image.is_floating_point(), dtype.is_floating_point
-    if not scale or (float_in and float_out):
-        return converted(image, dtype)
+    if float_in and float_out:
+        return image.to(dtype)
     if float_in:  # float -> int: spread [0, 1] evenly over the integer range
         if (dtype == torch.int32 and image.dtype == torch.float32) or dtype == torch.int64:
             raise ValueError(f"dtype {dtype} cannot hold the scaled values of {image.dtype} without overflow")
         eps = 1e-3
-        return converted(copy_of(image).mul_(max_value(dtype) + 1.0 - eps), dtype)
+        return image.mul(max_value(dtype) + 1.0 - eps).to(dtype)
     if float_out:  # int -> float
-        return converted(image, dtype).mul_(1.0 / max_value(image.dtype))
+        return image.to(dtype).mul_(1.0 / max_value(image.dtype))
     # int -> int: shift bits when the ranges are powers of two apart; torch has no bit shifts for uint16,
     # whose values (and those shifted into it) int32 holds
     in_bits, out_bits = (torch.iinfo(t).bits - int(torch.iinfo(t).min < 0) for t in (image.dtype, dtype))

@@ -16,7 +16,7 @@ compiled kernel does not take hand torch's own kernel the interleaved pixels it 
 
 Modules: ``_base`` (OpenCV, the compiled kernels of ``visiontx._native``, the switch, the checks every gate
 starts from), ``_layout`` (planar tensors <-> interleaved pixels, planes, scratch buffers), ``_warp`` (affine
-and perspective warps, remaps), ``_geometry`` (resize, pad, large flips), ``_masks`` (nearest sampling of 0 / 1 masks eight
+and perspective warps, remaps), ``_geometry`` (resize, pad), ``_masks`` (nearest sampling of 0 / 1 masks eight
 to a byte), ``_decode`` (JPEG decoding), ``_color`` (lookup tables, histograms, grayscale, colour adjustments on
 planes or interleaved pixels, sharpness), ``_misc`` (blur, JPEG, erase, the scaled normalise). uint8 bilinear
 resizes, antialiased bicubic ones, uint8 grayscale, colour adjustments, constant pads, the warps' border blend
@@ -54,9 +54,7 @@ from ._color import (
     sharpen,
 )
 from ._decode import can_decode_jpeg, decode_jpeg, jpeg_size
-from ._geometry import (
-    can_flip, can_pad, can_resize, can_resize_linear, can_shrink, flip, pad, resize, resize_linear, shrink,
-)
+from ._geometry import can_pad, can_resize, can_resize_linear, can_shrink, pad, resize, resize_linear, shrink
 from ._layout import can_pil_planes, contiguous, interleaved, pil_planes, planar
 from ._misc import can_erase, can_gaussian_blur, can_jpeg, erase, gaussian_blur, jpeg, scale_normalize
 from ._warp import can_remap_nearest, can_warp, remap, remap_nearest, warp, warp_nearest
@@ -78,7 +76,6 @@ __all__ = [
     "can_decode_jpeg",
     "can_equalize",
     "can_erase",
-    "can_flip",
     "can_gaussian_blur",
     "can_grayscale",
     "can_jpeg",
@@ -99,7 +96,6 @@ __all__ = [
     "disabled",
     "equalize",
     "erase",
-    "flip",
     "gaussian_blur",
     "grayscale",
     "hue_step",

@@ -1,4 +1,4 @@
-"""Resize, pad and flip of ``[..., C, H, W]`` images through OpenCV (or torch's own kernel on interleaved pixels)."""
+"""Resize and pad of ``[..., C, H, W]`` images through OpenCV (or torch's own kernel on interleaved pixels)."""
 
 from __future__ import annotations
 
@@ -9,13 +9,11 @@ import numpy as np
 import torch
 
 from .._interpolation import InterpolationMode, nearest_source
-from .._memory import is_large
 from ._base import MAX_SIZE, can_use, cv2, native
 from ._layout import channel_count, interleaved, plane_fill, planes, scratch
 from ._masks import sample_packed
 
 __all__ = [
-    "can_flip",
     "can_pad",
     "can_resize",
     "can_resize_interleaved",
@@ -23,7 +21,6 @@ __all__ = [
     "can_resize_native",
     "can_resize_nearest",
     "can_shrink",
-    "flip",
     "pad",
     "resize",
     "resize_interleaved",
@@ -235,24 +232,4 @@ def pad(image: torch.Tensor, padding: Sequence[int], padding_mode: str, fill: Se
         return out
     for i in range(src.shape[0]):
         cv2.copyMakeBorder(src[i], top, bottom, left, right, border, dst=dst[i], value=fills[i])
-    return out
-
-
-_FLIP_DTYPES = (torch.uint8, torch.float32, torch.bool)
-
-
-def can_flip(image: torch.Tensor) -> bool:
-    """Whether a flip of ``image`` should take :func:`flip`: outputs of ``_memory.LARGE_BYTES`` or more (uint8,
-    bool or float32), which torch's ``flip`` writes into memory it gets page by page (see ``_memory``)."""
-    return is_large(image) and can_use(image, dtypes=_FLIP_DTYPES)
-
-
-def flip(image: torch.Tensor, horizontal: bool) -> torch.Tensor:
-    """``image.flip(-1)`` (``horizontal``) or ``image.flip(-2)``: ``cv2.flip`` of each plane into numpy's memory."""
-    if image.dtype == torch.bool:  # OpenCV has no bool matrices: flip the bytes
-        return flip(image.view(torch.uint8), horizontal).view(torch.bool)
-    src, out, dst = planes(image)
-    code = 1 if horizontal else 0
-    for i in range(src.shape[0]):
-        cv2.flip(src[i], code, dst=dst[i])
     return out

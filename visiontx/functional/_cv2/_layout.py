@@ -15,7 +15,6 @@ from typing import Any
 import numpy as np
 import torch
 
-from .. import _memory
 from ._base import available, cv2
 
 __all__ = [
@@ -104,7 +103,7 @@ def _copied(pixels: np.ndarray, out: np.ndarray) -> np.ndarray:
 def contiguous(image: torch.Tensor) -> torch.Tensor:
     """``image.contiguous()``, with interleaved uint8 images (see :func:`_is_interleaved`) made planar
     by OpenCV."""
-    return planar(image.movedim(-3, -1).numpy()) if _is_interleaved(image) else _memory.contiguous(image)
+    return planar(image.movedim(-3, -1).numpy()) if _is_interleaved(image) else image.contiguous()
 
 
 def planes(

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-import numpy as np
 import torch
 
 from ._base import native
@@ -45,6 +44,6 @@ def sample_packed(
         return None
     packed_fills = [float(sum(int(fills[g + k]) << k for k in range(min(8, count - g)))) for g in range(0, count, 8)]
     sampled = sample(bits, packed_fills)
-    out = np.empty((*image.shape[:-2], *out_size), dtype=np.uint8)  # numpy's memory, as planes()
-    native().unpack_masks(sampled.numpy(), out.reshape(count, *out_size))
-    return torch.from_numpy(out)
+    out = torch.empty((*image.shape[:-2], *out_size), dtype=torch.uint8)
+    native().unpack_masks(sampled.numpy(), out.numpy().reshape(count, *out_size))
+    return out

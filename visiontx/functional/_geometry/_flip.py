@@ -10,7 +10,6 @@ import torch
 
 from ..._names import accepts_canvas_size, mask_kernel, video_kernel
 from ...datapoints import BoundingBoxFormat, Image, Mask, Video
-from .. import _cv2
 from .._checks import check_spatial
 from .._registry import get_kernel, register_kernels
 from ._description import Geometry, register_geometry, transform_bounding_box
@@ -47,8 +46,6 @@ def horizontal_flip(inpt: Any) -> Any:
 def horizontal_flip_image_tensor(image: torch.Tensor) -> torch.Tensor:
     """Mirror a tensor ``[..., H, W]`` left-right (images, videos and masks alike)."""
     check_spatial(image, "horizontal_flip")
-    if _cv2.can_flip(image):
-        return _cv2.flip(image, horizontal=True)
     return image.flip(-1)
 
 
@@ -94,8 +91,6 @@ def vertical_flip(inpt: Any) -> Any:
 def vertical_flip_image_tensor(image: torch.Tensor) -> torch.Tensor:
     """Mirror a tensor ``[..., H, W]`` top-bottom (images, videos and masks alike)."""
     check_spatial(image, "vertical_flip")
-    if _cv2.can_flip(image):
-        return _cv2.flip(image, horizontal=False)
     return image.flip(-2)
 
 

@@ -17,7 +17,7 @@ from torch.nn.functional import pad as torch_pad
 from ..._args import FillArg, PaddingArg, check_padding_mode, parse_fill, parse_padding, per_channel_error
 from ..._names import accepts_canvas_size, video_kernel
 from ...datapoints import BoundingBoxFormat, Image, Mask, Video
-from .. import _cv2, _memory
+from .. import _cv2
 from .._checks import check_spatial
 from .._registry import get_kernel, register_kernels
 from ._description import Geometry, register_geometry, transform_bounding_box
@@ -84,7 +84,7 @@ def _pad_constant(image: torch.Tensor, padding: tuple[int, int, int, int], fill:
     if len(fill) != channels:
         raise per_channel_error("fill", channels, fill)
     height, width = image.shape[-2:]
-    out = _memory.empty((*image.shape[:-2], top + height + bottom, left + width + right), image.dtype, image)
+    out = image.new_empty((*image.shape[:-2], top + height + bottom, left + width + right))
     out[...] = torch.tensor(fill, dtype=torch.float64).to(image.dtype).to(image.device).reshape(-1, 1, 1)
     out[..., top : top + height, left : left + width] = image
     return out

@@ -16,7 +16,6 @@ from ...datapoints import Image, Video
 from .. import _cv2
 from .._checks import check_spatial
 from .._dtype import clamp_to_range_
-from .._memory import fresh_like
 from .._registry import get_kernel, register_kernels
 from .._type_conversion import pil_to_tensor, to_image_pil
 
@@ -159,8 +158,8 @@ def gaussian_noise_image_tensor(
     """Add Gaussian noise to a float ``[0, 1]`` or uint8 ``[0, 255]`` tensor ``[..., C, H, W]``."""
     if not is_number(sigma) or sigma < 0:
         raise ValueError(f"sigma must be a non-negative number, got {sigma!r}")
-    if image.is_floating_point():  # image + (mean + noise * sigma), in one fresh tensor
-        output = fresh_like(image).normal_(generator=generator).mul_(sigma).add_(mean).add_(image)
+    if image.is_floating_point():  # image + (mean + noise * sigma), the same float ops in one fresh tensor
+        output = torch.empty_like(image).normal_(generator=generator).mul_(sigma).add_(mean).add_(image)
         return output.clamp_(0, 1) if clip else output
     if image.dtype != torch.uint8:
         raise TypeError(f"gaussian_noise needs a float or uint8 image, got dtype {image.dtype}")

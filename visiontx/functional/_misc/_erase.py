@@ -12,7 +12,6 @@ from ..._names import video_kernel
 from ...datapoints import Image, Video
 from .. import _cv2
 from .._checks import check_spatial
-from .._memory import copy_of
 from .._registry import get_kernel, register_kernels
 from .._type_conversion import pil_to_tensor, to_image_pil
 
@@ -53,7 +52,7 @@ def erase_image_tensor(
     value = fill_tensor(v, image.dtype, image.device)
     if _cv2.can_erase(image, i, j, h, w, value, inplace):
         return _cv2.erase(image, i, j, h, w, value)
-    output = image if inplace else copy_of(image)
+    output = image if inplace else image.clone()
     region = output[..., i : i + h, j : j + w]
     try:
         region[...] = value

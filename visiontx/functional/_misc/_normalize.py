@@ -17,7 +17,6 @@ from ...datapoints import Image, Video
 from ...datapoints._datapoint import adopt, unwrap
 from .. import _cv2
 from .._dtype import to_dtype_image_tensor
-from .._memory import fresh_like, is_large
 from .._registry import get_kernel, register_kernels
 
 __all__ = ["normalize", "normalize_image_tensor", "normalize_video"]
@@ -99,10 +98,7 @@ def normalize_image_tensor(
     channels = image.shape[-3]
     mean_t = _per_channel(mean, "mean", channels, image)
     std_t = _per_channel(std, "std", channels, image)
-    if inplace:
-        output = image.sub_(mean_t)
-    else:  # a large output into numpy's memory (see _memory)
-        output = torch.sub(image, mean_t, out=fresh_like(image)) if is_large(image) else image.sub(mean_t)
+    output = image.sub_(mean_t) if inplace else image.sub(mean_t)
     return output.div_(std_t)
 
 
