@@ -54,6 +54,10 @@ def query_size(flat_inputs: list[Any]) -> tuple[int, int]:
 
     Raises ``TypeError`` if there is none and ``ValueError`` if they disagree.
     """
+    if len(flat_inputs) == 1 and type(flat_inputs[0]) is Image:  # a lone image: its own dims (the common call)
+        shape = flat_inputs[0].shape
+        if len(shape) >= 2:
+            return shape[-2], shape[-1]
     size = check_spatial_sizes_agree(flat_inputs)
     if size is None:
         raise TypeError("the sample must contain an image, video, mask or bounding box to know its size")
