@@ -83,6 +83,23 @@ def test_resize_equals_torch_on_random_sizes(mode: str, antialias: bool, loops: 
         torch.testing.assert_close(fast, reference, rtol=0, atol=0)
 
 
+@pytest.mark.parametrize("mode", ["bilinear", "bicubic"])
+def test_halving_edges_sixteen_rows_at_a_time_equal_torch(mode: str, loops: str) -> None:
+    """A halving's edge outputs (taps cut by the border) run 16 rows at a time from the first and last 16 bytes of
+    each row: row counts around multiples of 16, widths from 15 up, crops with a wider row stride, 0 / 255 values."""
+    rng = np.random.default_rng(7)
+    for height in (1, 2, 15, 16, 17, 31, 32, 33, 40):
+        for width in (15, 16, 17, 18, 30, 31, 32, 33, 47, 48, 64, 130):
+            shape = (2, 2 * height + 3, width + 5)
+            values = rng.choice([0, 255], shape) if width % 2 else rng.integers(0, 256, shape)
+            crop = torch.from_numpy(values.astype(np.uint8))[:, 1 : 1 + 2 * height, 2 : 2 + width]
+            for size in ((height, max(1, width // 2)), (2 * height, max(1, width // 2))):
+                out = np.empty((2, *size), dtype=np.uint8)
+                _native().resize(crop.numpy(), out, mode == "bicubic", True)
+                torch.testing.assert_close(torch.from_numpy(out), _torch_resize(crop.contiguous(), size, mode),
+                                           rtol=0, atol=0)
+
+
 @pytest.mark.parametrize(("mode", "antialias"), MODES)
 @pytest.mark.parametrize(
     ("in_size", "size"),

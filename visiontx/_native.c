@@ -8,10 +8,11 @@
  * half a unit, shifted down and clamped to 0..255. This file does the same arithmetic in the same order,
  * plane by plane. The vertical pass combines whole rows, two at a time per multiply-add (_mm_madd_epi16).
  * The horizontal pass runs along the rows where it halves the width (each output's taps then sit two
- * pixels after the previous output's); otherwise 32 rows at a time are transposed into a tile that stays
- * in cache, where each output column is a sum of whole columns, as in the vertical pass. It skips the
- * input rows the vertical pass does not read (reductions without antialias). The weights of the last few
- * axes are kept between calls. A halving without antialias (weights of one half) is one fused pass of
+ * pixels after the previous output's; the few edge outputs, whose taps the border cuts, then go 16 rows at
+ * a time from each row's first and last 16 bytes, transposed); otherwise 32 rows at a time are transposed
+ * into a tile that stays in cache, where each output column is a sum of whole columns, as in the vertical
+ * pass. It skips the input rows the vertical pass does not read (reductions without antialias). The weights
+ * of the last few axes are kept between calls. A halving without antialias (weights of one half) is one fused pass of
  * rounded pair means.
  *
  * luma(src, dst, weights): the torch grayscale kernel's fixed-point luma of RGB images, as the vertical
@@ -803,6 +804,60 @@ static void plan_free(Plan *plan) {
     free(plan->first_pair);
 }
 
+#if SIMD
+/* Outputs j_from <= j < j_to (taps inside bytes [base, base + 16) of every row) of 16 rows at once: bytes base.. of
+ * the rows transposed, each byte position then a vector of the 16 rows, summed as the vertical pass sums rows. */
+static void edge_block(const uint8_t *const *s, uint8_t *const *d, const Axis *axis, Py_ssize_t j_from,
+                       Py_ssize_t j_to, Py_ssize_t base) {
+    uint8_t columns[16 * 16], sums[16];
+    const uint8_t *window[16];
+    for (int k = 0; k < 16; k++) window[k] = s[k] + base;
+    transpose16(window, 0, (Rows){columns, 16, NULL}, 0);  /* columns row b: byte base + b of the 16 rows */
+    __m128i v[17];
+    for (int b = 0; b < 16; b++) v[b] = _mm_loadu_si128((const __m128i *)(columns + 16 * b));
+    v[16] = _mm_setzero_si128();  /* an odd tap's partner, at weight 0 */
+    const __m128i shift = _mm_cvtsi32_si128(axis->precision);
+    const __m128i bias = _mm_set1_epi32(1 << (axis->precision - 1));
+    for (Py_ssize_t j = j_from; j < j_to; j++) {
+        const int16_t *w = axis->weights + j * axis->taps;
+        int count = axis->count[j];
+        Py_ssize_t first = axis->start[j] - base;
+        __m128i a[4] = {bias, bias, bias, bias};
+        for (int t = 0; t < count; t += 2) {
+            int16_t high = t + 1 < count ? w[t + 1] : 0;
+            accumulate_rows(a, v[first + t], t + 1 < count ? v[first + t + 1] : v[16], weight_pair(w[t], high));
+        }
+        _mm_storeu_si128((__m128i *)sums, pack_sums(a[0], a[1], a[2], a[3], shift));
+        for (int k = 0; k < 16; k++) d[k][j] = sums[k];
+    }
+}
+
+/* Outputs j_from <= j < j_to of the rows listed in rows[0..n), whose taps all lie in bytes [base, base + 16) of a
+ * row at least 16 bytes wide: 16 rows at a time through edge_block, the rest one by one. */
+static void edges(const uint8_t *src, Py_ssize_t src_stride, const Py_ssize_t *rows, Py_ssize_t n, uint8_t *dst,
+                  Py_ssize_t dst_stride, const Axis *axis, Py_ssize_t j_from, Py_ssize_t j_to, Py_ssize_t base) {
+    Py_ssize_t k = 0;
+    if (j_from < j_to)
+        for (; k + 16 <= n; k += 16) {
+            const uint8_t *s[16];
+            uint8_t *d[16];
+            for (int m = 0; m < 16; m++) {
+                s[m] = src + rows[k + m] * src_stride;
+                d[m] = dst + rows[k + m] * dst_stride;
+            }
+            edge_block(s, d, axis, j_from, j_to, base);
+        }
+    for (; k < n; k++) row_plain(src + rows[k] * src_stride, dst + rows[k] * dst_stride, axis, j_from, j_to);
+}
+
+/* Whether the taps of outputs j_from <= j < j_to all lie in bytes [base, base + 16) of the row. */
+static int taps_within(const Axis *axis, Py_ssize_t j_from, Py_ssize_t j_to, Py_ssize_t base) {
+    for (Py_ssize_t j = j_from; j < j_to; j++)
+        if (axis->start[j] < base || axis->start[j] + axis->count[j] > base + 16) return 0;
+    return 1;
+}
+#endif
+
 /* The horizontal pass of the input rows listed in rows[0..n): each into the same row of dst. */
 static void horizontal(const uint8_t *src, Py_ssize_t src_stride, const Py_ssize_t *rows, Py_ssize_t n,
                        Py_ssize_t width, uint8_t *dst, Py_ssize_t dst_stride, const Axis *axis, const Plan *plan) {
@@ -830,11 +885,22 @@ static void horizontal(const uint8_t *src, Py_ssize_t src_stride, const Py_ssize
     Py_ssize_t offset = axis->start[j0] - 2 * j0;
     Halving halving;
     halving_init(&halving, w, j1 > j0 ? axis->count[j0] : 0, axis->precision);
+    Py_ssize_t rest = axis->out;  /* the first output row_halving leaves: the same for every row */
+    for (Py_ssize_t k = 0; k < n; k++)
+        rest = row_halving(src + rows[k] * src_stride, width, dst + rows[k] * dst_stride, j0, j1, offset, &halving,
+                           axis->precision);
+    /* the edge outputs (their taps cut by the border): 16 rows at a time where their taps fit 16 bytes */
+#if SIMD
+    if (width >= 16 && taps_within(axis, 0, j0, 0) && taps_within(axis, rest, axis->out, width - 16)) {
+        edges(src, src_stride, rows, n, dst, dst_stride, axis, 0, j0, 0);
+        edges(src, src_stride, rows, n, dst, dst_stride, axis, rest, axis->out, width - 16);
+        return;
+    }
+#endif
     for (Py_ssize_t k = 0; k < n; k++) {
         const uint8_t *s = src + rows[k] * src_stride;
         uint8_t *d = dst + rows[k] * dst_stride;
         row_plain(s, d, axis, 0, j0);
-        Py_ssize_t rest = row_halving(s, width, d, j0, j1, offset, &halving, axis->precision);
         row_plain(s, d, axis, rest, axis->out);
     }
 }
