@@ -923,9 +923,20 @@ static Py_ssize_t rows_read(const Axis *vert, Py_ssize_t in_h, Py_ssize_t *rows)
 
 static void vertical(const uint8_t *src, Py_ssize_t src_stride, Py_ssize_t width, uint8_t *dst,
                      Py_ssize_t dst_stride, const Axis *axis) {
-    for (Py_ssize_t i = 0; i < axis->out; i++)
-        vertical_row(src + axis->start[i] * src_stride, src_stride, width, axis->weights + i * axis->taps,
-                     axis->count[i], axis->precision, dst + i * dst_stride);
+    for (Py_ssize_t i = 0; i < axis->out; i++) {
+        const int16_t *w = axis->weights + i * axis->taps;
+        const uint8_t *first = src + axis->start[i] * src_stride;
+        uint8_t *d = dst + i * dst_stride;
+#if SIMD
+        /* a halving's inner rows straight to the AVX2 loop: a quarter of that pass went on vertical_row's set-up */
+        if (use_avx2 && width >= 32 && is_1331(w, axis->count[i], axis->precision)) {
+            const uint8_t *rows[4] = {first, first + src_stride, first + 2 * src_stride, first + 3 * src_stride};
+            vertical_columns(first, src_stride, vertical_1331_avx2(rows, width, d), width, w, 4, axis->precision, d);
+            continue;
+        }
+#endif
+        vertical_row(first, src_stride, width, w, axis->count[i], axis->precision, d);
+    }
 }
 
 /* The axes of recent calls, kept for the next ones (a pipeline resizes the same sizes again and again: their
