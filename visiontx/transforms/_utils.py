@@ -49,15 +49,19 @@ def has_all(flat_inputs: list[Any], *types_or_checks: type | Callable[[Any], boo
     return all(any(_matches(inpt, tc) for inpt in flat_inputs) for tc in types_or_checks)
 
 
+def _lone_image_shape(flat_inputs: list[Any]) -> tuple[int, ...] | None:
+    """The shape of a sample that is one ``Image`` (the common call: its own dims, no agreement to check)."""
+    return flat_inputs[0].shape if len(flat_inputs) == 1 and type(flat_inputs[0]) is Image else None
+
+
 def query_size(flat_inputs: list[Any]) -> tuple[int, int]:
     """The common ``(H, W)`` of the sample's images, videos, masks and boxes.
 
     Raises ``TypeError`` if there is none and ``ValueError`` if they disagree.
     """
-    if len(flat_inputs) == 1 and type(flat_inputs[0]) is Image:  # a lone image: its own dims (the common call)
-        shape = flat_inputs[0].shape
-        if len(shape) >= 2:
-            return shape[-2], shape[-1]
+    shape = _lone_image_shape(flat_inputs)
+    if shape is not None and len(shape) >= 2:
+        return shape[-2], shape[-1]
     size = check_spatial_sizes_agree(flat_inputs)
     if size is None:
         raise TypeError("the sample must contain an image, video, mask or bounding box to know its size")
@@ -79,10 +83,9 @@ def _is_image_like(inpt: Any) -> bool:
 
 def query_chw(flat_inputs: list[Any]) -> tuple[int, int, int]:
     """The common ``(C, H, W)`` of the sample's images and videos (plain tensors count as images)."""
-    if len(flat_inputs) == 1 and type(flat_inputs[0]) is Image:  # a lone image: its own dims (the common call)
-        shape = flat_inputs[0].shape
-        if len(shape) >= 3:
-            return shape[-3], shape[-2], shape[-1]
+    shape = _lone_image_shape(flat_inputs)
+    if shape is not None and len(shape) >= 3:
+        return shape[-3], shape[-2], shape[-1]
     dims = {tuple(get_dimensions(inpt)) for inpt in flat_inputs if _is_image_like(inpt)}
     if not dims:
         raise TypeError("the sample must contain an image or a video")

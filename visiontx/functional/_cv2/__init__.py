@@ -28,7 +28,6 @@ from ._base import available, can_use, disabled, native, takes_batch_per_image
 from ._color import (
     ContrastTables,
     Luma,
-    PixelStep,
     Step,
     adjust_colors,
     adjust_contrast,
@@ -62,7 +61,6 @@ from ._warp import can_remap_nearest, can_warp, remap, remap_nearest, warp, warp
 __all__ = [
     "ContrastTables",
     "Luma",
-    "PixelStep",
     "Step",
     "adjust_colors",
     "adjust_contrast",

@@ -22,7 +22,8 @@ from .._interpolation import InterpolationMode
 from .._registry import get_kernel, register_geometry_kernel, register_kernels
 from ._description import Describe, Geometry, register_geometry, transform_bounding_box
 from ._grid import (
-    FillArg, filled, has_no_pixels, image_fill, matrix_grid, parse_mode, pil_fill, sample, samples_as_bytes, work_dtype,
+    FillArg, filled, has_no_pixels, image_fill, matrix_grid, on_bytes, parse_mode, pil_fill, sample, samples_as_bytes,
+    work_dtype,
 )
 from ._matrix import scale_matrix
 
@@ -104,9 +105,7 @@ def warp_image_tensor(
     the geometry shrinks by 2 or more is first averaged over blocks of the whole part of that shrink."""
     mode, fill_values = parse_mode(interpolation), image_fill(fill, image)
     if samples_as_bytes(image, mode, fill_values):
-        as_bytes = image.view(torch.uint8)
-        out = warp_image_tensor(as_bytes, geometry, mode, fill_values)
-        return image if out is as_bytes else out.view(torch.bool)  # the identity still returns the input itself
+        return on_bytes(image, lambda as_bytes: warp_image_tensor(as_bytes, geometry, mode, fill_values))
     factors = block_factors(geometry) if antialias and mode != _NEAREST else (1, 1)
     blocks = (image.shape[-2] // factors[0], image.shape[-1] // factors[1])
     if factors != (1, 1) and image.ndim >= 3 and image.numel() > 0 and min(blocks) > 0:

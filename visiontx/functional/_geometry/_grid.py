@@ -10,7 +10,7 @@ bilinear and bicubic sampling work in float and round back (saturating: bicubic 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import PIL.Image
 import torch
@@ -39,6 +39,14 @@ def samples_as_bytes(image: torch.Tensor, mode: InterpolationMode, fill: Sequenc
         image.dtype == torch.bool and mode == InterpolationMode.NEAREST
         and (fill is None or all(value in (0.0, 1.0) for value in fill))
     )
+
+
+def on_bytes(image: torch.Tensor, sample_bytes: Callable[[torch.Tensor], torch.Tensor]) -> torch.Tensor:
+    """``sample_bytes`` of bool ``image`` viewed as uint8 (see :func:`samples_as_bytes`), viewed back as bool; the
+    input itself where ``sample_bytes`` returns its argument (an identity)."""
+    as_bytes = image.view(torch.uint8)
+    out = sample_bytes(as_bytes)
+    return image if out is as_bytes else out.view(torch.bool)
 
 
 def parse_mode(

@@ -25,7 +25,7 @@ from .._meta import _clamp_xyxy_, _from_xyxy, _to_xyxy, clamp_bounding_box_tenso
 from .._registry import get_kernel, register_geometry_kernel, register_kernels, register_mask_kernel
 from ._description import Geometry, register_geometry, transform_bounding_box
 from ._grid import (
-    FillArg, filled, has_no_pixels, image_fill, parse_mode, pil_fill, sample, samples_as_bytes, work_dtype,
+    FillArg, filled, has_no_pixels, image_fill, on_bytes, parse_mode, pil_fill, sample, samples_as_bytes, work_dtype,
 )
 from ._matrix import invert, transform_boxes
 
@@ -173,9 +173,8 @@ def perspective_image_tensor(
     values = _perspective_coefficients(startpoints, endpoints, coefficients)
     mode, fill_values = parse_mode(interpolation), image_fill(fill, image)
     if samples_as_bytes(image, mode, fill_values):
-        as_bytes = image.view(torch.uint8)
-        out = perspective_image_tensor(as_bytes, None, None, mode, fill_values, values)
-        return image if out is as_bytes else out.view(torch.bool)  # the identity still returns the input itself
+        return on_bytes(image, lambda byte_view: perspective_image_tensor(byte_view, None, None, mode, fill_values,
+                                                                           values))
     if values == _IDENTITY:
         return image
     if has_no_pixels(image, image.shape[-2:]):
@@ -319,7 +318,7 @@ def sample_displaced(
     size = images.shape[-2:]
     mode, fill_values = parse_mode(interpolation, bicubic=True), image_fill(fill, images)
     if samples_as_bytes(images, mode, fill_values):
-        return sample_displaced(images.view(torch.uint8), displacement, mode, fill_values).view(torch.bool)
+        return on_bytes(images, lambda as_bytes: sample_displaced(as_bytes, displacement, mode, fill_values))
     if has_no_pixels(images, size):
         return filled(images, size, fill_values)
     dtype = work_dtype(images.dtype)
