@@ -16,8 +16,8 @@ import torch
 import visiontx
 import visiontx.functional as F
 import visiontx.transforms as T
-from visiontx.datapoints import BoundingBox, Image, Mask
-from visiontx.transforms._fusion import _draw, split_runs
+from visiontx.datapoints import BoundingBox, Datapoint, Image, KeyPoints, Mask, Video
+from visiontx.transforms._fusion import FusedRun, _draw, split_runs, whole_pixel_stages
 
 from .common import DEFAULT_SIZE, Case, assert_equal
 
@@ -407,3 +407,117 @@ def test_the_geometry_probe_is_not_listed_to_users() -> None:
         TypeError, match=r"supports inputs of type BoundingBox, Image, KeyPoints, Mask, PIL.Image.Image, Tensor, Video, but"
     ):
         F.resize(object(), [2, 2])
+
+
+# ------------------------------------------------------------------ whole-pixel runs in plain Compose calls
+WHOLE_PIXEL_CHAINS = {
+    "ssd": lambda: [T.RandomZoomOut(fill={Image: (10, 20, 30), "others": 0}, side_range=(1.0, 3.0)),
+                    T.RandomIoUCrop(), T.RandomHorizontalFlip(), T.RandomVerticalFlip()],
+    "crop-beyond-the-canvas": lambda: [
+        T.RandomZoomOut(fill=7, side_range=(1.0, 2.0), p=1.0), T.RandomVerticalFlip(),
+        T.RandomCrop((70, 200), padding=[3, 1, 0, 5], pad_if_needed=True, fill=7), T.RandomHorizontalFlip(),
+    ],
+    "small-crops-of-a-large-canvas": lambda: [
+        T.RandomHorizontalFlip(), T.RandomZoomOut(fill=5, side_range=(4.0, 4.0), p=1.0), T.RandomCrop(30, fill=5),
+    ],
+    "pad-zoom-centre": lambda: [T.Pad([2, 0, 5, 1]), T.RandomZoomOut(side_range=(1.0, 1.5)), T.CenterCrop((50, 61))],
+    "no-canvas-drawn": lambda: [T.RandomZoomOut(side_range=(1.0, 1.0), p=1.0), T.RandomHorizontalFlip(p=1.0),
+                                T.RandomIoUCrop()],
+}
+
+
+def _leaves_of_every_kind() -> dict[str, Any]:
+    image, target = _detection_sample()
+    size = image.shape[-2:]
+    return {
+        "image": image,
+        "video": Video(torch.rand(2, 3, *size)),
+        "target": target,
+        "cxcywh": F.convert_format_bounding_box(target["boxes"], new_format="CXCYWH"),
+        "points": KeyPoints([[5.0, 7.0], [70.0, 50.0], [40.0, 30.0]], spatial_size=size),
+        "scores": torch.tensor([0.5, 0.25, 0.125]),
+    }
+
+
+def _assert_identical(actual: Any, expected: Any) -> None:
+    """The same structure, leaf types, metadata and values (exactly)."""
+    flat_actual, flat_expected = torch.utils._pytree.tree_leaves(actual), torch.utils._pytree.tree_leaves(expected)
+    assert len(flat_actual) == len(flat_expected)
+    for a, e in zip(flat_actual, flat_expected):
+        assert type(a) is type(e)
+        if isinstance(a, torch.Tensor):
+            assert a.dtype == e.dtype and torch.equal(a.as_subclass(torch.Tensor), e.as_subclass(torch.Tensor))
+            assert a._metadata() == e._metadata() if isinstance(a, Datapoint) else True
+        elif isinstance(a, PIL.Image.Image):
+            assert np.array_equal(np.asarray(a), np.asarray(e))
+        else:
+            assert a == e
+
+
+def _one_by_one(transforms: list[Any], sample: Any) -> Any:
+    for transform in transforms:
+        sample = transform(sample)
+    return sample
+
+
+@pytest.mark.parametrize("chain", WHOLE_PIXEL_CHAINS)
+def test_plain_compose_moves_whole_pixel_runs_as_the_transforms_one_by_one(chain: str) -> None:
+    """A run with a zoom out takes one crop of each image, video and mask (the fill outside, then flips):
+    outputs, metadata and the RNG exactly as the transforms called one by one."""
+    transforms = WHOLE_PIXEL_CHAINS[chain]()
+    assert [type(stage) for stage in whole_pixel_stages(transforms)] == [FusedRun]
+    drawn = set()  # the images the seeds give: the draws vary
+    for seed in range(12):
+        torch.manual_seed(seed)
+        expected = _one_by_one(transforms, _leaves_of_every_kind())
+        state = torch.get_rng_state()
+        torch.manual_seed(seed)
+        actual = T.Compose(transforms)(_leaves_of_every_kind())
+        assert torch.equal(torch.get_rng_state(), state)
+        _assert_identical(actual, expected)
+        drawn.add((tuple(actual["image"].shape), actual["image"].numpy().tobytes()))
+    assert len(drawn) > 1
+
+
+def test_whole_pixel_runs_reach_crops_wholly_in_the_fill() -> None:
+    transforms = WHOLE_PIXEL_CHAINS["small-crops-of-a-large-canvas"]()
+    filled = 0
+    for seed in range(40):
+        torch.manual_seed(seed)
+        out = T.Compose(transforms)(_detection_sample()[0])
+        torch.manual_seed(seed)
+        assert torch.equal(out, _one_by_one(transforms, _detection_sample()[0]))
+        filled += bool((out == 5).all())
+    assert filled > 0
+
+
+@pytest.mark.parametrize("kind", ["pil", "plain"])
+def test_whole_pixel_runs_of_pil_images_and_plain_tensors(kind: str) -> None:
+    image = _detection_sample()[0].as_subclass(torch.Tensor)
+    image = F.to_pil_image(image) if kind == "pil" else image
+    transforms = [T.RandomZoomOut(fill=9, p=1.0), T.RandomCrop(40, fill=9), T.RandomHorizontalFlip()]
+    for seed in range(6):
+        torch.manual_seed(seed)
+        expected = _one_by_one(transforms, (image, torch.tensor(3)))
+        torch.manual_seed(seed)
+        _assert_identical(T.Compose(transforms)((image, torch.tensor(3))), expected)
+
+
+def test_which_runs_plain_compose_joins() -> None:
+    zoom, iou, flip, resize = T.RandomZoomOut(), T.RandomIoUCrop(), T.RandomHorizontalFlip(), T.Resize(32)
+    stages = whole_pixel_stages([T.RandomPhotometricDistort(), zoom, iou, flip, resize, T.SanitizeBoundingBox()])
+    assert [type(s).__name__ for s in stages] == [
+        "RandomPhotometricDistort", "FusedRun", "Resize", "SanitizeBoundingBox"
+    ]
+    assert stages[1].transforms == [zoom, iou, flip]
+    no_zoom = [T.RandomCrop(32, padding=4), flip]
+    assert whole_pixel_stages(no_zoom) is no_zoom
+    assert whole_pixel_stages([zoom]) == [zoom]
+    reflect = T.Pad(2, padding_mode="reflect")
+    assert whole_pixel_stages([zoom, reflect, iou]) == [zoom, reflect, iou]
+    assert len(whole_pixel_stages([T.RandomZoomOut(), T.CenterCrop(20)])) == 1
+    assert len(whole_pixel_stages([T.RandomZoomOut(fill=3), T.CenterCrop(20)])) == 2  # its zero padding differs
+    assert len(whole_pixel_stages([T.RandomZoomOut(fill=3), T.Pad(1, fill=4)])) == 2
+    hooked = T.RandomHorizontalFlip()
+    hooked.register_forward_hook(lambda *args: None)
+    assert whole_pixel_stages([zoom, hooked]) == [zoom, hooked]

@@ -9,7 +9,7 @@ import torch
 
 from .._args import check_probability
 from . import _random
-from ._fusion import FusedRun, split_runs
+from ._fusion import FusedRun, split_runs, whole_pixel_stages
 from ._misc._normalize import own_image_stages
 from ._transform import Transform
 
@@ -75,7 +75,9 @@ class Compose(_Container):
     returned tuple on to the next, as torchvision's containers do; one input (a tuple or dict sample
     included) is passed as it is. ``RandomApply``, ``RandomChoice`` and ``RandomOrder`` do the same.
     A ``Normalize`` right after a ``ToDtype`` normalises in place the images that ``ToDtype`` has just made
-    (the same values, one float image fewer to allocate).
+    (the same values, one float image fewer to allocate). A run of whole-pixel transforms (pads, crops,
+    ``RandomIoUCrop``, flips) holding a ``RandomZoomOut`` crops each image, video and mask once, never
+    building the zoomed-out canvas (the same values and draws).
 
     Args:
         transforms: a sequence of callables (transforms or any function of the sample).
@@ -105,9 +107,10 @@ class Compose(_Container):
             self.generator = torch.Generator().manual_seed(_check_seed(seed))
 
     def forward(self, *inputs: Any) -> Any:
-        # record / replay walk _stages themselves, a record node per transform: joining ToDtype and Normalize
-        # (which changes where the values are written, not what they are) is for plain calls only
-        return self._run(own_image_stages(self._stages(self.transforms)), inputs)
+        # record / replay walk _stages themselves, a record node per transform: joining ToDtype and Normalize,
+        # and whole-pixel runs (which change where the values are written, not what they are), is for plain
+        # calls only
+        return self._run(own_image_stages(whole_pixel_stages(self._stages(self.transforms))), inputs)
 
     def _stages(self, steps: list[Callable]) -> list[Callable]:
         if not self.fuse_geometry:

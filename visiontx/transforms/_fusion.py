@@ -5,8 +5,12 @@ call, each transform of the run draws its parameters as it would unfused (same d
 a :class:`_GeometryProbe` of the size the sample would have by then) and runs its own ``transform`` on
 the probe, whose kernels compose each op's ``Geometry`` instead of moving pixels. Every leaf then
 moves once through the composed geometry (``F.warp``), but for the boxes of a run with a
-``RandomIoUCrop``, which move unfused (its draws read them: see :func:`_draw`). Runs whose ops are all exact (flips, integer
-crops and pads, quarter turns) and runs of one applied transform replay the drawn parameters unfused.
+``RandomIoUCrop``, which move unfused (its draws read them: see :func:`_draw`). Runs of one applied transform
+replay the drawn parameters unfused. Runs whose ops all move whole pixels (integer crops and pads, flips) are
+exact: their images, videos and masks take one crop of the input (the run's fill where it reaches outside)
+and its flips, without the canvases in between, and the other leaves replay the drawn parameters unfused.
+Plain ``Compose`` calls take that exact path too, for runs of :data:`WHOLE_PIXEL` transforms holding a
+``RandomZoomOut`` (:func:`whole_pixel_stages`): its canvas is up to 16 times the input.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ import torch
 
 from .. import functional as F
 from .._args import setup_fill_arg
-from ..datapoints import BoundingBox, Datapoint
+from ..datapoints import BoundingBox, Datapoint, Image, Mask, Video
 from ..functional import Geometry, InterpolationMode
 from ..functional._geometry._description import describe_step
 from . import _random
@@ -42,10 +46,10 @@ from ._geometry import (
     ScaleJitter,
 )
 from ._tape import state as _TAPE
-from ._transform import Transform, check_spatial_sizes_agree, flatten_sample
+from ._transform import Transform, check_spatial_sizes_agree, flatten_sample, needs_module_call
 from ._utils import FillMixin
 
-__all__ = ["FUSIBLE", "FusedRun", "apply_run", "is_fusible", "split_runs"]
+__all__ = ["FUSIBLE", "WHOLE_PIXEL", "FusedRun", "apply_run", "is_fusible", "split_runs", "whole_pixel_stages"]
 
 # Transforms whose every call goes through described ops (their params need only the sample's size, or for
 # RandomIoUCrop its boxes, which the run replays unfused: see _draw).
@@ -54,10 +58,13 @@ FUSIBLE = (
     Pad, RandomZoomOut, RandomRotation, RandomAffine, RandomPerspective, RandomHorizontalFlip, RandomVerticalFlip,
     RandomIoUCrop,
 )
+# Transforms whose every op moves whole pixels: integer pads and crops, flips
+WHOLE_PIXEL = (Pad, RandomZoomOut, CenterCrop, RandomCrop, RandomIoUCrop, RandomHorizontalFlip, RandomVerticalFlip)
 _DESCRIBED_OPS = (
     F.resize, F.crop, F.center_crop, F.resized_crop, F.pad, F.affine, F.rotate, F.perspective,
     F.horizontal_flip, F.vertical_flip,
 )
+_PIXELS = (Image, Video, Mask, PIL.Image.Image)
 _ZERO_FILL = setup_fill_arg(0)
 _IDENTITY = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
 _EMPTY = torch.empty(0)
@@ -106,20 +113,22 @@ def _fill_spec(transform: Any) -> Any:
     return transform._fill if isinstance(transform, FillMixin) else _ZERO_FILL
 
 
-def is_fusible(transform: Any) -> bool:
-    """Whether ``transform`` can sit in a fused run (exact class, constant padding)."""
+def is_fusible(transform: Any, classes: tuple[type, ...] = FUSIBLE) -> bool:
+    """Whether ``transform`` can sit in a fused run (exact class among ``classes``, constant padding)."""
     # (padding_mode is an instance attribute where a FUSIBLE class has one: a miss through
     # nn.Module.__getattr__ would cost more than the rest of a split)
-    return type(transform) in FUSIBLE and vars(transform).get("padding_mode", "constant") == "constant"
+    return type(transform) in classes and vars(transform).get("padding_mode", "constant") == "constant"
 
 
-def split_runs(transforms: Sequence[Callable]) -> list[tuple[bool, list[Callable]]]:
-    """``transforms`` as ``(fusible, run)`` pairs: fusible runs end at any other transform and where a
-    transform's fill differs from the run's (that of its first transform with a fill)."""
+def split_runs(
+    transforms: Sequence[Callable], classes: tuple[type, ...] = FUSIBLE
+) -> list[tuple[bool, list[Callable]]]:
+    """``transforms`` as ``(fusible, run)`` pairs: fusible runs (of ``classes``) end at any other transform
+    and where a transform's fill differs from the run's (that of its first transform with a fill)."""
     runs: list[tuple[bool, list[Callable]]] = []
     run_fill: tuple[Any, ...] = ()  # the last run's fill, once a transform of it has one
     for transform in transforms:
-        fusible = is_fusible(transform)
+        fusible = is_fusible(transform, classes)
         fill = (_fill_spec(transform),) if isinstance(transform, (FillMixin, CenterCrop)) else ()
         if fusible and runs and runs[-1][0] and _fills_agree(run_fill, fill):
             runs[-1][1].append(transform)
@@ -170,12 +179,73 @@ def _draw(
     return drawn, probe, boxes
 
 
-def _replay(drawn: Drawn, flat_inputs: list[Any]) -> list[Any]:
-    """The drawn parameters applied unfused, transform by transform."""
+def _replay(drawn: Drawn, flat_inputs: list[Any], done: Sequence[bool] = ()) -> list[Any]:
+    """The drawn parameters applied unfused, transform by transform, to the leaves not marked ``done``."""
     for transform, params in drawn:
         needs = transform._needs_transform_list(flat_inputs)
+        if done:
+            needs = [need and not skip for need, skip in zip(needs, done)]
         flat_inputs = [transform.transform(x, params) if need else x for x, need in zip(flat_inputs, needs)]
     return flat_inputs
+
+
+def _span(start: int, length: int, size: int) -> tuple[int, int, int]:
+    """``(before, first, count)``: a window of ``length`` from ``start`` over ``[0, size)`` covers ``count``
+    positions from ``first``, after ``before`` positions outside."""
+    first = min(max(start, 0), size)
+    count = max(min(start + length, size) - first, 0)
+    before = min(max(first - start, 0), length)
+    return before, first, count
+
+
+def _window(geometry: Geometry) -> tuple[int, int, bool, bool] | None:
+    """``(top, left, vflip, hflip)``: an exact ``geometry`` without a quarter turn as the crop of the input
+    at ``(top, left)`` of its canvas size, then flips; None for a quarter turn."""
+    (a, b, c), (d, e, f), _ = geometry.matrix
+    if b or d:
+        return None
+    height, width = geometry.canvas_size
+    left = int(c) - width if a < 0 else -int(c)
+    top = int(f) - height if e < 0 else -int(f)
+    return top, left, e < 0, a < 0
+
+
+def _whole_pixels(leaf: Any, window: tuple[int, int, bool, bool], canvas: tuple[int, int], run: list[Transform]) -> Any:
+    """An image, video or mask through an exact run: one crop of it (the run's fill outside), then flips."""
+    (top, left, vflip, hflip), (height, width) = window, canvas
+    before_y, y, rows = _span(top, height, leaf.shape[-2])
+    before_x, x, columns = _span(left, width, leaf.shape[-1])
+    padding = [before_x, before_y, width - before_x - columns, height - before_y - rows]
+    last = run[-1]
+    out = last.call_kernel(F.crop, leaf, top=y, left=x, height=rows, width=columns)
+    if hflip:
+        out = last.call_kernel(F.horizontal_flip, out)
+        padding[0], padding[2] = padding[2], padding[0]
+    if vflip:
+        out = last.call_kernel(F.vertical_flip, out)
+        padding[1], padding[3] = padding[3], padding[1]
+    if any(padding):
+        fill = next((t._fill_for(leaf) for t in run if isinstance(t, FillMixin)), None)
+        out = last.call_kernel(F.pad, out, padding=padding, fill=0 if fill is None else fill, padding_mode="constant")
+    return out
+
+
+def _exact(
+    drawn: Drawn, probe: _GeometryProbe, run: list[Transform], flat_inputs: list[Any], needs: list[bool],
+    boxes: dict[int, BoundingBox],
+) -> list[Any]:
+    """The leaves through an exact run: images, videos and masks by :func:`_whole_pixels`, the boxes of a run
+    with a ``RandomIoUCrop`` as :func:`_draw` moved them, the rest replayed unfused."""
+    window = _window(probe.geometry)
+    pixels = [need and (isinstance(x, _PIXELS) or type(x) is torch.Tensor) for x, need in zip(flat_inputs, needs)]
+    if window is None or any(isinstance(x, PIL.Image.Image) for x, p in zip(flat_inputs, pixels) if p):
+        return _replay(drawn, flat_inputs)
+    canvas = probe.geometry.canvas_size
+    outputs = _replay(drawn, flat_inputs, [p or i in boxes for i, p in enumerate(pixels)])
+    return [
+        _whole_pixels(x, window, canvas, run) if p else boxes.get(i, out)
+        for i, (x, out, p) in enumerate(zip(flat_inputs, outputs, pixels))
+    ]
 
 
 def _interpolation(drawn: Drawn, leaf: Any) -> InterpolationMode:
@@ -210,8 +280,10 @@ def apply_run(run: list[Transform], sample: Any) -> Any:
             sample = transform(sample)
         return sample
     drawn, probe, boxes = _draw(run, flat_inputs, size)
-    if len(drawn) <= 1 or all(map(_is_exact, probe.steps)):
+    if len(drawn) <= 1:
         outputs = _replay(drawn, flat_inputs)
+    elif all(map(_is_exact, probe.steps)):
+        outputs = _exact(drawn, probe, run, flat_inputs, needs, boxes)
     else:
         outputs = [
             (boxes[i] if i in boxes else _fused(x, probe.geometry, run, drawn)) if need else x
@@ -228,3 +300,20 @@ class FusedRun:
 
     def __call__(self, *inputs: Any) -> Any:
         return apply_run(self.transforms, inputs if len(inputs) > 1 else inputs[0])
+
+
+def whole_pixel_stages(stages: list[Callable]) -> list[Callable]:
+    """``stages`` with each run of :data:`WHOLE_PIXEL` transforms that holds a ``RandomZoomOut`` (exact classes,
+    constant padding, agreeing fills, no hooks) as one :class:`FusedRun`: exact, it gives what the
+    transforms give one by one, without materialising the zoomed-out canvas."""
+    if not any(type(stage) is RandomZoomOut for stage in stages):
+        return stages
+    joined: list[Callable] = []
+    for fusible, run in split_runs(stages, WHOLE_PIXEL):
+        if fusible and len(run) > 1 and any(type(t) is RandomZoomOut for t in run) and not any(
+            map(needs_module_call, run)
+        ):
+            joined.append(FusedRun(run))
+        else:
+            joined.extend(run)
+    return joined
