@@ -15,7 +15,7 @@ import pytest
 import torch
 import torch.nn.functional as nnf
 
-from visiontx.functional import _cv2
+from visiontx.functional import InterpolationMode, _cv2
 from visiontx.functional._cv2 import _base, _color, _geometry, _layout, _warp
 
 from .common import interleaved_copy, make_image_tensor, run_patched
@@ -527,9 +527,21 @@ def test_nearest_resize_equals_torch_for_every_size(dtype: torch.dtype) -> None:
     used = 0
     for size in [(1, 1), (23, 37), (48, 72), (11, 18), (34, 20), (123, 141), (5, 300), (68, 44)]:
         used += _geometry.can_resize_nearest(image, size)
-        fast, reference = _fast_and_torch(F.resize_image_tensor, image, list(size), interpolation="nearest")
-        torch.testing.assert_close(fast, reference, rtol=0, atol=0)
-    assert 0 < used < 8  # both paths ran: (34, 20) and (68, 44) disagree with OpenCV's indices
+        assert _cv2.can_resize(image, size, InterpolationMode.NEAREST, False) in ("nearest", "gather")
+        for source in (image, image[..., 1:23, 2:35]):  # and a crop: a view
+            fast, reference = _fast_and_torch(F.resize_image_tensor, source, list(size), interpolation="nearest")
+            torch.testing.assert_close(fast, reference, rtol=0, atol=0)
+    assert 0 < used < 8  # both paths ran: (34, 20) and (68, 44) disagree with OpenCV's indices (gathered)
+
+
+@needs_cv2
+def test_nearest_resize_gathers_by_torch_indices_where_opencv_differs() -> None:
+    masks = (torch.rand(8, 200, 202, generator=torch.Generator().manual_seed(0)) > 0.5).to(torch.uint8)
+    assert not _geometry._nearest_agrees(200, 374)
+    assert _cv2.can_resize(masks, (374, 448), InterpolationMode.NEAREST, False) == "gather"
+    expected = torch.nn.functional.interpolate(masks[None].float(), size=(374, 448), mode="nearest")[0]
+    assert torch.equal(_geometry.resize_gather(masks, (374, 448)), expected.to(torch.uint8))
+    assert torch.equal(_geometry.take_columns(masks, torch.tensor([201, 0, 5, 5])), masks[..., [201, 0, 5, 5]])
 
 
 @needs_cv2

@@ -3,6 +3,9 @@ references, invariants and errors."""
 
 from __future__ import annotations
 
+import contextlib
+import itertools
+
 import numpy as np
 import PIL.Image
 import pytest
@@ -12,6 +15,8 @@ from hypothesis import strategies as st
 
 import visiontx.functional as F
 from visiontx.datapoints import BoundingBox, Image, Mask, Video
+from visiontx.functional import _cv2
+from visiontx.functional._geometry._crop import window_resize_mask
 
 from .common import AXIS_ALIGNED
 from .common import (
@@ -368,3 +373,26 @@ def test_errors(call, error, match) -> None:
 def test_five_ten_crop_refuse_masks_and_boxes(op, make) -> None:
     with pytest.raises(TypeError, match="supports"):
         op(make(), 5)
+
+
+@pytest.mark.parametrize("shape", [(30, 41), (5, 30, 41), (2, 3, 30, 41)])
+@pytest.mark.parametrize("dtype", [torch.uint8, torch.bool])
+def test_window_resize_mask_equals_crop_flip_resize(shape: tuple[int, ...], dtype: torch.dtype) -> None:
+    """Sampled straight from the mask: what zero-padded cropping, flipping and a nearest resize give, for
+    windows inside, across and outside the mask, shrinking and growing, with the wing and without."""
+    generator = torch.Generator().manual_seed(0)
+    mask = torch.randint(0, 7, shape, generator=generator, dtype=torch.uint8)
+    mask = mask > 3 if dtype == torch.bool else mask
+    windows = [(0, 0, 30, 41), (5, 7, 10, 12), (-12, -20, 70, 90), (25, 30, 20, 30), (40, 50, 8, 9), (-30, -9, 10, 60)]
+    for (top, left, height, width), size, vflip, hflip in itertools.product(
+        windows, [(13, 17), (61, 95), (30, 41)], (False, True), (False, True)
+    ):
+        expected = F.crop_image_tensor(mask, top, left, height, width)
+        expected = F.vertical_flip_image_tensor(expected) if vflip else expected
+        expected = F.horizontal_flip_image_tensor(expected) if hflip else expected
+        expected = F.resize_mask(expected, list(size))
+        for wing in (True, False):
+            with contextlib.nullcontext() if wing else _cv2.disabled():
+                out = window_resize_mask(mask, top, left, height, width, size, vflip, hflip)
+            assert out.dtype == dtype and torch.equal(out, expected), (top, left, height, width, size, vflip, hflip)
+    assert mask.shape == shape  # the input is left as it was

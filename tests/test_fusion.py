@@ -17,7 +17,7 @@ import visiontx
 import visiontx.functional as F
 import visiontx.transforms as T
 from visiontx.datapoints import BoundingBox, Datapoint, Image, KeyPoints, Mask, Video
-from visiontx.transforms._fusion import FusedRun, _draw, split_runs, whole_pixel_stages
+from visiontx.transforms._fusion import WholePixelRun, _draw, split_runs, whole_pixel_stages
 
 from .common import DEFAULT_SIZE, Case, assert_equal
 
@@ -423,6 +423,15 @@ WHOLE_PIXEL_CHAINS = {
     "pad-zoom-centre": lambda: [T.Pad([2, 0, 5, 1]), T.RandomZoomOut(side_range=(1.0, 1.5)), T.CenterCrop((50, 61))],
     "no-canvas-drawn": lambda: [T.RandomZoomOut(side_range=(1.0, 1.0), p=1.0), T.RandomHorizontalFlip(p=1.0),
                                 T.RandomIoUCrop()],
+    # a Resize after the run joins it: masks it shrinks are sampled straight from the input
+    "then-a-shrinking-resize": lambda: [T.RandomZoomOut(side_range=(1.0, 3.0), p=1.0), T.RandomIoUCrop(),
+                                        T.RandomHorizontalFlip(), T.RandomVerticalFlip(), T.Resize(20, max_size=31)],
+    "then-a-growing-resize": lambda: [T.RandomZoomOut(fill={Image: 4, "others": 0}), T.RandomHorizontalFlip(),
+                                      T.RandomIoUCrop(), T.Resize((150, 170), antialias=False)],
+    "then-nearest-exact": lambda: [T.RandomZoomOut(p=1.0), T.RandomIoUCrop(), T.RandomVerticalFlip(p=1.0),
+                                   T.Resize(25, interpolation="nearest-exact")],
+    "masks-filled-with-ones": lambda: [T.RandomZoomOut(fill={Image: 9, "others": 1}, p=1.0), T.RandomIoUCrop(),
+                                       T.Resize(22)],
 }
 
 
@@ -435,6 +444,7 @@ def _leaves_of_every_kind() -> dict[str, Any]:
         "target": target,
         "cxcywh": F.convert_format_bounding_box(target["boxes"], new_format="CXCYWH"),
         "points": KeyPoints([[5.0, 7.0], [70.0, 50.0], [40.0, 30.0]], spatial_size=size),
+        "bool_masks": Mask(target["masks"] > 0),
         "scores": torch.tensor([0.5, 0.25, 0.125]),
     }
 
@@ -465,7 +475,7 @@ def test_plain_compose_moves_whole_pixel_runs_as_the_transforms_one_by_one(chain
     """A run with a zoom out takes one crop of each image, video and mask (the fill outside, then flips):
     outputs, metadata and the RNG exactly as the transforms called one by one."""
     transforms = WHOLE_PIXEL_CHAINS[chain]()
-    assert [type(stage) for stage in whole_pixel_stages(transforms)] == [FusedRun]
+    assert [type(stage) for stage in whole_pixel_stages(transforms)] == [WholePixelRun]
     drawn = set()  # the images the seeds give: the draws vary
     for seed in range(12):
         torch.manual_seed(seed)
@@ -506,10 +516,14 @@ def test_whole_pixel_runs_of_pil_images_and_plain_tensors(kind: str) -> None:
 def test_which_runs_plain_compose_joins() -> None:
     zoom, iou, flip, resize = T.RandomZoomOut(), T.RandomIoUCrop(), T.RandomHorizontalFlip(), T.Resize(32)
     stages = whole_pixel_stages([T.RandomPhotometricDistort(), zoom, iou, flip, resize, T.SanitizeBoundingBox()])
-    assert [type(s).__name__ for s in stages] == [
-        "RandomPhotometricDistort", "FusedRun", "Resize", "SanitizeBoundingBox"
-    ]
-    assert stages[1].transforms == [zoom, iou, flip]
+    assert [type(s).__name__ for s in stages] == ["RandomPhotometricDistort", "WholePixelRun", "SanitizeBoundingBox"]
+    assert stages[1].transforms == [zoom, iou, flip, resize]  # the Resize right after joins
+    assert len(whole_pixel_stages([zoom, iou, resize, T.Resize(20)])) == 2
+    assert len(whole_pixel_stages([zoom, iou, T.Resize(20, interpolation="nearest"), iou])) == 2
+    assert len(whole_pixel_stages([zoom, iou, T.RandomResize(20, 30)])) == 2
+    hooked_resize = T.Resize(20)
+    hooked_resize.register_forward_pre_hook(lambda *args: None)
+    assert len(whole_pixel_stages([zoom, iou, hooked_resize])) == 2
     no_zoom = [T.RandomCrop(32, padding=4), flip]
     assert whole_pixel_stages(no_zoom) is no_zoom
     assert whole_pixel_stages([zoom]) == [zoom]
@@ -521,3 +535,18 @@ def test_which_runs_plain_compose_joins() -> None:
     hooked = T.RandomHorizontalFlip()
     hooked.register_forward_hook(lambda *args: None)
     assert whole_pixel_stages([zoom, hooked]) == [zoom, hooked]
+
+
+@pytest.mark.parametrize(
+    ("chain", "sampled"),
+    [("then-a-shrinking-resize", True), ("then-nearest-exact", False), ("masks-filled-with-ones", False)],
+)
+def test_masks_are_sampled_from_the_input_only_where_that_is_exact(monkeypatch, chain: str, sampled: bool) -> None:
+    calls = []
+    original = visiontx.transforms._fusion.window_resize_mask
+    monkeypatch.setattr(visiontx.transforms._fusion, "window_resize_mask",
+                        lambda *args: calls.append(1) or original(*args))
+    for seed in range(4):
+        torch.manual_seed(seed)
+        T.Compose(WHOLE_PIXEL_CHAINS[chain]())(_leaves_of_every_kind())
+    assert bool(calls) == sampled

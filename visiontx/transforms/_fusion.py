@@ -27,6 +27,7 @@ from .._args import setup_fill_arg
 from ..datapoints import BoundingBox, Datapoint, Image, Mask, Video
 from ..functional import Geometry, InterpolationMode
 from ..functional._geometry._description import describe_step
+from ..functional._geometry._crop import window_resize_mask
 from . import _random
 from ._geometry import (
     CenterCrop,
@@ -49,7 +50,10 @@ from ._tape import state as _TAPE
 from ._transform import Transform, check_spatial_sizes_agree, flatten_sample, needs_module_call
 from ._utils import FillMixin
 
-__all__ = ["FUSIBLE", "WHOLE_PIXEL", "FusedRun", "apply_run", "is_fusible", "split_runs", "whole_pixel_stages"]
+__all__ = [
+    "FUSIBLE", "WHOLE_PIXEL", "FusedRun", "WholePixelRun", "apply_run", "apply_whole_pixel_run", "is_fusible",
+    "split_runs", "whole_pixel_stages",
+]
 
 # Transforms whose every call goes through described ops (their params need only the sample's size, or for
 # RandomIoUCrop its boxes, which the run replays unfused: see _draw).
@@ -231,21 +235,55 @@ def _whole_pixels(leaf: Any, window: tuple[int, int, bool, bool], canvas: tuple[
 
 
 def _exact(
-    drawn: Drawn, probe: _GeometryProbe, run: list[Transform], flat_inputs: list[Any], needs: list[bool],
-    boxes: dict[int, BoundingBox],
-) -> list[Any]:
-    """The leaves through an exact run: images, videos and masks by :func:`_whole_pixels`, the boxes of a run
-    with a ``RandomIoUCrop`` as :func:`_draw` moved them, the rest replayed unfused."""
-    window = _window(probe.geometry)
+    drawn: Drawn, geometry: Geometry, run: list[Transform], flat_inputs: list[Any], needs: list[bool],
+    boxes: dict[int, BoundingBox], resize: tuple[Transform, dict[str, Any]] | None = None,
+) -> list[Any] | None:
+    """The leaves through a run whose ``geometry`` is exact (then ``resize``, a drawn ``Resize``, if given):
+    images, videos and masks by :func:`_whole_pixels` (masks a ``Resize`` takes with zero fill by
+    :func:`_masks_resized`), the boxes of a run with a ``RandomIoUCrop`` as :func:`_draw` moved them, the
+    rest replayed unfused. None for a quarter turn or PIL images: the caller replays the whole run."""
+    window = _window(geometry)
     pixels = [need and (isinstance(x, _PIXELS) or type(x) is torch.Tensor) for x, need in zip(flat_inputs, needs)]
     if window is None or any(isinstance(x, PIL.Image.Image) for x, p in zip(flat_inputs, pixels) if p):
-        return _replay(drawn, flat_inputs)
-    canvas = probe.geometry.canvas_size
+        return None
+    canvas = geometry.canvas_size
     outputs = _replay(drawn, flat_inputs, [p or i in boxes for i, p in enumerate(pixels)])
-    return [
-        _whole_pixels(x, window, canvas, run) if p else boxes.get(i, out)
-        for i, (x, out, p) in enumerate(zip(flat_inputs, outputs, pixels))
-    ]
+    moved = []
+    for i, (x, out, pixel) in enumerate(zip(flat_inputs, outputs, pixels)):
+        if not pixel:
+            moved.append(boxes.get(i, out))
+        elif resize is not None and isinstance(x, Mask) and _gathers(resize[0], run, x, canvas):
+            moved.append(_masks_resized(x, window, canvas, resize[0]))
+        else:
+            out = _whole_pixels(x, window, canvas, run)
+            moved.append(out if resize is None else resize[0].transform(out, resize[1]))
+    return moved
+
+
+def _run_fill(run: list[Transform], leaf: Any) -> Any:
+    """The fill of ``run``'s padding for ``leaf`` (None: zeros)."""
+    fill = next((t._fill_for(leaf) for t in run if isinstance(t, FillMixin)), None)
+    if fill is not None and not any(map(float, fill if isinstance(fill, list) else (fill,))):
+        return None
+    return fill
+
+
+def _gathers(resize: Transform, run: list[Transform], mask: Any, canvas: tuple[int, int]) -> bool:
+    """Whether ``mask`` skips its crop: zero fill, ``nearest`` (a mask's mode but for ``nearest-exact``) and
+    a crop larger than the resized mask (else cropping and resizing it reads no more than sampling does)."""
+    if vars(resize)["interpolation"] == InterpolationMode.NEAREST_EXACT or _run_fill(run, mask) is not None:
+        return False
+    height, width = F.geometry_of("resize", canvas, size=resize.size, max_size=resize.max_size).canvas_size
+    return canvas[0] * canvas[1] > height * width
+
+
+def _masks_resized(mask: Any, window: tuple[int, int, bool, bool], canvas: tuple[int, int], resize: Transform) -> Any:
+    """A mask's crop by ``window`` (zeros outside, then flips) resized by ``resize``, read straight from the
+    mask (``window_resize_mask``)."""
+    (top, left, vflip, hflip), (height, width) = window, canvas
+    size = F.geometry_of("resize", canvas, size=resize.size, max_size=resize.max_size).canvas_size
+    out = window_resize_mask(mask.as_subclass(torch.Tensor), top, left, height, width, size, vflip, hflip)
+    return type(mask).wrap_like(mask, out)
 
 
 def _interpolation(drawn: Drawn, leaf: Any) -> InterpolationMode:
@@ -260,9 +298,7 @@ def _interpolation(drawn: Drawn, leaf: Any) -> InterpolationMode:
 
 def _fused(leaf: Any, geometry: Geometry, run: list[Transform], drawn: Drawn) -> Any:
     """``leaf`` moved once through the run's composed geometry."""
-    fill = next((t._fill_for(leaf) for t in run if isinstance(t, FillMixin)), None)
-    if fill is not None and not any(map(float, fill if isinstance(fill, list) else (fill,))):
-        fill = None  # zeros: the warp's own border (grid_sample's zero padding), no blending pass
+    fill = _run_fill(run, leaf)  # None for zeros: the warp's own border (grid_sample's zero padding), no blending pass
     antialias = any(vars(t).get("antialias", False) for t, _ in drawn)
     interpolation = _interpolation(drawn, leaf)
     return run[-1].call_kernel(F.warp, leaf, geometry=geometry, interpolation=interpolation, fill=fill,
@@ -283,7 +319,8 @@ def apply_run(run: list[Transform], sample: Any) -> Any:
     if len(drawn) <= 1:
         outputs = _replay(drawn, flat_inputs)
     elif all(map(_is_exact, probe.steps)):
-        outputs = _exact(drawn, probe, run, flat_inputs, needs, boxes)
+        exact = _exact(drawn, probe.geometry, run, flat_inputs, needs, boxes)
+        outputs = _replay(drawn, flat_inputs) if exact is None else exact
     else:
         outputs = [
             (boxes[i] if i in boxes else _fused(x, probe.geometry, run, drawn)) if need else x
@@ -302,18 +339,54 @@ class FusedRun:
         return apply_run(self.transforms, inputs if len(inputs) > 1 else inputs[0])
 
 
+def apply_whole_pixel_run(run: list[Transform], sample: Any) -> Any:
+    """``sample`` through a run of :data:`WHOLE_PIXEL` transforms, perhaps ending in a ``Resize``: what the
+    transforms give one by one, with each image, video and mask cropped once (:func:`_exact`)."""
+    flat_inputs, rebuild = flatten_sample(sample)
+    needs = run[0]._needs_transform_list(flat_inputs)
+    selected = [x for x, need in zip(flat_inputs, needs) if need]
+    size = check_spatial_sizes_agree(selected) if selected else None
+    if size is None:  # nothing with a size: the transforms say what they say one by one
+        for transform in run:
+            sample = transform(sample)
+        return sample
+    drawn, probe, boxes = _draw(run, flat_inputs, size)
+    resize = drawn[-1] if drawn and type(drawn[-1][0]) is Resize else None
+    steps = probe.steps[:-1] if resize is not None else probe.steps
+    outputs = None
+    if steps:
+        geometry = functools.reduce(Geometry.then, steps, Geometry(_IDENTITY, size))
+        outputs = _exact(drawn, geometry, run, flat_inputs, needs, boxes, resize)
+    return rebuild(_replay(drawn, flat_inputs) if outputs is None else outputs)
+
+
+class WholePixelRun(FusedRun):
+    """A run of :data:`WHOLE_PIXEL` transforms (perhaps ending in a ``Resize``) as one stage of a plain
+    ``Compose`` call: it applies :func:`apply_whole_pixel_run`."""
+
+    def __call__(self, *inputs: Any) -> Any:
+        return apply_whole_pixel_run(self.transforms, inputs if len(inputs) > 1 else inputs[0])
+
+
 def whole_pixel_stages(stages: list[Callable]) -> list[Callable]:
     """``stages`` with each run of :data:`WHOLE_PIXEL` transforms that holds a ``RandomZoomOut`` (exact classes,
-    constant padding, agreeing fills, no hooks) as one :class:`FusedRun`: exact, it gives what the
-    transforms give one by one, without materialising the zoomed-out canvas."""
+    constant padding, agreeing fills, no hooks), and the ``Resize`` right after it, as one
+    :class:`WholePixelRun`: exact, it gives what the transforms give one by one, without materialising the
+    zoomed-out canvas (nor, for masks the ``Resize`` takes, the crop)."""
     if not any(type(stage) is RandomZoomOut for stage in stages):
         return stages
     joined: list[Callable] = []
     for fusible, run in split_runs(stages, WHOLE_PIXEL):
+        last = joined[-1] if joined else None
         if fusible and len(run) > 1 and any(type(t) is RandomZoomOut for t in run) and not any(
             map(needs_module_call, run)
         ):
-            joined.append(FusedRun(run))
+            joined.append(WholePixelRun(run))
+        elif (
+            type(run[0]) is Resize and isinstance(last, WholePixelRun) and type(last.transforms[-1]) is not Resize
+            and not needs_module_call(run[0])
+        ):
+            joined[-1] = WholePixelRun([*last.transforms, run[0]])
         else:
             joined.extend(run)
     return joined

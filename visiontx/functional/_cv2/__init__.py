@@ -53,7 +53,18 @@ from ._color import (
     sharpen,
 )
 from ._decode import can_decode_jpeg, decode_jpeg, jpeg_size
-from ._geometry import can_pad, can_resize, can_resize_linear, can_shrink, pad, resize, resize_linear, shrink
+from ._geometry import (
+    can_pad,
+    can_resize,
+    can_resize_linear,
+    can_shrink,
+    can_take_columns,
+    pad,
+    resize,
+    resize_linear,
+    shrink,
+    take_columns,
+)
 from ._layout import can_pil_planes, contiguous, interleaved, pil_planes, planar
 from ._misc import can_erase, can_gaussian_blur, can_jpeg, erase, gaussian_blur, jpeg, scale_normalize
 from ._warp import can_remap_nearest, can_warp, remap, remap_nearest, warp, warp_nearest
@@ -86,6 +97,7 @@ __all__ = [
     "can_resize_linear",
     "can_sharpen",
     "can_shrink",
+    "can_take_columns",
     "can_use",
     "can_warp",
     "contiguous",
@@ -114,6 +126,7 @@ __all__ = [
     "saturation_step",
     "scale_normalize",
     "sharpen",
+    "take_columns",
     "takes_batch_per_image",
     "warp",
     "warp_nearest",

@@ -16,7 +16,8 @@ from ..._args import CropSize, parse_crop_size
 from ..._names import accepts_canvas_size, mask_kernel, video_kernel
 from ...datapoints import BoundingBoxFormat, Image, Mask, Video
 from .._checks import check_spatial
-from .._interpolation import InterpolationMode
+from .. import _cv2
+from .._interpolation import InterpolationMode, nearest_source
 from .._registry import get_kernel, register_geometry_kernel, register_kernels, register_mask_kernel
 from ._description import Geometry, register_geometry, transform_bounding_box
 from ._matrix import translation_matrix
@@ -294,6 +295,33 @@ def resized_crop_mask(mask: torch.Tensor, top: int, left: int, height: int, widt
 
 
 register_mask_kernel(resized_crop, resized_crop_mask, sampling=("interpolation", "antialias"))
+
+
+def window_resize_mask(
+    mask: torch.Tensor, top: int, left: int, height: int, width: int, size: Sequence[int],
+    vflip: bool = False, hflip: bool = False,
+) -> torch.Tensor:
+    """``resize_mask`` to ``size`` ``(h, w)`` of the ``height x width`` window at ``(top, left)`` of ``mask``
+    (zeros where it reaches outside), flipped as asked, taken straight from the mask: torch's ``nearest``
+    source of each output row and column, followed back through the flips and the window. It reads only the
+    pixels it keeps (whole-pixel runs of ``Compose`` that end in a resize: ``transforms/_fusion.py``)."""
+    work = mask.view(torch.uint8) if mask.dtype == torch.bool else mask
+    out = work
+    for dim, start, length, out_length, flip in ((-2, top, height, size[0], vflip), (-1, left, width, size[1], hflip)):
+        index = nearest_source(length, out_length, device=work.device)
+        index = start + (length - 1 - index if flip else index)
+        extent = work.shape[dim]
+        # the sources run one way, so those inside the mask are one stretch: [first, stop) of the output
+        inside = ((index >= 0) & (index < extent)).nonzero().view(-1).tolist()
+        first, stop = (inside[0], inside[-1] + 1) if inside else (out_length, out_length)
+        index = index.clamp_(0, max(extent - 1, 0))
+        if dim == -1 and _cv2.can_take_columns(out):
+            out = _cv2.take_columns(out, index)
+        else:
+            out = out.index_select(dim, index)
+        out.narrow(dim, 0, first).zero_()
+        out.narrow(dim, stop, out_length - stop).zero_()
+    return out.view(torch.bool) if mask.dtype == torch.bool else out
 
 
 def resized_crop_geometry(
