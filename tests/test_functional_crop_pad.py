@@ -396,3 +396,18 @@ def test_window_resize_mask_equals_crop_flip_resize(shape: tuple[int, ...], dtyp
                 out = window_resize_mask(mask, top, left, height, width, size, vflip, hflip)
             assert out.dtype == dtype and torch.equal(out, expected), (top, left, height, width, size, vflip, hflip)
     assert mask.shape == shape  # the input is left as it was
+
+
+def test_window_resize_mask_zeroes_what_is_not_kept() -> None:
+    mask = torch.randint(1, 7, (3, 30, 41), generator=torch.Generator().manual_seed(1), dtype=torch.uint8)
+    for kept in [(4, 6, 20, 30), (0, 0, 30, 41), (-5, -5, 50, 60), (10, 10, 10, 30), (12, 50, 20, 60)]:
+        top, left, bottom, right = (max(kept[0], 0), max(kept[1], 0), max(kept[2], 0), max(kept[3], 0))
+        only_kept = torch.zeros_like(mask)
+        only_kept[..., top:bottom, left:right] = mask[..., top:bottom, left:right]
+        for window, size, flips in itertools.product([(-3, 2, 28, 35), (5, -8, 40, 60)], [(9, 11), (50, 70)],
+                                                     itertools.product((False, True), repeat=2)):
+            expected = F.crop_image_tensor(only_kept, *window)
+            expected = F.vertical_flip_image_tensor(expected) if flips[0] else expected
+            expected = F.horizontal_flip_image_tensor(expected) if flips[1] else expected
+            out = window_resize_mask(mask, *window, size, *flips, kept=kept)
+            assert torch.equal(out, F.resize_mask(expected, list(size))), (kept, window, size, flips)

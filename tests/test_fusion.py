@@ -193,8 +193,10 @@ def test_non_geometric_transforms_end_runs_and_keep_their_place() -> None:
         [T.RandomRotation((90, 90), expand=True), T.RandomVerticalFlip(p=1.0), T.RandomZoomOut(p=1.0)],
         [T.RandomRotation(25, interpolation=BILINEAR)],
         [T.RandomPerspective(p=0.0), T.RandomAffine(10, interpolation=BILINEAR)],  # one applied transform
+        [T.RandomCrop(20), T.Pad(2)],  # what the crop dropped stays dropped
+        [T.RandomAffine(0, translate=(0.3, 0.3), fill=9), T.RandomHorizontalFlip(), T.Pad(1, fill=9)],
     ],
-    ids=["flips-crops-pads", "quarter-turn", "one-transform", "one-applied"],
+    ids=["flips-crops-pads", "quarter-turn", "one-transform", "one-applied", "crop-pad", "shift-flip-pad"],
 )
 def test_exact_and_single_runs_are_the_unfused_ops(transforms: list[Any]) -> None:
     fused, unfused = _both(transforms, _sample())
@@ -432,6 +434,11 @@ WHOLE_PIXEL_CHAINS = {
                                    T.Resize(25, interpolation="nearest-exact")],
     "masks-filled-with-ones": lambda: [T.RandomZoomOut(fill={Image: 9, "others": 1}, p=1.0), T.RandomIoUCrop(),
                                        T.Resize(22)],
+    # pixels a crop drops stay dropped (the fill) where a later step pads
+    "crop-then-zoom": lambda: [T.CenterCrop(30), T.RandomZoomOut(p=1.0, side_range=(2.0, 2.0))],
+    "crop-zoom-resize": lambda: [T.RandomCrop(40), T.RandomHorizontalFlip(), T.RandomZoomOut(p=1.0),
+                                 T.Resize(25, interpolation="nearest")],
+    "zoom-crop-pad": lambda: [T.RandomZoomOut(p=1.0), T.RandomCrop(50), T.RandomVerticalFlip(), T.Pad(2)],
 }
 
 
@@ -550,3 +557,48 @@ def test_masks_are_sampled_from_the_input_only_where_that_is_exact(monkeypatch, 
         torch.manual_seed(seed)
         T.Compose(WHOLE_PIXEL_CHAINS[chain]())(_leaves_of_every_kind())
     assert bool(calls) == sampled
+
+
+def test_whole_pixel_runs_leave_instances_with_their_own_methods_alone() -> None:
+    zoom, flip = T.RandomZoomOut(p=1.0), T.RandomHorizontalFlip(p=1.0)
+    flip.transform = lambda inpt, params: inpt  # an instance's own transform: honoured one by one
+    assert whole_pixel_stages([zoom, flip]) == [zoom, flip]
+    image = _detection_sample()[0]
+    torch.manual_seed(0)
+    expected = _one_by_one([zoom, flip], image)
+    torch.manual_seed(0)
+    assert torch.equal(T.Compose([zoom, flip])(image), expected)
+
+
+def test_whole_pixel_runs_check_sizes_as_the_transforms_one_by_one() -> None:
+    """Sizes that disagree raise where a transform is applied, and only there (a skipped one checks nothing)."""
+    transforms = [T.RandomZoomOut(p=0.3), T.RandomHorizontalFlip(p=0.3)]
+    sample = (Image(torch.zeros(3, 37, 53, dtype=torch.uint8)), Mask(torch.zeros(38, 53, dtype=torch.uint8)))
+    outcomes = set()
+    for seed in range(12):
+        results = []
+        for call in (lambda: _one_by_one(transforms, sample), lambda: T.Compose(transforms)(sample)):
+            torch.manual_seed(seed)
+            try:
+                results.append(call())
+            except ValueError as error:
+                results.append(str(error))
+        assert type(results[0]) is type(results[1])
+        if isinstance(results[0], str):
+            assert results[0] == results[1]
+        else:
+            _assert_identical(results[1], results[0])
+        outcomes.add(type(results[0]))
+    assert outcomes == {str, tuple}
+
+
+def test_whole_pixel_runs_of_meta_tensors() -> None:
+    transforms = [T.RandomZoomOut(p=1.0), T.RandomHorizontalFlip(), T.Resize(10)]
+    sample = (Image(torch.empty(3, 20, 30, dtype=torch.uint8, device="meta")),
+              Mask(torch.empty(4, 20, 30, dtype=torch.uint8, device="meta")))
+    for seed in range(4):
+        torch.manual_seed(seed)
+        expected = _one_by_one(transforms, sample)
+        torch.manual_seed(seed)
+        actual = T.Compose(transforms)(sample)
+        assert [(x.shape, x.device, type(x)) for x in actual] == [(x.shape, x.device, type(x)) for x in expected]

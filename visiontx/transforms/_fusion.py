@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import PIL.Image
 import torch
@@ -46,6 +46,7 @@ from ._geometry import (
     Resize,
     ScaleJitter,
 )
+from ._tape import spatial_size_of
 from ._tape import state as _TAPE
 from ._transform import Transform, check_spatial_sizes_agree, flatten_sample, needs_module_call
 from ._utils import FillMixin
@@ -193,32 +194,51 @@ def _replay(drawn: Drawn, flat_inputs: list[Any], done: Sequence[bool] = ()) -> 
     return flat_inputs
 
 
-def _span(start: int, length: int, size: int) -> tuple[int, int, int]:
-    """``(before, first, count)``: a window of ``length`` from ``start`` over ``[0, size)`` covers ``count``
+def _span(start: int, length: int, low: int, high: int) -> tuple[int, int, int]:
+    """``(before, first, count)``: a window of ``length`` from ``start`` over ``[low, high)`` covers ``count``
     positions from ``first``, after ``before`` positions outside."""
-    first = min(max(start, 0), size)
-    count = max(min(start + length, size) - first, 0)
+    first = min(max(start, low), high)
+    count = max(min(start + length, high) - first, 0)
     before = min(max(first - start, 0), length)
     return before, first, count
 
 
-def _window(geometry: Geometry) -> tuple[int, int, bool, bool] | None:
-    """``(top, left, vflip, hflip)``: an exact ``geometry`` without a quarter turn as the crop of the input
-    at ``(top, left)`` of its canvas size, then flips; None for a quarter turn."""
-    (a, b, c), (d, e, f), _ = geometry.matrix
-    if b or d:
-        return None
-    height, width = geometry.canvas_size
-    left = int(c) - width if a < 0 else -int(c)
-    top = int(f) - height if e < 0 else -int(f)
-    return top, left, e < 0, a < 0
+class _Window(NamedTuple):
+    """An exact run as one crop of its input, then flips: the crop (``top``, ``left``, ``height``, ``width``,
+    reaching outside the input where the run pads), the flips, and ``kept``: the part of the input that every
+    step of the run kept on its canvas (``top, left, bottom, right``); the rest of the crop is the run's fill."""
+
+    top: int
+    left: int
+    height: int
+    width: int
+    vflip: bool
+    hflip: bool
+    kept: tuple[int, int, int, int]
 
 
-def _whole_pixels(leaf: Any, window: tuple[int, int, bool, bool], canvas: tuple[int, int], run: list[Transform]) -> Any:
-    """An image, video or mask through an exact run: one crop of it (the run's fill outside), then flips."""
-    (top, left, vflip, hflip), (height, width) = window, canvas
-    before_y, y, rows = _span(top, height, leaf.shape[-2])
-    before_x, x, columns = _span(left, width, leaf.shape[-1])
+def _window(steps: Sequence[Geometry], size: tuple[int, int]) -> _Window | None:
+    """The :class:`_Window` of exact ``steps`` on an input of ``size``; None for a quarter turn (or no step)."""
+    geometry, kept, window = Geometry(_IDENTITY, size), (0, 0, *size), None
+    for step in steps:
+        geometry = geometry.then(step)
+        (a, b, c), (d, e, f), _ = geometry.matrix
+        if b or d:
+            return None
+        height, width = geometry.canvas_size
+        left = int(c) - width if a < 0 else -int(c)
+        top = int(f) - height if e < 0 else -int(f)
+        kept = (max(kept[0], top), max(kept[1], left), min(kept[2], top + height), min(kept[3], left + width))
+        window = _Window(top, left, height, width, e < 0, a < 0, kept)
+    return window
+
+
+def _whole_pixels(leaf: Any, window: _Window, run: list[Transform]) -> Any:
+    """An image, video or mask through an exact run: one crop of it (the run's fill outside what the run
+    kept), then flips."""
+    top, left, height, width, vflip, hflip, (low_y, low_x, high_y, high_x) = window
+    before_y, y, rows = _span(top, height, low_y, high_y)
+    before_x, x, columns = _span(left, width, low_x, high_x)
     padding = [before_x, before_y, width - before_x - columns, height - before_y - rows]
     last = run[-1]
     out = last.call_kernel(F.crop, leaf, top=y, left=x, height=rows, width=columns)
@@ -235,27 +255,26 @@ def _whole_pixels(leaf: Any, window: tuple[int, int, bool, bool], canvas: tuple[
 
 
 def _exact(
-    drawn: Drawn, geometry: Geometry, run: list[Transform], flat_inputs: list[Any], needs: list[bool],
-    boxes: dict[int, BoundingBox], resize: tuple[Transform, dict[str, Any]] | None = None,
+    drawn: Drawn, steps: Sequence[Geometry], size: tuple[int, int], run: list[Transform], flat_inputs: list[Any],
+    needs: list[bool], boxes: dict[int, BoundingBox], resize: tuple[Transform, dict[str, Any]] | None = None,
 ) -> list[Any] | None:
-    """The leaves through a run whose ``geometry`` is exact (then ``resize``, a drawn ``Resize``, if given):
-    images, videos and masks by :func:`_whole_pixels` (masks a ``Resize`` takes with zero fill by
+    """The leaves through a run of exact ``steps`` (then ``resize``, a drawn ``Resize``, if given): images,
+    videos and masks by :func:`_whole_pixels` (masks a ``Resize`` shrinks with zero fill by
     :func:`_masks_resized`), the boxes of a run with a ``RandomIoUCrop`` as :func:`_draw` moved them, the
     rest replayed unfused. None for a quarter turn or PIL images: the caller replays the whole run."""
-    window = _window(geometry)
+    window = _window(steps, size)
     pixels = [need and (isinstance(x, _PIXELS) or type(x) is torch.Tensor) for x, need in zip(flat_inputs, needs)]
     if window is None or any(isinstance(x, PIL.Image.Image) for x, p in zip(flat_inputs, pixels) if p):
         return None
-    canvas = geometry.canvas_size
     outputs = _replay(drawn, flat_inputs, [p or i in boxes for i, p in enumerate(pixels)])
     moved = []
     for i, (x, out, pixel) in enumerate(zip(flat_inputs, outputs, pixels)):
         if not pixel:
             moved.append(boxes.get(i, out))
-        elif resize is not None and isinstance(x, Mask) and _gathers(resize[0], run, x, canvas):
-            moved.append(_masks_resized(x, window, canvas, resize[0]))
+        elif resize is not None and isinstance(x, Mask) and _gathers(resize[0], run, x, window):
+            moved.append(_masks_resized(x, window, resize[0]))
         else:
-            out = _whole_pixels(x, window, canvas, run)
+            out = _whole_pixels(x, window, run)
             moved.append(out if resize is None else resize[0].transform(out, resize[1]))
     return moved
 
@@ -268,21 +287,25 @@ def _run_fill(run: list[Transform], leaf: Any) -> Any:
     return fill
 
 
-def _gathers(resize: Transform, run: list[Transform], mask: Any, canvas: tuple[int, int]) -> bool:
+def _resized_size(resize: Transform, window: _Window) -> tuple[int, int]:
+    """The size ``resize`` gives the run's canvas."""
+    return F.geometry_of("resize", (window.height, window.width), size=resize.size, max_size=resize.max_size).canvas_size
+
+
+def _gathers(resize: Transform, run: list[Transform], mask: Any, window: _Window) -> bool:
     """Whether ``mask`` skips its crop: zero fill, ``nearest`` (a mask's mode but for ``nearest-exact``) and
     a crop larger than the resized mask (else cropping and resizing it reads no more than sampling does)."""
     if vars(resize)["interpolation"] == InterpolationMode.NEAREST_EXACT or _run_fill(run, mask) is not None:
         return False
-    height, width = F.geometry_of("resize", canvas, size=resize.size, max_size=resize.max_size).canvas_size
-    return canvas[0] * canvas[1] > height * width
+    height, width = _resized_size(resize, window)
+    return window.height * window.width > height * width
 
 
-def _masks_resized(mask: Any, window: tuple[int, int, bool, bool], canvas: tuple[int, int], resize: Transform) -> Any:
-    """A mask's crop by ``window`` (zeros outside, then flips) resized by ``resize``, read straight from the
-    mask (``window_resize_mask``)."""
-    (top, left, vflip, hflip), (height, width) = window, canvas
-    size = F.geometry_of("resize", canvas, size=resize.size, max_size=resize.max_size).canvas_size
-    out = window_resize_mask(mask.as_subclass(torch.Tensor), top, left, height, width, size, vflip, hflip)
+def _masks_resized(mask: Any, window: _Window, resize: Transform) -> Any:
+    """A mask's crop by ``window`` (zeros outside what the run kept, then flips) resized by ``resize``, read
+    straight from the mask (``window_resize_mask``)."""
+    out = window_resize_mask(mask.as_subclass(torch.Tensor), *window[:4], _resized_size(resize, window),
+                             window.vflip, window.hflip, window.kept)
     return type(mask).wrap_like(mask, out)
 
 
@@ -319,7 +342,7 @@ def apply_run(run: list[Transform], sample: Any) -> Any:
     if len(drawn) <= 1:
         outputs = _replay(drawn, flat_inputs)
     elif all(map(_is_exact, probe.steps)):
-        exact = _exact(drawn, probe.geometry, run, flat_inputs, needs, boxes)
+        exact = _exact(drawn, probe.steps, size, run, flat_inputs, needs, boxes)
         outputs = _replay(drawn, flat_inputs) if exact is None else exact
     else:
         outputs = [
@@ -344,19 +367,16 @@ def apply_whole_pixel_run(run: list[Transform], sample: Any) -> Any:
     transforms give one by one, with each image, video and mask cropped once (:func:`_exact`)."""
     flat_inputs, rebuild = flatten_sample(sample)
     needs = run[0]._needs_transform_list(flat_inputs)
-    selected = [x for x, need in zip(flat_inputs, needs) if need]
-    size = check_spatial_sizes_agree(selected) if selected else None
-    if size is None:  # nothing with a size: the transforms say what they say one by one
+    sizes = {spatial_size_of(x) for x, need in zip(flat_inputs, needs) if need} - {None}
+    if len(sizes) != 1:  # nothing with a size, or sizes that disagree: the transforms one by one say what they say
         for transform in run:
             sample = transform(sample)
         return sample
+    size = next(iter(sizes))
     drawn, probe, boxes = _draw(run, flat_inputs, size)
     resize = drawn[-1] if drawn and type(drawn[-1][0]) is Resize else None
     steps = probe.steps[:-1] if resize is not None else probe.steps
-    outputs = None
-    if steps:
-        geometry = functools.reduce(Geometry.then, steps, Geometry(_IDENTITY, size))
-        outputs = _exact(drawn, geometry, run, flat_inputs, needs, boxes, resize)
+    outputs = _exact(drawn, steps, size, run, flat_inputs, needs, boxes, resize)
     return rebuild(_replay(drawn, flat_inputs) if outputs is None else outputs)
 
 
@@ -366,6 +386,18 @@ class WholePixelRun(FusedRun):
 
     def __call__(self, *inputs: Any) -> Any:
         return apply_whole_pixel_run(self.transforms, inputs if len(inputs) > 1 else inputs[0])
+
+
+# what an instance may set to change its own calls (nn.Module's hooks aside)
+_OWN_METHODS = frozenset({
+    "forward", "check_inputs", "_check_inputs", "make_params", "_get_params", "transform", "_transform",
+    "call_kernel", "_call_kernel", "_skip", "_needs_transform_list",
+})
+
+
+def _as_defined(transform: Transform) -> bool:
+    """Whether ``transform`` runs as its class defines it: no hooks, no method set on the instance."""
+    return not needs_module_call(transform) and not _OWN_METHODS & vars(transform).keys()
 
 
 def whole_pixel_stages(stages: list[Callable]) -> list[Callable]:
@@ -378,13 +410,11 @@ def whole_pixel_stages(stages: list[Callable]) -> list[Callable]:
     joined: list[Callable] = []
     for fusible, run in split_runs(stages, WHOLE_PIXEL):
         last = joined[-1] if joined else None
-        if fusible and len(run) > 1 and any(type(t) is RandomZoomOut for t in run) and not any(
-            map(needs_module_call, run)
-        ):
+        if fusible and len(run) > 1 and any(type(t) is RandomZoomOut for t in run) and all(map(_as_defined, run)):
             joined.append(WholePixelRun(run))
         elif (
             type(run[0]) is Resize and isinstance(last, WholePixelRun) and type(last.transforms[-1]) is not Resize
-            and not needs_module_call(run[0])
+            and _as_defined(run[0])
         ):
             joined[-1] = WholePixelRun([*last.transforms, run[0]])
         else:

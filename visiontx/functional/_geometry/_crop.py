@@ -299,22 +299,25 @@ register_mask_kernel(resized_crop, resized_crop_mask, sampling=("interpolation",
 
 def window_resize_mask(
     mask: torch.Tensor, top: int, left: int, height: int, width: int, size: Sequence[int],
-    vflip: bool = False, hflip: bool = False,
+    vflip: bool = False, hflip: bool = False, kept: Sequence[int] | None = None,
 ) -> torch.Tensor:
     """``resize_mask`` to ``size`` ``(h, w)`` of the ``height x width`` window at ``(top, left)`` of ``mask``
-    (zeros where it reaches outside), flipped as asked, taken straight from the mask: torch's ``nearest``
-    source of each output row and column, followed back through the flips and the window. It reads only the
-    pixels it keeps (whole-pixel runs of ``Compose`` that end in a resize: ``transforms/_fusion.py``)."""
+    (zeros where it reaches outside the mask, or outside ``kept``: ``(top, left, bottom, right)``), flipped as
+    asked, taken straight from the mask: torch's ``nearest`` source of each output row and column, followed
+    back through the flips and the window. It reads only the pixels it keeps (whole-pixel runs of ``Compose``
+    that end in a resize: ``transforms/_fusion.py``)."""
     work = mask.view(torch.uint8) if mask.dtype == torch.bool else mask
+    kept = (0, 0, *work.shape[-2:]) if kept is None else kept
+    axes = ((-2, top, height, size[0], vflip, kept[0], kept[2]), (-1, left, width, size[1], hflip, kept[1], kept[3]))
     out = work
-    for dim, start, length, out_length, flip in ((-2, top, height, size[0], vflip), (-1, left, width, size[1], hflip)):
-        index = nearest_source(length, out_length, device=work.device)
+    for dim, start, length, out_length, flip, low, high in axes:
+        index = nearest_source(length, out_length)
         index = start + (length - 1 - index if flip else index)
-        extent = work.shape[dim]
-        # the sources run one way, so those inside the mask are one stretch: [first, stop) of the output
-        inside = ((index >= 0) & (index < extent)).nonzero().view(-1).tolist()
+        low, high = max(low, 0), min(high, work.shape[dim])
+        # the sources run one way, so those kept are one stretch of the output: [first, stop)
+        inside = ((index >= low) & (index < high)).nonzero().view(-1).tolist()
         first, stop = (inside[0], inside[-1] + 1) if inside else (out_length, out_length)
-        index = index.clamp_(0, max(extent - 1, 0))
+        index = index.clamp_(0, max(work.shape[dim] - 1, 0)).to(work.device)
         if dim == -1 and _cv2.can_take_columns(out):
             out = _cv2.take_columns(out, index)
         else:
