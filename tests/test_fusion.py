@@ -195,8 +195,10 @@ def test_non_geometric_transforms_end_runs_and_keep_their_place() -> None:
         [T.RandomPerspective(p=0.0), T.RandomAffine(10, interpolation=BILINEAR)],  # one applied transform
         [T.RandomCrop(20), T.Pad(2)],  # what the crop dropped stays dropped
         [T.RandomAffine(0, translate=(0.3, 0.3), fill=9), T.RandomHorizontalFlip(), T.Pad(1, fill=9)],
+        [T.RandomAffine(0, translate=(0.5, 0.5), fill=127.5), T.RandomHorizontalFlip(p=1.0)],  # rounds its fill
     ],
-    ids=["flips-crops-pads", "quarter-turn", "one-transform", "one-applied", "crop-pad", "shift-flip-pad"],
+    ids=["flips-crops-pads", "quarter-turn", "one-transform", "one-applied", "crop-pad", "shift-flip-pad",
+         "shift-with-a-fractional-fill"],
 )
 def test_exact_and_single_runs_are_the_unfused_ops(transforms: list[Any]) -> None:
     fused, unfused = _both(transforms, _sample())

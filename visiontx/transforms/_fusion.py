@@ -342,7 +342,10 @@ def apply_run(run: list[Transform], sample: Any) -> Any:
     if len(drawn) <= 1:
         outputs = _replay(drawn, flat_inputs)
     elif all(map(_is_exact, probe.steps)):
-        exact = _exact(drawn, probe.steps, size, run, flat_inputs, needs, boxes)
+        # one crop where every op is a crop, pad or flip (pads and warps treat a fill differently: the warps
+        # round a fractional fill and clamp one out of range)
+        whole = all(type(t) in WHOLE_PIXEL for t, _ in drawn)
+        exact = _exact(drawn, probe.steps, size, run, flat_inputs, needs, boxes) if whole else None
         outputs = _replay(drawn, flat_inputs) if exact is None else exact
     else:
         outputs = [
