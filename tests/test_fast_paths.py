@@ -515,6 +515,9 @@ def test_fast_pad_matches_torch_path(padding_mode: str, dtype: torch.dtype, size
             fill = [v / 255 for v in fill] if isinstance(fill, list) else fill / 255
         fast, reference = _fast_and_torch(F.pad_image_tensor, image, padding, fill=fill, padding_mode=padding_mode)
         torch.testing.assert_close(fast, reference, rtol=0, atol=0)
+    if padding_mode != "constant":  # a fill the constant mode would refuse is ignored, as by torch's path
+        fast, reference = _fast_and_torch(F.pad_image_tensor, image, [1], fill=[4, 5], padding_mode=padding_mode)
+        torch.testing.assert_close(fast, reference, rtol=0, atol=0)
 
 
 @needs_cv2

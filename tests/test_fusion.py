@@ -604,3 +604,13 @@ def test_whole_pixel_runs_of_meta_tensors() -> None:
         torch.manual_seed(seed)
         actual = T.Compose(transforms)(sample)
         assert [(x.shape, x.device, type(x)) for x in actual] == [(x.shape, x.device, type(x)) for x in expected]
+
+
+def test_fused_runs_check_sizes_only_where_a_transform_applies() -> None:
+    sample = (Image(torch.zeros(3, 4, 6, dtype=torch.uint8)), Mask(torch.zeros(5, 6, dtype=torch.uint8)))
+    skipped = [T.RandomHorizontalFlip(p=0.0), T.RandomVerticalFlip(p=0.0)]
+    for fuse in (False, True):
+        out = T.Compose(skipped, fuse_geometry=fuse)(sample)
+        assert out[0] is sample[0] and out[1] is sample[1]
+        with pytest.raises(ValueError, match="same H x W"):
+            T.Compose([T.RandomHorizontalFlip(p=1.0), T.Resize(3)], fuse_geometry=fuse)(sample)

@@ -48,7 +48,7 @@ from ._geometry import (
 )
 from ._tape import spatial_size_of
 from ._tape import state as _TAPE
-from ._transform import Transform, check_spatial_sizes_agree, flatten_sample, needs_module_call
+from ._transform import Transform, flatten_sample, needs_module_call
 from ._utils import FillMixin
 
 __all__ = [
@@ -328,13 +328,19 @@ def _fused(leaf: Any, geometry: Geometry, run: list[Transform], drawn: Drawn) ->
                                antialias=antialias)
 
 
+def _common_size(flat_inputs: list[Any], needs: list[bool]) -> tuple[int, int] | None:
+    """The ``(H, W)`` the leaves a run transforms share; None when none has one or they disagree (then only
+    the transforms applied one by one check them: a skipped one checks nothing)."""
+    sizes = {spatial_size_of(x) for x, need in zip(flat_inputs, needs) if need} - {None}
+    return next(iter(sizes)) if len(sizes) == 1 else None
+
+
 def apply_run(run: list[Transform], sample: Any) -> Any:
     """``sample`` through the fusible ``run``: one resampling, unless the run is exact or one transform."""
     flat_inputs, rebuild = flatten_sample(sample)
     needs = run[0]._needs_transform_list(flat_inputs)
-    selected = [x for x, need in zip(flat_inputs, needs) if need]
-    size = check_spatial_sizes_agree(selected) if selected else None
-    if size is None:  # nothing with a size: the transforms say what they say unfused
+    size = _common_size(flat_inputs, needs)
+    if size is None:  # nothing with a size, or sizes that disagree: the transforms say what they say unfused
         for transform in run:
             sample = transform(sample)
         return sample
@@ -370,12 +376,11 @@ def apply_whole_pixel_run(run: list[Transform], sample: Any) -> Any:
     transforms give one by one, with each image, video and mask cropped once (:func:`_exact`)."""
     flat_inputs, rebuild = flatten_sample(sample)
     needs = run[0]._needs_transform_list(flat_inputs)
-    sizes = {spatial_size_of(x) for x, need in zip(flat_inputs, needs) if need} - {None}
-    if len(sizes) != 1:  # nothing with a size, or sizes that disagree: the transforms one by one say what they say
+    size = _common_size(flat_inputs, needs)
+    if size is None:  # nothing with a size, or sizes that disagree: the transforms one by one say what they say
         for transform in run:
             sample = transform(sample)
         return sample
-    size = next(iter(sizes))
     drawn, probe, boxes = _draw(run, flat_inputs, size)
     resize = drawn[-1] if drawn and type(drawn[-1][0]) is Resize else None
     steps = probe.steps[:-1] if resize is not None else probe.steps

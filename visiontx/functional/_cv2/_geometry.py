@@ -250,8 +250,9 @@ def pad(image: torch.Tensor, padding: Sequence[int], padding_mode: str, fill: Se
     border = _BORDERS[padding_mode]
     src, out, dst = planes(image, size)
     channels = channel_count(image)
-    fills = [plane_fill(fill, channels, i) for i in range(src.shape[0])]
-    if padding_mode == "constant" and src.dtype == np.uint8 and native() is not None:  # whole fills 0..255 (can_pad)
+    constant = padding_mode == "constant"  # the other modes take no fill (as torch's path: any fill is ignored)
+    fills = [plane_fill(fill, channels, i) if constant else 0.0 for i in range(src.shape[0])]
+    if constant and src.dtype == np.uint8 and native() is not None:  # whole fills 0..255 (can_pad)
         native().pad(src, dst, tuple(padding), bytes(int(value) for value in fills))  # each byte written once
         return out
     for i in range(src.shape[0]):
