@@ -6,11 +6,12 @@ a :class:`_GeometryProbe` of the size the sample would have by then) and runs it
 the probe, whose kernels compose each op's ``Geometry`` instead of moving pixels. Every leaf then
 moves once through the composed geometry (``F.warp``), but for the boxes of a run with a
 ``RandomIoUCrop``, which move unfused (its draws read them: see :func:`_draw`). Runs of one applied transform
-replay the drawn parameters unfused. Runs whose ops all move whole pixels (integer crops and pads, flips) are
-exact: their images, videos and masks take one crop of the input (the run's fill where it reaches outside)
-and its flips, without the canvases in between, and the other leaves replay the drawn parameters unfused.
-Plain ``Compose`` calls take that exact path too, for runs of :data:`WHOLE_PIXEL` transforms holding a
-``RandomZoomOut`` (:func:`whole_pixel_stages`): its canvas is up to 16 times the input.
+replay the drawn parameters unfused. Runs whose applied transforms are all crops, pads and flips
+(:data:`WHOLE_PIXEL`) are exact: their images, videos and masks take one crop of the input and its flips, with
+the run's fill outside the part of the input every step kept, without the canvases in between, and the other
+leaves replay the drawn parameters unfused. Plain ``Compose`` calls take that exact path too, for such runs
+holding a ``RandomZoomOut`` (its canvas is up to 16 times the input) and the ``Resize`` right after them
+(:func:`whole_pixel_stages`).
 """
 
 from __future__ import annotations
