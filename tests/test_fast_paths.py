@@ -544,7 +544,8 @@ def test_nearest_resize_gathers_by_torch_indices_where_opencv_differs() -> None:
     assert _cv2.can_resize(masks, (374, 448), InterpolationMode.NEAREST, False) == "gather"
     expected = torch.nn.functional.interpolate(masks[None].float(), size=(374, 448), mode="nearest")[0]
     assert torch.equal(_geometry.resize_gather(masks, (374, 448)), expected.to(torch.uint8))
-    assert torch.equal(_geometry.take_columns(masks, torch.tensor([201, 0, 5, 5])), masks[..., [201, 0, 5, 5]])
+    rows, columns = torch.tensor([199, 3, 3]), torch.tensor([201, 0, 5, 5])
+    assert torch.equal(_geometry.gather(masks, rows, columns), masks[..., [199, 3, 3], :][..., [201, 0, 5, 5]])
 
 
 @needs_cv2

@@ -1443,7 +1443,6 @@ static PyObject *pad(PyObject *self, PyObject *args) {
     return release(&src, &dst, ok);
 }
 
-
 static PyObject *blend_border(PyObject *self, PyObject *args) {
     PyObject *out_obj, *alpha_obj, *fills_obj, *matrix_obj, *map_x_obj, *map_y_obj;
     Py_ssize_t in_h, in_w;

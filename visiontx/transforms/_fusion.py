@@ -28,7 +28,7 @@ from .._args import setup_fill_arg
 from ..datapoints import BoundingBox, Datapoint, Image, Mask, Video
 from ..functional import Geometry, InterpolationMode
 from ..functional._geometry._description import describe_step
-from ..functional._geometry._crop import window_resize_mask
+from ..functional._geometry._crop import _valid_span, window_resize_mask
 from . import _random
 from ._geometry import (
     CenterCrop,
@@ -195,15 +195,6 @@ def _replay(drawn: Drawn, flat_inputs: list[Any], done: Sequence[bool] = ()) -> 
     return flat_inputs
 
 
-def _span(start: int, length: int, low: int, high: int) -> tuple[int, int, int]:
-    """``(before, first, count)``: a window of ``length`` from ``start`` over ``[low, high)`` covers ``count``
-    positions from ``first``, after ``before`` positions outside."""
-    first = min(max(start, low), high)
-    count = max(min(start + length, high) - first, 0)
-    before = min(max(first - start, 0), length)
-    return before, first, count
-
-
 class _Window(NamedTuple):
     """An exact run as one crop of its input, then flips: the crop (``top``, ``left``, ``height``, ``width``,
     reaching outside the input where the run pads), the flips, and ``kept``: the part of the input that every
@@ -238,11 +229,11 @@ def _whole_pixels(leaf: Any, window: _Window, run: list[Transform]) -> Any:
     """An image, video or mask through an exact run: one crop of it (the run's fill outside what the run
     kept), then flips."""
     top, left, height, width, vflip, hflip, (low_y, low_x, high_y, high_x) = window
-    before_y, y, rows = _span(top, height, low_y, high_y)
-    before_x, x, columns = _span(left, width, low_x, high_x)
-    padding = [before_x, before_y, width - before_x - columns, height - before_y - rows]
+    y0, y1 = _valid_span(top - low_y, height, max(high_y - low_y, 0))  # the crop's rows and columns kept
+    x0, x1 = _valid_span(left - low_x, width, max(high_x - low_x, 0))
+    padding = [x0, y0, width - x1, height - y1]
     last = run[-1]
-    out = last.call_kernel(F.crop, leaf, top=y, left=x, height=rows, width=columns)
+    out = last.call_kernel(F.crop, leaf, top=top + y0, left=left + x0, height=y1 - y0, width=x1 - x0)
     if hflip:
         out = last.call_kernel(F.horizontal_flip, out)
         padding[0], padding[2] = padding[2], padding[0]
@@ -250,7 +241,7 @@ def _whole_pixels(leaf: Any, window: _Window, run: list[Transform]) -> Any:
         out = last.call_kernel(F.vertical_flip, out)
         padding[1], padding[3] = padding[3], padding[1]
     if any(padding):
-        fill = next((t._fill_for(leaf) for t in run if isinstance(t, FillMixin)), None)
+        fill = _pad_fill(run, leaf)
         out = last.call_kernel(F.pad, out, padding=padding, fill=0 if fill is None else fill, padding_mode="constant")
     return out
 
@@ -261,7 +252,7 @@ def _exact(
 ) -> list[Any] | None:
     """The leaves through a run of exact ``steps`` (then ``resize``, a drawn ``Resize``, if given): images,
     videos and masks by :func:`_whole_pixels` (masks a ``Resize`` shrinks with zero fill by
-    :func:`_masks_resized`), the boxes of a run with a ``RandomIoUCrop`` as :func:`_draw` moved them, the
+    :func:`_mask_resized`), the boxes of a run with a ``RandomIoUCrop`` as :func:`_draw` moved them, the
     rest replayed unfused. None for a quarter turn or PIL images: the caller replays the whole run."""
     window = _window(steps, size)
     pixels = [need and (isinstance(x, _PIXELS) or type(x) is torch.Tensor) for x, need in zip(flat_inputs, needs)]
@@ -272,42 +263,41 @@ def _exact(
     for i, (x, out, pixel) in enumerate(zip(flat_inputs, outputs, pixels)):
         if not pixel:
             moved.append(boxes.get(i, out))
-        elif resize is not None and isinstance(x, Mask) and _gathers(resize[0], run, x, window):
-            moved.append(_masks_resized(x, window, resize[0]))
-        else:
-            out = _whole_pixels(x, window, run)
-            moved.append(out if resize is None else resize[0].transform(out, resize[1]))
+            continue
+        sampled = None if resize is None else _mask_resized(x, window, run, resize[0])
+        if sampled is None:
+            sampled = _whole_pixels(x, window, run)
+            sampled = sampled if resize is None else resize[0].transform(sampled, resize[1])
+        moved.append(sampled)
     return moved
 
 
+def _pad_fill(run: list[Transform], leaf: Any) -> Any:
+    """The fill of ``run``'s padding for ``leaf`` (None where no transform of it has one)."""
+    return next((t._fill_for(leaf) for t in run if isinstance(t, FillMixin)), None)
+
+
 def _run_fill(run: list[Transform], leaf: Any) -> Any:
-    """The fill of ``run``'s padding for ``leaf`` (None: zeros)."""
-    fill = next((t._fill_for(leaf) for t in run if isinstance(t, FillMixin)), None)
+    """:func:`_pad_fill`, None for zeros."""
+    fill = _pad_fill(run, leaf)
     if fill is not None and not any(map(float, fill if isinstance(fill, list) else (fill,))):
         return None
     return fill
 
 
-def _resized_size(resize: Transform, window: _Window) -> tuple[int, int]:
-    """The size ``resize`` gives the run's canvas."""
-    return F.geometry_of("resize", (window.height, window.width), size=resize.size, max_size=resize.max_size).canvas_size
-
-
-def _gathers(resize: Transform, run: list[Transform], mask: Any, window: _Window) -> bool:
-    """Whether ``mask`` skips its crop: zero fill, ``nearest`` (a mask's mode but for ``nearest-exact``) and
-    a crop larger than the resized mask (else cropping and resizing it reads no more than sampling does)."""
-    if vars(resize)["interpolation"] == InterpolationMode.NEAREST_EXACT or _run_fill(run, mask) is not None:
-        return False
-    height, width = _resized_size(resize, window)
-    return window.height * window.width > height * width
-
-
-def _masks_resized(mask: Any, window: _Window, resize: Transform) -> Any:
+def _mask_resized(leaf: Any, window: _Window, run: list[Transform], resize: Transform) -> Any | None:
     """A mask's crop by ``window`` (zeros outside what the run kept, then flips) resized by ``resize``, read
-    straight from the mask (``window_resize_mask``)."""
-    out = window_resize_mask(mask.as_subclass(torch.Tensor), *window[:4], _resized_size(resize, window),
-                             window.vflip, window.hflip, window.kept)
-    return type(mask).wrap_like(mask, out)
+    straight from the mask (``window_resize_mask``) where that reads less than cropping: a mask, zero fill,
+    ``nearest`` (a mask's mode but for ``nearest-exact``) and a crop larger than the output; else None."""
+    if not isinstance(leaf, Mask) or vars(resize)["interpolation"] == InterpolationMode.NEAREST_EXACT:
+        return None
+    canvas = (window.height, window.width)
+    size = F.geometry_of("resize", canvas, size=resize.size, max_size=resize.max_size).canvas_size
+    if canvas[0] * canvas[1] <= size[0] * size[1] or _run_fill(run, leaf) is not None:
+        return None
+    out = window_resize_mask(leaf.as_subclass(torch.Tensor), *window[:4], size, window.vflip, window.hflip,
+                             window.kept)
+    return type(leaf).wrap_like(leaf, out)
 
 
 def _interpolation(drawn: Drawn, leaf: Any) -> InterpolationMode:

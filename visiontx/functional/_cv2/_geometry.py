@@ -14,6 +14,7 @@ from ._layout import channel_count, interleaved, plane_fill, planes, scratch
 from ._masks import sample_packed
 
 __all__ = [
+    "can_gather",
     "can_pad",
     "can_resize",
     "can_resize_interleaved",
@@ -21,7 +22,7 @@ __all__ = [
     "can_resize_native",
     "can_resize_nearest",
     "can_shrink",
-    "can_take_columns",
+    "gather",
     "pad",
     "resize",
     "resize_interleaved",
@@ -30,7 +31,6 @@ __all__ = [
     "resize_gather",
     "resize_nearest",
     "shrink",
-    "take_columns",
 ]
 
 
@@ -58,10 +58,10 @@ def resize(
 
 def _resize_path(image: torch.Tensor, size: Sequence[int], mode: InterpolationMode, antialias: bool) -> str | None:
     """The runner of a resize of an image the wing can use: nearest through OpenCV where its indices are torch's
-    (:func:`can_resize_nearest`), else by torch's indices (:func:`resize_gather`); the compiled kernel for uint8 bilinear and antialiased bicubic (torch's values,
-    :func:`can_resize_native`); OpenCV's ``INTER_LINEAR`` for float32 bilinear without a low-pass filter
-    (:func:`can_resize_linear`); torch's uint8 kernel on interleaved pixels for the rest
-    (:func:`can_resize_interleaved`); None: torch's own path."""
+    (:func:`can_resize_nearest`), else by torch's indices (:func:`resize_gather`); the compiled kernel for uint8
+    bilinear and antialiased bicubic (torch's values, :func:`can_resize_native`); OpenCV's ``INTER_LINEAR`` for
+    float32 bilinear without a low-pass filter (:func:`can_resize_linear`); torch's uint8 kernel on interleaved
+    pixels for the rest (:func:`can_resize_interleaved`); None: torch's own path."""
     if mode == InterpolationMode.NEAREST:
         return "nearest" if _nearest_suffices(image, size) else "gather"
     value = mode.value
@@ -131,22 +131,22 @@ def resize_nearest(image: torch.Tensor, size: Sequence[int]) -> torch.Tensor:
 
 
 def resize_gather(image: torch.Tensor, size: Sequence[int]) -> torch.Tensor:
-    """Nearest resize by torch's own source indices: the rows picked by ``index_select``, the columns by numpy's
-    ``take``. For the sizes where OpenCV's indices differ from torch's: 8 x 200 x 202 masks to 374 x 448 take
-    0.54 ms where torch's kernel takes 1.01."""
-    rows = nearest_source(image.shape[-2], size[0])
-    return take_columns(image.index_select(-2, rows), nearest_source(image.shape[-1], size[1]))
+    """Nearest resize by torch's own source indices (:func:`gather`). For the sizes where OpenCV's indices differ
+    from torch's: 8 x 200 x 202 masks to 374 x 448 take 0.54 ms where torch's kernel takes 1.01."""
+    return gather(image, nearest_source(image.shape[-2], size[0]), nearest_source(image.shape[-1], size[1]))
 
 
-def can_take_columns(image: torch.Tensor) -> bool:
-    """Whether :func:`take_columns` can gather ``image``'s columns (a plain uint8 or float32 CPU tensor)."""
+def can_gather(image: torch.Tensor) -> bool:
+    """Whether :func:`gather` can take ``image`` (a plain uint8 or float32 CPU tensor)."""
     return can_use(image)
 
 
-def take_columns(image: torch.Tensor, columns: torch.Tensor) -> torch.Tensor:
-    """``image.index_select(-1, columns)`` (``columns`` within the width) by numpy's ``take``: torch's gather
-    along the last dimension costs ~4x as much for uint8 (8 x 511 x 511 masks: 3.6 against 0.8 ms)."""
-    return torch.from_numpy(np.take(image.numpy(), columns.numpy(), axis=-1))
+def gather(image: torch.Tensor, rows: torch.Tensor, columns: torch.Tensor) -> torch.Tensor:
+    """``image[..., rows, :][..., columns]`` (int64 indices within the image): the rows by ``index_select`` (row
+    copies), the columns by numpy's ``take``; torch's gather along the last dimension costs ~4x as much for
+    uint8 (8 x 511 x 511 masks: 3.6 against 0.8 ms)."""
+    picked = image.index_select(-2, rows)
+    return torch.from_numpy(np.take(picked.numpy(), columns.numpy(), axis=-1))
 
 
 def can_shrink(image: torch.Tensor) -> bool:

@@ -308,23 +308,30 @@ def window_resize_mask(
     that end in a resize: ``transforms/_fusion.py``)."""
     work = mask.view(torch.uint8) if mask.dtype == torch.bool else mask
     kept = (0, 0, *work.shape[-2:]) if kept is None else kept
-    axes = ((-2, top, height, size[0], vflip, kept[0], kept[2]), (-1, left, width, size[1], hflip, kept[1], kept[3]))
-    out = work
-    for dim, start, length, out_length, flip, low, high in axes:
-        index = nearest_source(length, out_length)
-        index = start + (length - 1 - index if flip else index)
-        low, high = max(low, 0), min(high, work.shape[dim])
-        # the sources run one way, so those kept are one stretch of the output: [first, stop)
-        inside = ((index >= low) & (index < high)).nonzero().view(-1).tolist()
-        first, stop = (inside[0], inside[-1] + 1) if inside else (out_length, out_length)
-        index = index.clamp_(0, max(work.shape[dim] - 1, 0)).to(work.device)
-        if dim == -1 and _cv2.can_take_columns(out):
-            out = _cv2.take_columns(out, index)
-        else:
-            out = out.index_select(dim, index)
+    rows, row_span = _window_sources(top, height, size[0], vflip, kept[0], kept[2], work.shape[-2])
+    columns, column_span = _window_sources(left, width, size[1], hflip, kept[1], kept[3], work.shape[-1])
+    if _cv2.can_gather(work):
+        out = _cv2.gather(work, rows, columns)
+    else:
+        out = work.index_select(-2, rows.to(work.device)).index_select(-1, columns.to(work.device))
+    for dim, (first, stop), length in ((-2, row_span, size[0]), (-1, column_span, size[1])):
         out.narrow(dim, 0, first).zero_()
-        out.narrow(dim, stop, out_length - stop).zero_()
+        out.narrow(dim, stop, length - stop).zero_()
     return out.view(torch.bool) if mask.dtype == torch.bool else out
+
+
+def _window_sources(
+    start: int, length: int, out_length: int, flip: bool, low: int, high: int, extent: int
+) -> tuple[torch.Tensor, tuple[int, int]]:
+    """Along one axis of :func:`window_resize_mask`: the (CPU) source index of each output position, clamped
+    into ``[0, extent)``, and the stretch ``[first, stop)`` of outputs whose source lies in ``[low, high)``
+    and the mask (the sources run one way, so those are one stretch)."""
+    index = nearest_source(length, out_length)
+    index = start + (length - 1 - index if flip else index)
+    low, high = max(low, 0), min(high, extent)
+    inside = ((index >= low) & (index < high)).nonzero().view(-1).tolist()
+    span = (inside[0], inside[-1] + 1) if inside else (out_length, out_length)
+    return index.clamp_(0, max(extent - 1, 0)), span
 
 
 def resized_crop_geometry(
