@@ -837,3 +837,107 @@ def test_pad_rejects_what_it_cannot_write() -> None:
                               (np.empty((3, 5, 7), np.uint8), (1, 1, 2, 1), b"\x01\x02")]:
         with pytest.raises(ValueError, match="pad: src"):
             module.pad(src, dst, sides, fills)
+
+
+# ---------------------------------------------------------------------------------------------- Gaussian blur
+def _torch_blur(planes: torch.Tensor, wx: list[float], wy: list[float]) -> torch.Tensor:
+    """visiontx's torch path of the blur of ``N x H x W`` planes (uint8: rounded and saturated)."""
+    from visiontx.functional._dtype import clamp_to_range_
+    from visiontx.functional._misc._blur import _blur_planes_torch
+
+    out = _blur_planes_torch(planes[:, None].to(torch.float32), wx, wy)[:, 0]
+    return out if planes.is_floating_point() else clamp_to_range_(out, planes.dtype).to(planes.dtype)
+
+
+def _native_blur(planes: torch.Tensor, wx: list[float], wy: list[float]) -> torch.Tensor | None:
+    out = np.empty(planes.shape, planes.numpy().dtype)
+    return torch.from_numpy(out) if _native().blur(planes.numpy(), out, wx, wy) else None
+
+
+def _gaussian(size: int, sigma: float) -> list[float]:
+    from visiontx.functional._misc._blur import _weights
+
+    return _weights(size, sigma)
+
+
+@pytest.mark.parametrize("dtype", [torch.uint8, torch.float32])
+@pytest.mark.parametrize("width", [1, 2, 7, 8, 9, 15, 16, 31, 32, 33, 47, 70])
+def test_blur_equals_the_torch_path_value_for_value(dtype: torch.dtype, width: int) -> None:
+    """The torch path's float32 steps (a product, then fused multiply-adds, vertical pass first): every value equal,
+    on widths around the 8- and 32-value blocks, kernels from 1 tap to one reaching the far border, crops (strided
+    rows and planes), ties of uint8 rounding (a flat image blurred by weights of one half)."""
+    base = make_image_tensor((26, width + 5), batch_dims=(2,), seed=width).reshape(-1, 26, width + 5)
+    if dtype == torch.float32:
+        base = base.to(torch.float32) * 0.37 - 40.0
+    planes = base[:, 2:24, 3 : 3 + width]  # 22 rows
+    for kx, ky in [(1, 1), (3, 3), (9, 5), (1, 13), (2 * width - 1, 43)]:
+        if kx // 2 >= width:
+            continue
+        wx, wy = _gaussian(kx, 0.3 + 0.2 * kx), _gaussian(ky, 0.5 + 0.25 * ky)
+        out = _native_blur(planes, wx, wy)
+        if out is None:  # no AVX2 with FMA: nothing written, OpenCV's path blurs
+            assert not _native().AVX2
+            return
+        expected = _torch_blur(planes, wx, wy)
+        assert out.dtype == dtype
+        assert torch.equal(out.view(torch.int32) if dtype == torch.float32 else out,
+                           expected.view(torch.int32) if dtype == torch.float32 else expected), (kx, ky)
+    ties = torch.full((1, 4, width + 2), 3, dtype=torch.uint8)
+    ties[..., ::2] = 4  # (3 + 4) / 2 = 3.5 and 4.5 -> 4: half to even
+    halves = [0.5, 0.5, 0.0]
+    if width + 2 > 1:
+        assert torch.equal(_native_blur(ties, halves, [1.0]), _torch_blur(ties, halves, [1.0]))
+
+
+def test_blur_writes_nothing_without_avx2_and_never_writes_its_input() -> None:
+    module = _native()
+    planes = make_image_tensor((9, 40), channels=3)
+    before = planes.clone()
+    out = np.zeros(planes.shape, np.uint8)
+    previous = module.set_avx2(False)
+    try:
+        assert module.blur(planes.numpy(), out, [0.25, 0.5, 0.25], [1.0]) is False
+        assert not out.any()
+    finally:
+        module.set_avx2(previous)
+    assert module.blur(planes.numpy(), out, [0.25, 0.5, 0.25], [1.0]) is bool(module.AVX2)
+    assert torch.equal(planes, before)
+
+
+def test_blur_rejects_what_it_cannot_read_or_write() -> None:
+    module = _native()
+    planes = np.zeros((2, 6, 9), np.uint8)
+    out = np.empty_like(planes)
+    weights, layout = "odd number of weights", "3-D uint8 or float32 buffer with contiguous rows"
+    bad = [
+        ((planes, out, [0.5, 0.5], [1.0]), ValueError, weights),  # an even kernel
+        ((planes, out, [], [1.0]), ValueError, weights),
+        ((planes, out, [1.0] * 1027, [1.0]), ValueError, weights),
+        ((planes, out, 3, [1.0]), ValueError, weights),  # not a sequence
+        ((planes, out, [1.0], ["a"]), TypeError, "str"),
+        ((planes, out, [1.0] * 19, [1.0]), ValueError, "larger than half of each kernel"),
+        ((planes, out, [1.0], [1.0] * 13), ValueError, "larger than half of each kernel"),
+        ((planes, np.empty((2, 6, 9), np.float32), [1.0], [1.0]), ValueError, layout),
+        ((planes.astype(np.int16), out.astype(np.int16), [1.0], [1.0]), ValueError, layout),
+        ((planes, np.empty((2, 6, 8), np.uint8), [1.0], [1.0]), ValueError, layout),
+        ((planes[0], out[0], [1.0], [1.0]), ValueError, layout),
+        ((planes[:, :, ::2], np.empty((2, 6, 5), np.uint8), [1.0], [1.0]), ValueError, layout),
+        ((planes, out[:, ::-1], [1.0], [1.0]), (ValueError, BufferError), "contiguous"),
+    ]
+    for args, error, match in bad:
+        with pytest.raises(error, match=match):
+            module.blur(*args)
+
+
+def test_float32_blurs_take_the_compiled_kernel_and_equal_the_torch_path() -> None:
+    """``F.gaussian_blur`` of float32 images (and ElasticTransform's displacement field) runs the compiled blur: the
+    torch path's values exactly, where OpenCV's ``sepFilter2D`` differs in the last bits."""
+    from visiontx import functional as F
+
+    if not _native().AVX2:
+        pytest.skip("the compiled blur needs AVX2 and FMA; OpenCV's path is tested in test_functional_misc")
+    image = make_image_tensor((37, 45), batch_dims=(2,), dtype=torch.float32)
+    fast = F.gaussian_blur(image, [9, 5], [2.0, 1.1])
+    with _cv2.disabled():
+        expected = F.gaussian_blur(image, [9, 5], [2.0, 1.1])
+    assert torch.equal(fast.view(torch.int32), expected.view(torch.int32))

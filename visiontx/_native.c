@@ -27,6 +27,9 @@
  *
  * pad(src, dst, (left, top, right, bottom), fills): a constant pad of uint8 planes, each byte written once.
  *
+ * blur(src, dst, wx, wy): the separable blur of uint8 or float32 planes in the torch path's float32 steps, reflected
+ * borders; AVX2 with FMA only (_native_blur.c).
+ *
  * nearest_points(u, v, coefficients, projective, half_width, half_height): the rounded source points of a nearest
  * warp, in the float32 steps of the numpy version (_native_warp.c).
  *
@@ -1536,6 +1539,74 @@ static PyObject *nearest_points(PyObject *self, PyObject *args) {
     return PyBool_FromLong(done);
 }
 
+int blur_planes(const uint8_t *src, int is_float, ptrdiff_t planes, ptrdiff_t plane_stride, ptrdiff_t row_stride,
+                ptrdiff_t height, ptrdiff_t width, const float *wy, int ky, const float *wx, int kx, uint8_t *dst,
+                int avx2);  /* _native_blur.c */
+
+#define BLUR_MAX_TAPS 1025
+
+/* The float32 weights of a kernel (any iterable of 1..BLUR_MAX_TAPS numbers, an odd count) into w; its count, or -1
+ * with an exception set. */
+static int blur_weights(PyObject *kernel, float *w, const char *what) {
+    PyObject *seq = PySequence_Fast(kernel, "");
+    Py_ssize_t n = seq ? PySequence_Fast_GET_SIZE(seq) : -1;
+    PyErr_Clear();
+    if (n < 1 || n > BLUR_MAX_TAPS || n % 2 == 0) {
+        PyErr_Format(PyExc_ValueError, "blur: %s must hold an odd number of weights, 1 to %d", what, BLUR_MAX_TAPS);
+        Py_XDECREF(seq);
+        return -1;
+    }
+    for (Py_ssize_t k = 0; k < n; k++) {
+        double value = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(seq, k));
+        if (value == -1.0 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        w[k] = (float)value;
+    }
+    Py_DECREF(seq);
+    return (int)n;
+}
+
+static PyObject *blur(PyObject *self, PyObject *args) {
+    PyObject *src_obj, *dst_obj, *wx_obj, *wy_obj;
+    if (!PyArg_ParseTuple(args, "OOOO:blur", &src_obj, &dst_obj, &wx_obj, &wy_obj)) return NULL;
+    float wx[BLUR_MAX_TAPS], wy[BLUR_MAX_TAPS];
+    int kx = blur_weights(wx_obj, wx, "wx"), ky = kx < 0 ? -1 : blur_weights(wy_obj, wy, "wy");
+    if (ky < 0) return NULL;
+    Py_buffer src, dst;
+    if (PyObject_GetBuffer(src_obj, &src, PyBUF_STRIDES | PyBUF_FORMAT) < 0) return NULL;
+    if (PyObject_GetBuffer(dst_obj, &dst, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE | PyBUF_FORMAT) < 0) {
+        PyBuffer_Release(&src);
+        return NULL;
+    }
+    int is_float = src.format && strcmp(src.format, "f") == 0;
+    int ok = src.format && dst.format && (is_float || strcmp(src.format, "B") == 0)
+             && strcmp(src.format, dst.format) == 0 && src.ndim == 3 && dst.ndim == 3
+             && memcmp(src.shape, dst.shape, 3 * sizeof(Py_ssize_t)) == 0 && src.shape[1] > ky / 2
+             && src.shape[2] > kx / 2 && (src.shape[2] <= 1 || src.strides[2] == src.itemsize);
+    int done = 0;
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "blur: src must be a 3-D uint8 or float32 buffer with contiguous rows, "
+                                          "larger than half of each kernel; dst a C-contiguous one of its shape and "
+                                          "dtype");
+    } else {
+        int avx2 = use_avx2;
+        Py_BEGIN_ALLOW_THREADS
+        done = blur_planes((const uint8_t *)src.buf, is_float, src.shape[0], src.strides[0], src.strides[1],
+                           src.shape[1], src.shape[2], wy, ky, wx, kx, (uint8_t *)dst.buf, avx2);
+        Py_END_ALLOW_THREADS
+        if (done < 0) {
+            ok = 0;
+            PyErr_NoMemory();
+        }
+    }
+    PyBuffer_Release(&src);
+    PyBuffer_Release(&dst);
+    if (!ok) return NULL;
+    return PyBool_FromLong(done);
+}
+
 static PyObject *set_avx2(PyObject *self, PyObject *args) {
     int on;
     if (!PyArg_ParseTuple(args, "p", &on)) return NULL;
@@ -1553,6 +1624,10 @@ static PyMethodDef methods[] = {
      "blend_border(out, alpha, fills, (in_h, in_w), matrix, projective, map_x, map_y): the torch path's border "
      "blend of an OpenCV warp (matrix: 9 numbers, output -> input pixel centres) or remap (map_x, map_y: float32 "
      "source points) into the uint8 planes of out, where the sampled alpha is 1..254."},
+    {"blur", blur, METH_VARARGS,
+     "blur(src, dst, wx, wy): each plane of src (planes, rows, columns; uint8 or float32) blurred down its columns "
+     "by the weights wy, then along its rows by wx (reflected borders), into dst; False, nothing written, without "
+     "AVX2 and FMA."},
     {"color_matrix", color_matrix, METH_VARARGS,
      "color_matrix(src, dst, m): RGB images (images, 3, rows, columns) of src through the 3 x 3 matrix m (9 floats, "
      "row-major), rounded and saturated, into dst."},
