@@ -13,7 +13,8 @@ import torch
 import visiontx.functional as F
 from visiontx.datapoints import BoundingBox, Image, Mask, Video
 from visiontx.functional import _cv2
-from visiontx.functional._geometry._warp import _perspective_coefficients, _perspective_grid
+from visiontx.functional._geometry._grid import matrix_grid
+from visiontx.functional._geometry._warp import _coefficient_matrix, _perspective_coefficients
 from visiontx.transforms import ElasticTransform
 
 from .common import AXIS_ALIGNED
@@ -117,14 +118,20 @@ def test_perspective_bounding_box_matches_loop_reference() -> None:
 
 
 def test_solved_coefficients_send_each_end_point_to_its_start_point() -> None:
+    """Solved in float64, rounded to float32 as torchvision's coefficients (the points land within float32's
+    precision), and equal to torchvision's."""
     from visiontx.functional._geometry._warp import _solve_coefficients
 
     start, end = [[0, 0], [39, 2], [37, 30], [1, 28]], [[3, 1], [35, 0], [39, 31], [0, 25]]
-    a, b, c, d, e, f, g, h = _solve_coefficients(start, end)
+    coefficients = _solve_coefficients(start, end)
+    assert all(float(np.float32(value)) == value for value in coefficients)
+    a, b, c, d, e, f, g, h = coefficients
     for (sx, sy), (ex, ey) in zip(start, end):
         denominator = g * ex + h * ey + 1
-        assert (a * ex + b * ey + c) / denominator == pytest.approx(sx, abs=1e-9)
-        assert (d * ex + e * ey + f) / denominator == pytest.approx(sy, abs=1e-9)
+        assert (a * ex + b * ey + c) / denominator == pytest.approx(sx, abs=1e-5)
+        assert (d * ex + e * ey + f) / denominator == pytest.approx(sy, abs=1e-5)
+    tv_geometry = pytest.importorskip("torchvision.transforms.v2.functional._geometry")
+    assert coefficients == tv_geometry._get_perspective_coeffs(start, end)
 
 
 _QUAD = [[3.0, 1.0], [35.0, 0.0], [39.0, 31.0], [0.0, 25.0]]
@@ -161,7 +168,7 @@ def test_solved_coefficients_raise_where_the_system_is_rank_deficient(end) -> No
         with pytest.raises(ValueError, match="general position"):
             _solve_coefficients(start, end)
     else:
-        assert _solve_coefficients(start, end) == expected.tolist()
+        assert _solve_coefficients(start, end) == expected.astype(np.float32).tolist()
 
 
 def test_perspective_identity_returns_input() -> None:
@@ -320,7 +327,8 @@ def test_perspective_points_on_the_horizon_get_the_fill(dtype, interpolation, fi
     """Output pixel (2, 5) of this warp lies on the horizon: its source point is 0 / 0 = NaN. It is
     outside the image (nearest indexed with NaN cast to INT64_MIN; bilinear gave NaN)."""
     coefficients = _perspective_coefficients(HORIZON_START, HORIZON_END)
-    assert _perspective_grid(coefficients, (7, 7), torch.float32, torch.device("cpu"))[2, 5].isnan().any()
+    grid = matrix_grid(_coefficient_matrix(coefficients), (7, 7), (7, 7), torch.float32, torch.device("cpu"))
+    assert grid[2, 5].isnan().any()
     image = torch.arange(3 * 7 * 7).reshape(3, 7, 7).add(10).to(dtype)
     with contextlib.nullcontext() if accelerated else _cv2.disabled():
         out = F.perspective(image, HORIZON_START, HORIZON_END, interpolation=interpolation, fill=fill)
@@ -385,3 +393,38 @@ def test_warps_of_images_without_pixels(size, interpolation) -> None:
     ]
     transformed = ElasticTransform()(torch.zeros(3, *size, dtype=torch.uint8))
     assert transformed.shape == (3, *size)
+
+
+# ------------------------------------------------------------------ nearest ties, as torchvision breaks them
+TIE_CASES = [  # source points exactly between two pixels: torchvision's grid rounds them half to even
+    ("rotate", (223, 224), dict(angle=90.0)),  # a quarter turn of sides of different parity
+    ("rotate", (300, 181), dict(angle=270.0, expand=True)),
+    ("rotate", (75, 59), dict(angle=30.0)),
+    ("affine", (65, 65), dict(angle=0.0, translate=[0, 0], scale=2.0, shear=[0.0, 0.0])),
+    ("affine", (300, 181), dict(angle=0.0, translate=[0, 0], scale=1.3, shear=[0.0, 0.0])),
+    ("affine", (80, 61), dict(angle=90.0, translate=[1, -2], scale=1.0, shear=[10.0, 0.0])),
+    ("perspective", (47, 62), dict(startpoints=[[0, 0], [61, 0], [61, 46], [0, 46]],
+                                   endpoints=[[13, 13], [50, 3], [59, 32], [4, 43]])),
+    ("perspective", (6, 72), dict(startpoints=[[0, 0], [71, 0], [71, 5], [0, 5]],
+                                  endpoints=[[16, 1], [54, 2], [53, 3], [12, 4]])),
+]
+
+
+@pytest.mark.parametrize(("op", "size", "kwargs"), TIE_CASES)
+@pytest.mark.parametrize("dtype", [torch.uint8, torch.float32, torch.int64])
+@pytest.mark.parametrize("accelerated", [True, False])
+def test_nearest_warps_pick_torchvisions_pixels_on_ties(op, size, kwargs, dtype, accelerated) -> None:
+    """Every output pixel takes torchvision's source pixel, on the OpenCV wing and on the torch path: the grid is
+    torchvision's, step for step (``_grid_terms``), where another order of the same float32 operations lands
+    beside the ties (up to half of a quarter turn's pixels a row off)."""
+    tv_f = pytest.importorskip("torchvision.transforms.v2.functional")
+    height, width = size
+    image = torch.arange(3 * height * width).reshape(3, height, width)  # each value names its source pixel
+    image = image.remainder(251).to(dtype) if dtype == torch.uint8 else image.to(dtype)
+    for fill in (None, 9):
+        expected = getattr(tv_f, op)(image, interpolation=tv_f.InterpolationMode.NEAREST, fill=fill, **kwargs)
+        with contextlib.nullcontext() if accelerated else _cv2.disabled():
+            out = getattr(F, op)(image, interpolation="nearest", fill=fill, **kwargs)
+            mask = getattr(F, op)(Mask(image[0]), fill=fill, **kwargs)
+        assert torch.equal(out, expected), (op, size, fill)
+        assert torch.equal(mask.as_subclass(torch.Tensor), expected[0]), (op, size, fill)

@@ -793,12 +793,12 @@ def test_nearest_points_equal_the_numpy_steps(loops: str, monkeypatch: pytest.Mo
 def test_nearest_points_rejects_bad_buffers() -> None:
     module = _native()
     u, v = np.zeros((3, 4), np.float32), np.zeros((3, 4), np.float32)
-    module.nearest_points(u, v, [1.0, 0, 0, 0, 1, 0, 0, 0, 1], False, 2.0, 1.5)  # the valid call
+    module.nearest_points(u, v, [1.0, 0, 0, 0, 1, 0, 0, 0, 1], False, 2.0, 1.5, -1.5, -1.0)  # the valid call
     for args, message in [
-        ((u, np.zeros((3, 5), np.float32), [0.0] * 9, False, 1.0, 1.0), "one shape"),
-        ((u.astype(np.float64), v, [0.0] * 9, False, 1.0, 1.0), "u must be"),
-        ((u, v[:, ::2], [0.0] * 9, False, 1.0, 1.0), "C-contiguous"),
-        ((u, v, [0.0] * 8, False, 1.0, 1.0), "coefficients must hold 9"),
+        ((u, np.zeros((3, 5), np.float32), [0.0] * 9, False, 1.0, 1.0, 0.5, 0.5), "one shape"),
+        ((u.astype(np.float64), v, [0.0] * 9, False, 1.0, 1.0, 0.5, 0.5), "u must be"),
+        ((u, v[:, ::2], [0.0] * 9, False, 1.0, 1.0, 0.5, 0.5), "C-contiguous"),
+        ((u, v, [0.0] * 8, False, 1.0, 1.0, 0.5, 0.5), "coefficients must hold 9"),
     ]:
         with pytest.raises(ValueError, match=message):
             module.nearest_points(*args)

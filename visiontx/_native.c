@@ -30,8 +30,8 @@
  * blur(src, dst, wx, wy): the separable blur of uint8 or float32 planes in the torch path's float32 steps, reflected
  * borders; AVX2 with FMA only (_native_blur.c).
  *
- * nearest_points(u, v, coefficients, projective, half_width, half_height): the rounded source points of a nearest
- * warp, in the float32 steps of the numpy version (_native_warp.c).
+ * nearest_points(u, v, coefficients, projective, half_width, half_height, x0, y0): the rounded source points of a
+ * nearest warp, in the float32 steps of the numpy version (_native_warp.c).
  *
  * pack_masks(src, dst) and unpack_masks(src, dst): 0 / 1 masks eight to a byte plane and back (_native_masks.c).
  *
@@ -1504,14 +1504,15 @@ static PyObject *blend_border(PyObject *self, PyObject *args) {
 }
 
 int nearest_source_points(float *u, float *v, ptrdiff_t out_h, ptrdiff_t out_w, const float *coefficients,
-                          int projective, float half_width, float half_height, int avx2);  /* _native_warp.c */
+                          int projective, float half_width, float half_height, float x0, float y0,
+                          int avx2);  /* _native_warp.c */
 
 static PyObject *nearest_points(PyObject *self, PyObject *args) {
     PyObject *u_obj, *v_obj, *coefficients_obj;
     int projective;
-    float half_width, half_height;
-    if (!PyArg_ParseTuple(args, "OOOpff:nearest_points", &u_obj, &v_obj, &coefficients_obj, &projective,
-                          &half_width, &half_height))
+    float half_width, half_height, x0, y0;
+    if (!PyArg_ParseTuple(args, "OOOpffff:nearest_points", &u_obj, &v_obj, &coefficients_obj, &projective,
+                          &half_width, &half_height, &x0, &y0))
         return NULL;
     double values[9];
     float coefficients[9];
@@ -1530,7 +1531,7 @@ static PyObject *nearest_points(PyObject *self, PyObject *args) {
         int avx2 = use_avx2;
         Py_BEGIN_ALLOW_THREADS
         done = nearest_source_points((float *)u.buf, (float *)v.buf, u.shape[0], u.shape[1], coefficients,
-                                     projective, half_width, half_height, avx2);
+                                     projective, half_width, half_height, x0, y0, avx2);
         Py_END_ALLOW_THREADS
     }
     PyBuffer_Release(&u);
@@ -1643,7 +1644,7 @@ static PyMethodDef methods[] = {
      "normalize(src, dst, scale, mean, std): uint8 planes (images, channels, rows, columns) of src as float32 "
      "((x * scale - mean[c]) / std[c], one rounding a step) into dst."},
     {"nearest_points", nearest_points, METH_VARARGS,
-     "nearest_points(u, v, coefficients, projective, half_width, half_height): a nearest warp's rounded float32 "
+     "nearest_points(u, v, coefficients, projective, half_width, half_height, x0, y0): a nearest warp's rounded float32 "
      "source columns u and rows v (see _native_warp.c); False, nothing written, without AVX2."},
     {"pad", pad, METH_VARARGS,
      "pad(src, dst, (left, top, right, bottom), fills): the planes of src in the middle of dst, their borders set to "

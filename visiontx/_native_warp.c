@@ -122,17 +122,21 @@ __attribute__((target("avx2"))) static inline __m256 source_coordinates8(__m256 
 
 /* Columns x.. of one row of nearest_source_points, eight at a time; returns the first column left. */
 __attribute__((target("avx2"))) static ptrdiff_t source_row8(float *pu, float *pv, ptrdiff_t out_w, const float *k,
-                                                             int projective, float row_u, float row_v, float row_d,
-                                                             float half_width, float half_height) {
+                                                             int projective, float x0, float row_u, float row_v,
+                                                             float row_d, float half_width, float half_height) {
     const __m256 half_u = _mm256_set1_ps(half_width), half_v = _mm256_set1_ps(half_height);
     const __m256 one = _mm256_set1_ps(1.0f), eight = _mm256_set1_ps(8.0f);
-    __m256 xs = _mm256_setr_ps(0.5f, 1.5f, 2.5f, 3.5f, 4.5f, 5.5f, 6.5f, 7.5f);  /* exact: x + 0.5 below 2^23 */
+    /* exact: x0 is a whole or half number, the columns below 2^22 */
+    __m256 xs = _mm256_add_ps(_mm256_set1_ps(x0), _mm256_setr_ps(0.0f, 1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f, 7.0f));
     ptrdiff_t x = 0;
     for (; x + 8 <= out_w && x < (1 << 22); x += 8, xs = _mm256_add_ps(xs, eight)) {
-        __m256 su = _mm256_add_ps(_mm256_mul_ps(xs, _mm256_set1_ps(k[0])), _mm256_set1_ps(row_u));
-        __m256 sv = _mm256_add_ps(_mm256_mul_ps(xs, _mm256_set1_ps(k[3])), _mm256_set1_ps(row_v));
+        __m256 su = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(xs, _mm256_set1_ps(k[0])), _mm256_set1_ps(row_u)),
+                                  _mm256_set1_ps(k[2]));
+        __m256 sv = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(xs, _mm256_set1_ps(k[3])), _mm256_set1_ps(row_v)),
+                                  _mm256_set1_ps(k[5]));
         if (projective) {
-            __m256 d = _mm256_add_ps(_mm256_mul_ps(xs, _mm256_set1_ps(k[6])), _mm256_set1_ps(row_d));
+            __m256 d = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(xs, _mm256_set1_ps(k[6])), _mm256_set1_ps(row_d)),
+                                     _mm256_set1_ps(k[8]));
             su = _mm256_sub_ps(_mm256_div_ps(su, d), one);
             sv = _mm256_sub_ps(_mm256_div_ps(sv, d), one);
         }
@@ -144,27 +148,27 @@ __attribute__((target("avx2"))) static ptrdiff_t source_row8(float *pu, float *p
 #endif
 
 /* The rounded source columns u and rows v (out_h x out_w float32 each) of a nearest warp: per output pixel (x, y),
- * with xs = x + 0.5 and ys = y + 0.5 in float32, u = xs a + (ys b + c) and v = xs d + (ys e + f); projective (g, h,
- * i given): both divided by xs g + (ys h + i), then 1 taken off; then each through source_coordinate with its half
- * extent. Only with AVX2 (avx2 set, the CPU has it): numpy's own loops are as fast as narrower ones here; returns
- * 0, having written nothing, without. */
+ * with xs = x0 + x and ys = y0 + y in float32 (exact), u = (xs a + ys b) + c and v = (xs d + ys e) + f; projective
+ * (g, h, i given): both divided by (xs g + ys h) + i, then 1 taken off; then each through source_coordinate with its
+ * half extent (torchvision's grid: functional/_grid_terms.py). Only with AVX2 (avx2 set, the CPU has it): numpy's own
+ * loops are as fast as narrower ones here; returns 0, having written nothing, without. */
 int nearest_source_points(float *u, float *v, ptrdiff_t out_h, ptrdiff_t out_w, const float *coefficients,
-                          int projective, float half_width, float half_height, int avx2) {
+                          int projective, float half_width, float half_height, float x0, float y0, int avx2) {
 #if !AVX2_POINTS
     return 0;
 #else
     if (!avx2) return 0;
     const float *k = coefficients;
     for (ptrdiff_t y = 0; y < out_h; y++) {
-        float ys = (float)y + 0.5f;
-        float row_u = ys * k[1] + k[2], row_v = ys * k[4] + k[5], row_d = projective ? ys * k[7] + k[8] : 1.0f;
+        float ys = y0 + (float)y;
+        float row_u = ys * k[1], row_v = ys * k[4], row_d = projective ? ys * k[7] : 1.0f;
         float *pu = u + y * out_w, *pv = v + y * out_w;
-        ptrdiff_t x = source_row8(pu, pv, out_w, k, projective, row_u, row_v, row_d, half_width, half_height);
+        ptrdiff_t x = source_row8(pu, pv, out_w, k, projective, x0, row_u, row_v, row_d, half_width, half_height);
         for (; x < out_w; x++) {
-            float xs = (float)x + 0.5f;
-            float su = xs * k[0] + row_u, sv = xs * k[3] + row_v;
+            float xs = x0 + (float)x;
+            float su = (xs * k[0] + row_u) + k[2], sv = (xs * k[3] + row_v) + k[5];
             if (projective) {
-                float d = xs * k[6] + row_d;
+                float d = (xs * k[6] + row_d) + k[8];
                 su = su / d - 1.0f;
                 sv = sv / d - 1.0f;
             }

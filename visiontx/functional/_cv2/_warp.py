@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from .._grid_terms import grid_terms
 from .._interpolation import InterpolationMode
 from ._base import MAX_SIZE, can_use, cv2, native
 from ._layout import channel_count, plane_fill, planes, scratch
@@ -248,23 +249,9 @@ def warp_nearest(
 ) -> torch.Tensor:
     """Nearest warp of ``[..., C, H, W]`` to ``size`` ``(H, W)``; ``inverse`` (2 x 3 or 3 x 3) maps output to
     input points in continuous coordinates. The source pixels are the torch path's (``matrix_grid`` then
-    ``_sample_nearest``): the same float32 operations in the same order, rounded half to even, points that
-    are not finite sent off the image."""
+    ``_sample_nearest``, torchvision's grid): the same float32 operations in the same order, rounded half to
+    even, points that are not finite sent off the image."""
     return _remap_whole(image, *_rounded_source_points(inverse, size, image.shape[-2:]), fill)
-
-
-def _source_coefficients(inverse: Sequence[Sequence[float]], in_size: Sequence[int]) -> tuple[list[np.float32], bool]:
-    """The float32 constants of the torch path's normalised grid (``matrix_grid``) for ``inverse``: ``a .. f`` (an
-    affine map's ``c`` and ``f`` with the grid's -1 folded in, as ``matrix_grid`` does) and, for a projective one,
-    ``g, h, i``; and whether it is projective."""
-    (a, b, c), (d, e, f) = inverse[:2]
-    height, width = in_size
-    sx, sy = 2.0 / width, 2.0 / height
-    projective = len(inverse) == 3 and list(inverse[2]) != [0.0, 0.0, 1.0]
-    shift = 0.0 if projective else 1.0
-    last = inverse[2] if projective else (0.0, 0.0, 1.0)
-    values = [a * sx, b * sx, c * sx - shift, d * sy, e * sy, f * sy - shift, *last]
-    return [np.float32(value) for value in values], projective
 
 
 def _rounded_source_points(
@@ -274,13 +261,13 @@ def _rounded_source_points(
     a per-thread scratch buffer, valid until the next call: fresh megabyte maps page-fault on every call); in one
     compiled pass where the module has AVX2 loops (``nearest_points``: the same float32 steps), else in numpy."""
     u, v = scratch([((out_size[0], out_size[1]), np.float32)] * 2, slot="maps")
-    coefficients, projective = _source_coefficients(inverse, in_size)
-    half_width, half_height = np.float32(in_size[1] / 2), np.float32(in_size[0] / 2)
+    terms, origin, projective = grid_terms(inverse, out_size, in_size, np.float32)
+    half_extents = np.float32(in_size[1] / 2), np.float32(in_size[0] / 2)
     module = native()
-    if module is not None and module.nearest_points(u, v, [float(k) for k in coefficients], projective, half_width,
-                                                     half_height):  # AVX2 only: numpy's loops are as fast as SSE2's
+    if module is not None and module.nearest_points(u, v, [float(k) for k in terms], projective, *half_extents,
+                                                     *origin):  # AVX2 only: numpy's loops are as fast as SSE2's
         return u, v
-    _source_points(u, v, coefficients, projective, (half_width, half_height))
+    _source_points(u, v, terms, projective, origin, half_extents)
     for coords in (u, v):
         np.rint(coords, out=coords)
         if not np.isfinite(coords).all():  # a projective horizon (0 / 0) or an overflow
@@ -289,19 +276,22 @@ def _rounded_source_points(
 
 
 def _source_points(
-    u: np.ndarray, v: np.ndarray, k: Sequence[np.float32], projective: bool, half_extents: Sequence[np.float32]
+    u: np.ndarray, v: np.ndarray, k: Sequence[np.float32], projective: bool, origin: Sequence[float],
+    half_extents: Sequence[np.float32],
 ) -> None:
     """The unrounded float32 source columns ``u`` and rows ``v`` of every output pixel (written in place), as the
-    torch path computes them: the normalised grid of ``matrix_grid`` (``k``: :func:`_source_coefficients`), then
+    torch path computes them: the normalised grid of ``matrix_grid`` (``k`` and ``origin``: ``grid_terms``), then
     ``(g + 1) extent / 2 - 0.5``."""
     f32 = np.float32
-    xs = np.arange(u.shape[1], dtype=f32) + f32(0.5)
-    ys = np.arange(u.shape[0], dtype=f32) + f32(0.5)
+    xs = np.arange(u.shape[1], dtype=f32) + f32(origin[0])
+    ys = np.arange(u.shape[0], dtype=f32) + f32(origin[1])
     with np.errstate(divide="ignore", over="ignore", invalid="ignore"):  # not finite: handled by the caller
-        np.add((xs * k[0])[None, :], (ys * k[1] + k[2])[:, None], out=u)
-        np.add((xs * k[3])[None, :], (ys * k[4] + k[5])[:, None], out=v)
+        for coords, (kx, ky, k1) in ((u, k[0:3]), (v, k[3:6])):
+            np.add((xs * kx)[None, :], (ys * ky)[:, None], out=coords)
+            coords += k1
         if projective:
-            denominator = (xs * k[6])[None, :] + (ys * k[7] + k[8])[:, None]
+            denominator = (xs * k[6])[None, :] + (ys * k[7])[:, None]
+            denominator += k[8]
             u /= denominator
             v /= denominator
             u -= f32(1.0)

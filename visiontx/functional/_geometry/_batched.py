@@ -68,7 +68,8 @@ def affine_matrices(
 
 def perspective_inverses(startpoints: torch.Tensor, endpoints: torch.Tensor) -> torch.Tensor:
     """``[B, 3, 3]`` output -> input matrices mapping each sample's 4 ``endpoints`` onto its
-    ``startpoints`` (``[B, 4, 2]``): ``F.perspective``'s coefficients, solved on the device."""
+    ``startpoints`` (``[B, 4, 2]``): ``F.perspective``'s coefficients, solved on the device (rounded to float32, as
+    torchvision's and ``F.perspective``'s)."""
     sx, sy = startpoints[..., 0], startpoints[..., 1]
     ex, ey = endpoints[..., 0], endpoints[..., 1]
     zeros, ones = torch.zeros_like(ex), torch.ones_like(ex)
@@ -76,7 +77,7 @@ def perspective_inverses(startpoints: torch.Tensor, endpoints: torch.Tensor) -> 
     rows_y = torch.stack([zeros, zeros, zeros, ex, ey, ones, -sy * ex, -sy * ey], dim=-1)
     system = torch.stack([rows_x, rows_y], dim=2).reshape(-1, 8, 8)
     rhs = torch.stack([sx, sy], dim=2).reshape(-1, 8, 1)
-    coefficients = torch.linalg.solve_ex(system, rhs)[0][..., 0]
+    coefficients = torch.linalg.solve_ex(system, rhs)[0][..., 0].to(torch.float32).to(torch.float64)
     return torch.cat([coefficients, torch.ones_like(coefficients[:, :1])], dim=1).view(-1, 3, 3)
 
 

@@ -12,12 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+import numpy as np
 import PIL.Image
 import torch
 from torch.nn.functional import grid_sample
 
 from ..._args import FillArg, parse_fill
 from .. import _cv2
+from .._grid_terms import grid_terms
 from .._interpolation import InterpolationMode
 
 _OUTSIDE = -5.0  # a normalised coordinate whose whole bilinear or bicubic footprint is off any image
@@ -180,31 +182,23 @@ def matrix_grid(
     device: torch.device,
 ) -> torch.Tensor:
     """The normalised grid of an affine or projective map; ``inverse`` maps output pixel coordinates to
-    input ones (continuous coordinates: pixel ``(i, j)`` covers ``[j, j + 1] x [i, i + 1]``)."""
-    (a, b, c), (d, e, f) = inverse[:2]
-    sx, sy = 2.0 / in_size[1], 2.0 / in_size[0]
-    xs = torch.arange(out_size[1], dtype=dtype, device=device).add_(0.5)
-    ys = torch.arange(out_size[0], dtype=dtype, device=device).add_(0.5)
-    if len(inverse) == 3 and list(inverse[2]) != [0.0, 0.0, 1.0]:
-        return _projective_grid(inverse, xs, ys, sx, sy)
+    input ones (continuous coordinates: pixel ``(i, j)`` covers ``[j, j + 1] x [i, i + 1]``). torchvision's
+    grid, step for step (:func:`~visiontx.functional._grid_terms.grid_terms`), so nearest sampling breaks ties
+    between two pixels as it does."""
+    k, (x0, y0), projective = grid_terms(inverse, out_size, in_size, _REAL.get(dtype, np.float32))
+    xs = torch.arange(out_size[1], dtype=dtype, device=device).add_(x0)
+    ys = torch.arange(out_size[0], dtype=dtype, device=device).add_(y0)
     grid = torch.empty((*out_size, 2), dtype=dtype, device=device)
-    # separable: each coordinate is a row term plus a column term, written in place
-    torch.add((xs * (a * sx))[None, :], (ys * (b * sx) + (c * sx - 1.0))[:, None], out=grid[..., 0])
-    torch.add((xs * (d * sy))[None, :], (ys * (e * sy) + (f * sy - 1.0))[:, None], out=grid[..., 1])
+    # separable: each coordinate is a row term plus a column term, then the constant, written in place
+    for axis, (kx, ky, k1) in enumerate((k[0:3], k[3:6])):
+        torch.add((xs * float(kx))[None, :], (ys * float(ky))[:, None], out=grid[..., axis]).add_(float(k1))
+    if projective:
+        denominator = torch.add((xs * float(k[6]))[None, :], (ys * float(k[7]))[:, None]).add_(float(k[8]))
+        grid.div_(denominator.unsqueeze(-1)).sub_(1.0)
     return grid
 
 
-def _projective_grid(
-    inverse: list[list[float]], xs: torch.Tensor, ys: torch.Tensor, sx: float, sy: float
-) -> torch.Tensor:
-    """:func:`matrix_grid` of a projective map: both coordinates divided by the last row's value."""
-    (a, b, c), (d, e, f), (g, h, i) = inverse
-    xs, ys = xs[None, :], ys[:, None]
-    denominator = xs * g + (ys * h + i)
-    grid = torch.empty((ys.shape[0], xs.shape[1], 2), dtype=xs.dtype, device=xs.device)
-    torch.div(xs * (a * sx) + (ys * (b * sx) + c * sx), denominator, out=grid[..., 0])
-    torch.div(xs * (d * sy) + (ys * (e * sy) + f * sy), denominator, out=grid[..., 1])
-    return grid.sub_(1.0)
+_REAL = {torch.float32: np.float32, torch.float64: np.float64}
 
 
 def batched_matrix_grid(
@@ -213,24 +207,29 @@ def batched_matrix_grid(
     """:func:`matrix_grid` of ``B`` maps at once: ``inverse`` ``[B, 3, 3]`` (float64, on the images'
     device) maps each image's output pixel coordinates to its input ones; its last rows are used only
     when ``projective``. Returns ``[B, H_out, W_out, 2]``, computed as :func:`matrix_grid` computes one
-    (coefficients scaled in float64, the grid in ``dtype``), so each image gets the same points."""
-    sx, sy = 2.0 / in_size[1], 2.0 / in_size[0]
-    scaled = inverse[:, :2].clone()
-    scaled[:, 0] *= sx
-    scaled[:, 1] *= sy
-    if not projective:  # the -1 of the normalisation folded into the constant term, as matrix_grid
-        scaled[:, :, 2] -= 1.0
-    rows = scaled.to(dtype)
-    xs = torch.arange(out_size[1], dtype=dtype, device=inverse.device).add_(0.5).view(1, 1, -1)
-    ys = torch.arange(out_size[0], dtype=dtype, device=inverse.device).add_(0.5).view(1, -1, 1)
+    (the terms of ``grid_terms`` in float64, then in ``dtype``), so each image gets the same points."""
+    (height, width), (out_height, out_width) = in_size, out_size
+    half = torch.tensor([0.5 * width, 0.5 * height], dtype=dtype, device=inverse.device).view(1, 2, 1)
+    if projective:
+        rows, last = inverse[:, :2].to(dtype) / half, inverse[:, 2].to(dtype)
+        x0 = y0 = 0.5
+    else:
+        rows = inverse[:, :2].clone()
+        for axis, side in enumerate((width, height)):  # coordinates centred on each image, as grid_terms
+            a, b, c = rows[:, axis].unbind(-1)
+            rows[:, axis, 2] = a * (out_width / 2) + b * (out_height / 2) + c - side / 2
+        rows = rows.to(dtype) / half
+        x0, y0 = (1.0 - out_width) * 0.5, (1.0 - out_height) * 0.5
+    xs = torch.arange(out_width, dtype=dtype, device=inverse.device).add_(x0).view(1, 1, -1)
+    ys = torch.arange(out_height, dtype=dtype, device=inverse.device).add_(y0).view(1, -1, 1)
     grid = torch.empty((inverse.shape[0], *out_size, 2), dtype=dtype, device=inverse.device)
     for axis in (0, 1):
-        a, b, c = (rows[:, axis, k].view(-1, 1, 1) for k in range(3))
-        torch.add(xs * a, ys * b + c, out=grid[..., axis])
+        kx, ky, k1 = (rows[:, axis, k].view(-1, 1, 1) for k in range(3))
+        torch.add(xs * kx, ys * ky, out=grid[..., axis]).add_(k1)
     if not projective:
         return grid
-    g, h, i = (inverse[:, 2, k].to(dtype).view(-1, 1, 1) for k in range(3))
-    return grid.div_((xs * g + (ys * h + i)).unsqueeze(-1)).sub_(1.0)
+    g, h, i = (last[:, k].view(-1, 1, 1) for k in range(3))
+    return grid.div_(torch.add(xs * g, ys * h).add_(i).unsqueeze(-1)).sub_(1.0)
 
 
 def pil_fill(image: PIL.Image.Image, fill: FillArg) -> int | float | tuple | None:

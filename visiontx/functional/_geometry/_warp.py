@@ -8,7 +8,6 @@ sampling grid, in ``grid_sample``'s normalised ``[-1, 1]`` units (torchvision's 
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -25,7 +24,8 @@ from .._meta import _clamp_xyxy_, _from_xyxy, _to_xyxy, clamp_bounding_box_tenso
 from .._registry import get_kernel, register_geometry_kernel, register_kernels, register_mask_kernel
 from ._description import Geometry, register_geometry, transform_bounding_box
 from ._grid import (
-    FillArg, filled, has_no_pixels, image_fill, on_bytes, parse_mode, pil_fill, sample, samples_as_bytes, work_dtype,
+    FillArg, filled, has_no_pixels, image_fill, matrix_grid, on_bytes, parse_mode, pil_fill, sample, samples_as_bytes,
+    work_dtype,
 )
 from ._matrix import invert, transform_boxes
 
@@ -82,10 +82,11 @@ def _solve_coefficients(startpoints: Points, endpoints: Points) -> list[float]:
         rhs += [sx, sy]
     # 8 equations, 8 unknowns: numpy's LU solve on the host (cheaper than torch's lstsq for so small a system)
     a, b = np.array(rows, dtype=np.float64).reshape(8, 8), np.array(rhs, dtype=np.float64)
-    solution = np.linalg.solve(a, b).tolist() if _full_rank(a) else None
-    if solution is None or not all(map(math.isfinite, solution)):
+    solution = np.linalg.solve(a, b) if _full_rank(a) else None
+    if solution is None or not np.isfinite(solution).all():
         raise ValueError("startpoints and endpoints must each be 4 points in general position")
-    return solution
+    with np.errstate(over="ignore"):  # rounded to float32, as torchvision's coefficients (huge ones: inf, as torch)
+        return solution.astype(np.float32).tolist()
 
 
 def _perspective_coefficients(
@@ -108,20 +109,6 @@ def _perspective_coefficients(
 def _coefficient_matrix(coefficients: list[float]) -> list[list[float]]:
     a, b, c, d, e, f, g, h = coefficients
     return [[a, b, c], [d, e, f], [g, h, 1.0]]
-
-
-def _perspective_grid(
-    coefficients: list[float], size: Sequence[int], dtype: torch.dtype, device: torch.device
-) -> torch.Tensor:
-    a, b, c, d, e, f, g, h = coefficients
-    height, width = size
-    xs = torch.arange(width, dtype=dtype, device=device).add_(0.5)[None, :]
-    ys = torch.arange(height, dtype=dtype, device=device).add_(0.5)[:, None]
-    denominator = xs * g + (ys * h + 1.0)
-    grid = torch.empty((height, width, 2), dtype=dtype, device=device)
-    torch.div(xs * (a * 2.0 / width) + (ys * (b * 2.0 / width) + c * 2.0 / width), denominator, out=grid[..., 0])
-    torch.div(xs * (d * 2.0 / height) + (ys * (e * 2.0 / height) + f * 2.0 / height), denominator, out=grid[..., 1])
-    return grid.sub_(1.0)
 
 
 def perspective(
@@ -179,10 +166,12 @@ def perspective_image_tensor(
         return image
     if has_no_pixels(image, image.shape[-2:]):
         return filled(image, image.shape[-2:], fill_values)
+    matrix, size = _coefficient_matrix(values), image.shape[-2:]
     if _cv2.can_warp(image, mode, fill_values):
-        return _cv2.warp(image, _coefficient_matrix(values), image.shape[-2:], fill_values)
-    grid = _perspective_grid(values, image.shape[-2:], work_dtype(image.dtype), image.device)
-    return sample(image, grid, mode, fill_values)
+        return _cv2.warp(image, matrix, size, fill_values)
+    if mode == InterpolationMode.NEAREST and _cv2.can_remap_nearest(image, fill_values):
+        return _cv2.warp_nearest(image, matrix, size, fill_values)
+    return sample(image, matrix_grid(matrix, size, size, work_dtype(image.dtype), image.device), mode, fill_values)
 
 
 perspective_video = video_kernel(perspective_image_tensor)
