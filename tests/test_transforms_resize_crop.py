@@ -237,6 +237,22 @@ def test_random_iou_crop_with_zero_boxes_leaves_sample() -> None:
     assert out_image is image and out_boxes is boxes
 
 
+def test_random_iou_crop_without_boxes_draws_as_torchvision() -> None:
+    """No crop passes without boxes, but the options and trials are drawn until 1.0 comes up, as torchvision's:
+    the transforms after it draw the same."""
+    tv_t = _tv_transforms()
+    size = (40, 60)
+    image, boxes = make_image(size), BoundingBox(torch.zeros(0, 4), format="XYXY", spatial_size=size)
+    for seed in range(20):
+        torch.manual_seed(seed)
+        out_image, out_boxes = T.RandomIoUCrop()(image, boxes)
+        state = torch.get_rng_state()
+        torch.manual_seed(seed)
+        tv_t.RandomIoUCrop()(*_to_tv((image, boxes, make_mask(size)))[:2])
+        assert torch.equal(state, torch.get_rng_state()), seed
+        assert out_image is image and out_boxes is boxes
+
+
 def test_random_iou_crop_gives_up_after_max_rounds_where_no_crop_can_pass() -> None:
     image = make_image((40, 60))
     boxes = BoundingBox(torch.full((2, 4), float("nan")), format="XYXY", spatial_size=(40, 60))

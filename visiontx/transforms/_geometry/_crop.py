@@ -357,8 +357,7 @@ class RandomIoUCrop(Transform):
         boxes = get_bounding_boxes(flat_inputs)
         xyxy = F.convert_format_bounding_box(boxes, new_format=BoundingBoxFormat.XYXY).as_subclass(torch.Tensor)
         xyxy = xyxy.reshape(-1, 4).to(device="cpu", dtype=torch.float32).numpy()
-        if xyxy.shape[0] == 0:  # no box can satisfy the IoU criterion: leave the sample as it is
-            return {}
+        # without boxes no crop passes, but the draws go on until the option 1.0 comes up, as torchvision's
         centres = 0.5 * (xyxy[:, :2] + xyxy[:, 2:])
         for _ in range(self.max_rounds):
             min_iou = self.sampler_options[_random.randint(len(self.sampler_options))]
@@ -398,8 +397,8 @@ class RandomIoUCrop(Transform):
         xyxy: np.ndarray, centres: np.ndarray, min_iou: float,
     ) -> tuple[int, dict[str, Any]] | None:
         """(index, parameters) of the first candidate crop (never empty: its aspect ratio held) that
-        holds a box centre and overlaps one of those boxes by ``min_iou``; None if none does."""
-        if not sizes:
+        holds a box centre and overlaps one of those boxes by ``min_iou``; None if none does (no boxes: none)."""
+        if not sizes or xyxy.shape[0] == 0:
             return None
         at = np.array(offsets)
         crop_w, crop_h = np.array(sizes).T
