@@ -366,3 +366,17 @@ def test_adjust_colors_rejects_bad_steps(steps: list, match: str) -> None:
 
     with pytest.raises(ValueError, match=match):
         adjust_colors(make_image_tensor((9, 11)), steps=steps)
+
+
+@pytest.mark.parametrize("dtype", [torch.int16])  # torchvision refuses int32 (float32 holds it inexactly)
+@pytest.mark.parametrize(("gamma", "gain"), [(0.5, 1.0), (2.2, 0.8), (1.0, 1.3)])
+def test_adjust_gamma_of_other_integer_dtypes_within_a_level_of_torchvision(dtype, gamma, gain) -> None:
+    """On ``[0, 1]`` in float32, as torchvision's; rounded where torchvision truncates (within 1 level)."""
+    tv_f = pytest.importorskip("torchvision.transforms.v2.functional")
+    top = torch.iinfo(dtype).max
+    image = torch.randint(0, top, (3, 9, 11), generator=torch.Generator().manual_seed(3), dtype=torch.int64).to(dtype)
+    out = F.adjust_gamma(image, gamma, gain)
+    expected = tv_f.adjust_gamma(image, gamma, gain)
+    assert out.dtype == dtype
+    assert (out.long() - expected.long()).abs().max() <= 1
+    assert int(out.max()) <= top and int(out.min()) >= 0

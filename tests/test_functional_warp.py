@@ -428,3 +428,17 @@ def test_nearest_warps_pick_torchvisions_pixels_on_ties(op, size, kwargs, dtype,
             mask = getattr(F, op)(Mask(image[0]), fill=fill, **kwargs)
         assert torch.equal(out, expected), (op, size, fill)
         assert torch.equal(mask.as_subclass(torch.Tensor), expected[0]), (op, size, fill)
+
+
+@pytest.mark.parametrize("op", ["rotate", "affine", "perspective"])
+def test_pil_warps_truncate_a_fractional_fill_as_torchvision(op) -> None:
+    tv_f = pytest.importorskip("torchvision.transforms.v2.functional")
+    pil = make_image_pil((20, 24))
+    kwargs = {"rotate": dict(angle=30.0), "affine": dict(angle=10.0, translate=[0, 0], scale=1.0, shear=[0.0, 0.0]),
+              "perspective": dict(startpoints=[[0, 0], [23, 0], [23, 19], [0, 19]],
+                                  endpoints=[[4, 3], [20, 1], [23, 19], [0, 15]])}[op]
+    for fill in (99.6, [99.6, 5.5, 0.4]):
+        out = np.asarray(getattr(F, op)(pil, fill=fill, **kwargs))
+        expected = np.asarray(getattr(tv_f, op)(pil, fill=fill, **kwargs))
+        assert np.array_equal(out, expected), fill
+        assert out[0, 0].tolist() == ([99, 99, 99] if fill == 99.6 else [99, 5, 0])

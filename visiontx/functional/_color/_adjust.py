@@ -11,6 +11,7 @@ import torch
 from ..._names import video_kernel
 from ...datapoints import Image, Video
 from .. import _cv2
+from .._dtype import max_value
 from .._registry import get_kernel, register_kernels
 from ._grayscale import luma
 from ._utils import apply_lut, check_channels, check_factor, make_lut, pil_point, to_dtype_rounded
@@ -203,12 +204,14 @@ def _gamma_lut(gamma: float, gain: float, device: torch.device | None = None) ->
 
 @register_kernels(adjust_gamma, (torch.Tensor, Image, Video))
 def adjust_gamma_image_tensor(image: torch.Tensor, gamma: float, gain: float = 1.0) -> torch.Tensor:
-    """Gamma of ``[..., C, H, W]``: a lookup table for uint8, ``pow`` for floats."""
+    """Gamma of ``[..., C, H, W]``: a lookup table for uint8, ``pow`` for floats and (on ``[0, 1]`` in float32, as
+    torchvision's) other integer dtypes."""
     gamma, gain = check_factor("gamma", gamma), check_factor("gain", gain)
     if image.dtype == torch.uint8:
         return apply_lut(image, _gamma_lut(gamma, gain, image.device))
     if not image.is_floating_point():
-        raise TypeError(f"adjust_gamma: image must be uint8 or floating point, got {image.dtype}")
+        top = float(max_value(image.dtype))
+        return to_dtype_rounded(image.to(torch.float32).div_(top).pow_(gamma).mul_(gain * top), image.dtype)
     output = image.pow(gamma)
     return to_dtype_rounded(output if gain == 1.0 else output.mul_(gain), image.dtype)
 

@@ -233,13 +233,13 @@ def batched_matrix_grid(
 
 
 def pil_fill(image: PIL.Image.Image, fill: FillArg) -> int | float | tuple | None:
-    """``fill`` as a PIL colour for ``image``'s mode."""
+    """``fill`` as a PIL colour for ``image``'s mode: whole numbers truncated (``int``), as torchvision's."""
     bands = len(image.getbands())
     values = parse_fill(fill, bands)
     if values is None:
         return None
     if len(values) == 1:
         values = values * bands
-    cast = float if image.mode == "F" else lambda v: int(round(v))
+    cast = float if image.mode == "F" else int
     color = tuple(cast(v) for v in values)
     return color[0] if bands == 1 else color
