@@ -614,3 +614,24 @@ def test_fused_runs_check_sizes_only_where_a_transform_applies() -> None:
         assert out[0] is sample[0] and out[1] is sample[1]
         with pytest.raises(ValueError, match="same H x W"):
             T.Compose([T.RandomHorizontalFlip(p=1.0), T.Resize(3)], fuse_geometry=fuse)(sample)
+
+
+@pytest.mark.parametrize("dtype", [torch.uint8, torch.float32])
+@pytest.mark.parametrize("chain", [
+    lambda: [T.Resize(32), T.RandomHorizontalFlip(p=1.0)],
+    lambda: [T.RandomResizedCrop((40, 36), scale=(1.0, 1.0), ratio=(1.0, 1.0)), T.RandomVerticalFlip(p=1.0)],
+    lambda: [T.CenterCrop(6), T.Resize(30), T.RandomHorizontalFlip(p=1.0)],
+])
+def test_fused_upscales_give_the_edge_pixels_as_unfused(chain, dtype) -> None:
+    """An upscale reads the input's outer half pixel: fused, the edge pixel there (as the unfused resize repeats
+    it), not a blend with the zero fill (which darkened the outer rows and columns by up to 60 %)."""
+    image = Image(torch.full((3, 8, 8), 200, dtype=torch.uint8))
+    image = image if dtype == torch.uint8 else Image(image.as_subclass(torch.Tensor).float() / 255)
+    torch.manual_seed(0)
+    fused = T.Compose(chain(), fuse_geometry=True)(image)
+    torch.manual_seed(0)
+    unfused = T.Compose(chain())(image)
+    assert_equal(fused, unfused, atol=1 if dtype == torch.uint8 else 1e-5, rtol=0)
+    pil = T.Compose(chain(), fuse_geometry=True)(F.to_image_pil(image if dtype == torch.uint8 else
+                                                                 Image(torch.full((3, 8, 8), 200, dtype=torch.uint8))))
+    assert set(np.asarray(pil).flatten().tolist()) == {200}

@@ -28,6 +28,7 @@ from .._args import setup_fill_arg
 from ..datapoints import BoundingBox, Datapoint, Image, Mask, Video
 from ..functional import Geometry, InterpolationMode
 from ..functional._geometry._description import describe_step
+from ..functional._geometry._batched import reads_edge_band
 from ..functional._geometry._crop import _valid_span, window_resize_mask
 from . import _random
 from ._geometry import (
@@ -315,8 +316,25 @@ def _fused(leaf: Any, geometry: Geometry, run: list[Transform], drawn: Drawn) ->
     fill = _run_fill(run, leaf)  # None for zeros: the warp's own border (grid_sample's zero padding), no blending pass
     antialias = any(vars(t).get("antialias", False) for t, _ in drawn)
     interpolation = _interpolation(drawn, leaf)
+    pixels = isinstance(leaf, (Image, Video, PIL.Image.Image)) or type(leaf) is torch.Tensor
+    size = spatial_size_of(leaf) if pixels and interpolation != InterpolationMode.NEAREST else None
+    if size is not None and _reads_edge_band(geometry, size):
+        # resizes and crops inside the input that read its outer half pixel: the edge pixel there, as a resize
+        # gives, not a blend with the fill (one pixel of edge padding under the same geometry)
+        leaf = run[-1].call_kernel(F.pad, leaf, padding=1, padding_mode="edge")
+        geometry = F.geometry_of("crop", (size[0] + 2, size[1] + 2), top=1, left=1, height=size[0],
+                                 width=size[1]).then(geometry)
     return run[-1].call_kernel(F.warp, leaf, geometry=geometry, interpolation=interpolation, fill=fill,
                                antialias=antialias)
+
+
+def _reads_edge_band(geometry: Geometry, size: tuple[int, ...]) -> bool:
+    """Whether the affine ``geometry`` of an input of ``size`` reads the input's outer half pixel and nothing
+    outside it (``reads_edge_band``)."""
+    if geometry.is_projective or min(size) == 0:
+        return False
+    inverse = torch.tensor([geometry.inverse_matrix], dtype=torch.float64)
+    return bool(reads_edge_band(inverse, geometry.canvas_size, size)[0])
 
 
 def _common_size(flat_inputs: list[Any], needs: list[bool]) -> tuple[int, int] | None:

@@ -4,6 +4,8 @@ sample's matrices and samples once (one batched warp), with the fused path's rul
 from __future__ import annotations
 
 import functools
+import math
+from collections.abc import Sequence
 from typing import Any
 
 import torch
@@ -131,6 +133,19 @@ def _run_matrices(run: list[Any], batch: Batch, context: Context) -> tuple[Batch
     return batch.with_values(leaves), steps
 
 
+def _edge_boxes(inverse: torch.Tensor, canvas: tuple[int, int], in_size: Sequence[int]) -> torch.Tensor | None:
+    """``warp_batch``'s source boxes: the edge pixels' centres for the maps that read only the input and its outer
+    half pixel (``reads_edge_band``: there the edge pixel, as a resize and as the fused Compose give), no bound for
+    the others; None when no map does."""
+    band = G.reads_edge_band(inverse, canvas, in_size)
+    if not bool(band.any()):
+        return None
+    height, width = in_size
+    centres = inverse.new_tensor([0.5, 0.5, width - 0.5, height - 0.5])
+    unbounded = inverse.new_tensor([-math.inf, -math.inf, math.inf, math.inf])
+    return torch.where(band[:, None], centres, unbounded)
+
+
 def _warp_leaf(
     leaf: torch.Tensor, composed: torch.Tensor, canvas: tuple[int, int], ranks: torch.Tensor,
     antialias: torch.Tensor, fill_of: Any, run: list[Any],
@@ -143,7 +158,8 @@ def _warp_leaf(
     projective = any(isinstance(t, RandomPerspective) for t in run)
     if isinstance(leaf, Mask):
         return G.warp_batch(plain, inverse, canvas, InterpolationMode.NEAREST, fill, projective)
-    out = G.warp_batch(plain, inverse, canvas, InterpolationMode.BILINEAR, fill, projective)
+    out = G.warp_batch(plain, inverse, canvas, InterpolationMode.BILINEAR, fill, projective,
+                       source_box=None if projective else _edge_boxes(inverse, canvas, plain.shape[-2:]))
     if any(_RANKS.get(getattr(t, "interpolation", None), 2) == 0 for t in run):
         nearest = G.warp_batch(plain, inverse, canvas, InterpolationMode.NEAREST, fill, projective)
         out = torch.where(per_image(ranks == 0, out), nearest, out)
