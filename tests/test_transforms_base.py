@@ -235,6 +235,16 @@ def test_to_dtype_single_dtype_and_dict() -> None:
         T.ToDtype({Image: "float32"})
 
 
+def test_to_dtype_dict_without_an_entry_for_a_leaf_raises_as_torchvision() -> None:
+    image, mask, labels = make_image(), make_mask(), torch.tensor([1, 2])
+    with pytest.raises(ValueError, match="no entry for Mask and no 'others' key"):
+        T.ToDtype({Image: torch.float32, Video: torch.float32}, scale=True)(image, mask, labels)
+    out = T.ToDtype({Image: torch.float32, "others": None}, scale=True)(image, mask, labels)
+    assert out[0].dtype == torch.float32 and out[1] is mask and out[2] is labels
+    out = T.ToDtype({Image: torch.float32}, scale=True)(image, labels)  # labels beside an image are not converted
+    assert out[0].dtype == torch.float32 and out[1] is labels
+
+
 def test_to_dtype_transform_matches_torchvision() -> None:
     tv_t = pytest.importorskip("torchvision.transforms.v2")
     image = make_image_tensor()

@@ -33,7 +33,8 @@ class ToDtype(Transform):
         dtype: one ``torch.dtype``, applied to images and videos (plain-tensor images included), or a
             dict ``{datapoint type: dtype or None, "others": dtype or None}`` (a type's entry also serves
             its subclasses, a plain-tensor image follows ``Image``; torchvision's classes stand for
-            visiontx's); None leaves a type untouched.
+            visiontx's); None leaves a type untouched. A leaf the dict has no entry for, without
+            ``"others"``, is a ``ValueError``, as in torchvision.
         scale: also map the value range of the old dtype onto the new one's, for images and videos
             (default False).
 
@@ -60,7 +61,12 @@ class ToDtype(Transform):
                 return self.dtype[cls]
         if _is_pure_tensor(inpt) and Image in self.dtype:  # the plain-tensor image follows Image
             return self.dtype[Image]
-        return self.dtype.get("others")
+        if "others" not in self.dtype:  # as torchvision's: a type the dict forgot is an error, not a silent pass
+            raise ValueError(
+                f"ToDtype's dtype dict has no entry for {type(inpt).__name__} and no 'others' key: add one "
+                f"(None leaves it as it is), e.g. {{Image: torch.float32, 'others': None}}"
+            )
+        return self.dtype["others"]
 
     def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
         dtype = self._dtype_for(inpt)
