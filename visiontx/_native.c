@@ -1644,8 +1644,8 @@ static PyMethodDef methods[] = {
      "normalize(src, dst, scale, mean, std): uint8 planes (images, channels, rows, columns) of src as float32 "
      "((x * scale - mean[c]) / std[c], one rounding a step) into dst."},
     {"nearest_points", nearest_points, METH_VARARGS,
-     "nearest_points(u, v, coefficients, projective, half_width, half_height, x0, y0): a nearest warp's rounded float32 "
-     "source columns u and rows v (see _native_warp.c); False, nothing written, without AVX2."},
+     "nearest_points(u, v, coefficients, projective, half_width, half_height, x0, y0): a nearest warp's rounded "
+     "float32 source columns u and rows v (see _native_warp.c); False, nothing written, without AVX2."},
     {"pad", pad, METH_VARARGS,
      "pad(src, dst, (left, top, right, bottom), fills): the planes of src in the middle of dst, their borders set to "
      "fills[plane] (bytes, one a plane)."},
