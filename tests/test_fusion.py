@@ -635,3 +635,24 @@ def test_fused_upscales_give_the_edge_pixels_as_unfused(chain, dtype) -> None:
     pil = T.Compose(chain(), fuse_geometry=True)(F.to_image_pil(image if dtype == torch.uint8 else
                                                                  Image(torch.full((3, 8, 8), 200, dtype=torch.uint8))))
     assert set(np.asarray(pil).flatten().tolist()) == {200}
+
+
+def test_edge_band_test_of_one_map_agrees_with_the_batched_one() -> None:
+    """The fused Compose's float test and PerSample's tensor test pick the same maps."""
+    from visiontx.functional._geometry._batched import reads_edge_band
+    from visiontx.transforms._fusion import _reads_edge_band
+
+    size = (20, 30)
+    geometries = [
+        F.geometry_of("resize", size, size=[45, 60]),  # an upscale: reads the band
+        F.geometry_of("resize", size, size=[10, 15]),  # a reduction: does not
+        F.geometry_of("resized_crop", size, top=2, left=3, height=10, width=12, size=[40, 40]),  # inside the input
+        F.geometry_of("resize", size, size=[45, 60]).then(F.geometry_of("horizontal_flip", (45, 60))),
+        F.geometry_of("rotate", size, angle=20.0),  # reaches outside
+        F.geometry_of("pad", size, padding=[2]),
+    ]
+    expected = [True, False, False, True, False, False]
+    assert [_reads_edge_band(g, size) for g in geometries] == expected
+    batched = [bool(reads_edge_band(torch.tensor([g.inverse_matrix], dtype=torch.float64), g.canvas_size, size)[0])
+               for g in geometries]
+    assert batched == expected
