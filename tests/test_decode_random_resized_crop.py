@@ -187,3 +187,24 @@ def test_encoded_size_and_reduced_decodes() -> None:
     for bad in (2.0, True, "2"):
         with pytest.raises(TypeError, match="reduction must be an int"):
             io._decode_reduced(jpeg, bad)
+
+
+def test_reduced_decodes_of_a_region_split_only_its_planes() -> None:
+    """A region keeps the rows and columns it names of the whole decode (JPEG: only those split into planes;
+    Pillow's path and other formats: a slice), told the reduction applied and the decoded size."""
+    jpeg, png = _encoded(), _encoded(format="PNG")
+    seen = []
+
+    def region(applied: int, height: int, width: int) -> tuple[int, int, int, int]:
+        seen.append((applied, height, width))
+        return 3, height - 5, 7, width // 2
+
+    for data in (jpeg, png):
+        for reduction in (1, 2, 8):
+            whole, applied = io._decode_reduced(data, reduction)
+            part, applied_too = io._decode_reduced(data, reduction, region)
+            assert applied_too == applied and seen[-1] == (applied, *whole.shape[-2:])
+            assert torch.equal(part, whole[:, 3:-5, 7 : whole.shape[-1] // 2])
+            assert part.is_contiguous() == (data is jpeg)  # planes of the region alone, not a view of the whole
+            with _cv2.disabled():
+                assert torch.equal(io._decode_reduced(data, reduction, region)[0], part)

@@ -11,6 +11,7 @@ Example:
 from __future__ import annotations
 
 import enum
+import functools
 import io as _io
 import os
 from collections.abc import Callable
@@ -199,19 +200,26 @@ def encoded_size(data: bytes | bytearray | memoryview | torch.Tensor) -> tuple[i
         raise ValueError(f"cannot read the size of the given data as an image: {error}") from error
 
 
-def _decode_reduced(data: bytes | bytearray | memoryview | torch.Tensor, reduction: int) -> tuple[torch.Tensor, int]:
+def _decode_reduced(
+    data: bytes | bytearray | memoryview | torch.Tensor, reduction: int,
+    region: Callable[[int, int, int], tuple[int, int, int, int]] | None = None,
+) -> tuple[torch.Tensor, int]:
     """Decode encoded image bytes to RGB on the CPU, a JPEG at ``1 / reduction`` of its size (``reduction``
     1, 2, 4 or 8; libjpeg's scaled inverse DCT, as Pillow's ``draft``: reduced pixel ``(i, j)`` covers the
     full image's ``reduction x reduction`` block at ``(i, j) * reduction``, each side ``ceil(side / reduction)``).
+    ``region(applied, H', W')`` gives the rows and columns ``(y0, y1, x0, x1)`` of the decoded image to keep
+    (a JPEG splits only those into planes).
 
-    Returns the uint8 ``3 x H' x W'`` image and the reduction applied: 1 for other formats, which decode in
-    full, and less than asked for a side shorter than ``reduction``. EXIF orientation is not applied.
+    Returns the uint8 ``3 x H' x W'`` image (or its region) and the reduction applied: 1 for other formats,
+    which decode in full, and less than asked for a side shorter than ``reduction``. EXIF orientation is not
+    applied.
     """
     if check_positive_int(reduction, "reduction") not in _REDUCTIONS:
         raise ValueError(f"reduction must be one of {_REDUCTIONS}, got {reduction!r}")
     payload = _bytes_of(data, "data")
     if _cv2.can_decode_jpeg(payload, True, False) and min(_cv2.jpeg_size(payload)) >= reduction:
-        decoded = _cv2.decode_jpeg(payload, reduction)
+        keep = None if region is None else functools.partial(region, reduction)
+        decoded = _cv2.decode_jpeg(payload, reduction, keep)
         if decoded is not None:
             return decoded, reduction
     applied = 1
@@ -225,7 +233,11 @@ def _decode_reduced(data: bytes | bytearray | memoryview | torch.Tensor, reducti
             applied = round(width / chosen[1][2]) if chosen else 1
         return image
 
-    return _decode(opener, "the given data", ImageReadMode.RGB, False), applied
+    image = _decode(opener, "the given data", ImageReadMode.RGB, False)
+    if region is not None:
+        y0, y1, x0, x1 = region(applied, *image.shape[-2:])
+        image = image[:, y0:y1, x0:x1]
+    return image, applied
 
 
 def _decode_region(
@@ -233,15 +245,15 @@ def _decode_region(
     min_size: tuple[int, int],
 ) -> torch.Tensor:
     """The region ``[top, top + height) x [left, left + width)`` (full-size pixels, inside the image) of
-    encoded image bytes, as an RGB uint8 ``3 x h x w`` view: a JPEG decoded at the largest reduction (8, 4
+    encoded image bytes, as RGB uint8 ``3 x h x w`` planes: a JPEG decoded at the largest reduction (8, 4
     or 2) by which the region still covers ``min_size`` ``(h, w)`` on both sides, its edges rounded to the
-    reduced grid (within half a reduced pixel); other formats, and smaller regions, decode in full (the
-    region itself)."""
-    wanted = _region_reduction(height, width, min_size)
-    image, reduction = _decode_reduced(data, wanted)
-    y0, y1 = _scaled_span(top, height, reduction, image.shape[-2])
-    x0, x1 = _scaled_span(left, width, reduction, image.shape[-1])
-    return image[:, y0:y1, x0:x1]
+    reduced grid (within half a reduced pixel), only the region split into planes; other formats, and smaller
+    regions, decode in full (the region itself)."""
+
+    def spans(reduction: int, side_h: int, side_w: int) -> tuple[int, int, int, int]:
+        return (*_scaled_span(top, height, reduction, side_h), *_scaled_span(left, width, reduction, side_w))
+
+    return _decode_reduced(data, _region_reduction(height, width, min_size), spans)[0]
 
 
 def _region_reduction(height: int, width: int, min_size: tuple[int, int]) -> int:

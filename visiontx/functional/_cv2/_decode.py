@@ -3,6 +3,8 @@ with the layout change folded into one split."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import PIL.Image
 import torch
@@ -69,15 +71,22 @@ def jpeg_size(data: bytes) -> tuple[int, int] | None:
 _REDUCED = {1: "IMREAD_COLOR", 2: "IMREAD_REDUCED_COLOR_2", 4: "IMREAD_REDUCED_COLOR_4", 8: "IMREAD_REDUCED_COLOR_8"}
 
 
-def decode_jpeg(data: bytes, reduction: int = 1) -> torch.Tensor | None:
+def decode_jpeg(
+    data: bytes, reduction: int = 1, region: Callable[[int, int], tuple[int, int, int, int]] | None = None
+) -> torch.Tensor | None:
     """uint8 ``3 x H x W`` RGB planes of a JPEG :func:`can_decode_jpeg` accepts (None where OpenCV
     cannot decode it: the caller's decoder says why): OpenCV's BGR pixels split straight into the
     R, G, B planes. ``reduction`` 2, 4 or 8 decodes at that fraction of the size (libjpeg's scaled
-    inverse DCT: ``ceil(H / reduction) x ceil(W / reduction)``, Pillow's ``draft`` pixels)."""
+    inverse DCT: ``ceil(H / reduction) x ceil(W / reduction)``, Pillow's ``draft`` pixels). ``region``, a
+    function of the decoded ``(H, W)`` giving rows and columns ``(y0, y1, x0, x1)``: only those are split
+    (a crop's planes without the rest of the image's)."""
     flags = getattr(cv2, _REDUCED[reduction]) | cv2.IMREAD_IGNORE_ORIENTATION
     pixels = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), flags)
     if pixels is None or pixels.ndim != 3 or pixels.shape[2] != 3:
         return None
+    if region is not None:
+        y0, y1, x0, x1 = region(*pixels.shape[:2])
+        pixels = pixels[y0:y1, x0:x1]
     out = np.empty((3, *pixels.shape[:2]), dtype=np.uint8)
     cv2.split(pixels, [out[2], out[1], out[0]])
     return torch.from_numpy(out)
