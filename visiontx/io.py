@@ -1,7 +1,8 @@
 """Reading, decoding, encoding and writing images (Pillow underneath; JPEG bytes decoded to RGB through
 OpenCV's libjpeg where it is installed: the same pixels, see ``functional._cv2._decode``).
 
-Images are uint8 tensors ``C x H x W``, as in ``torchvision.io``.
+Images are uint8 tensors ``C x H x W``, as in ``torchvision.io`` (16-bit PNGs too, scaled from 0..65535, where
+torchvision gives uint16).
 
 Example:
     >>> image = read_image("photo.jpg", mode="RGB")      # uint8, 3 x H x W
@@ -98,6 +99,8 @@ def _to_uint8_array(image: PIL.Image.Image, mode: ImageReadMode) -> np.ndarray:
 def _decode(opener: Callable[[], PIL.Image.Image], source: str, mode: ImageReadMode, exif: bool) -> torch.Tensor:
     try:
         with opener() as image:
+            if mode == ImageReadMode.GRAY and image.format == "JPEG" and image.mode == "RGB":
+                image.draft("L", image.size)  # libjpeg's own luma (the Y plane), as torchvision's decoder gives
             image.load()
             if exif:
                 image = PIL.ImageOps.exif_transpose(image)

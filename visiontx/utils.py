@@ -96,11 +96,14 @@ def _draw_polygon(
     """A rotated box: filled polygon, first edge dashed (its orientation, as torchvision), others solid."""
     points = list(zip(corners[0::2], corners[1::2]))
     draw.polygon(points, fill=fill, outline=None, width=0)
-    (x1, y1), (x2, y2) = points[0], points[1]
-    length = max(((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5, 1e-9)
-    for start in range(0, int(length), 10):  # 5 px on, 5 px off
-        a, b = start / length, min(start + 5, length) / length
-        draw.line([(x1 + a * (x2 - x1), y1 + a * (y2 - y1)), (x1 + b * (x2 - x1), y1 + b * (y2 - y1))], outline, width)
+    (x, y), (x2, y2) = points[0], points[1]
+    left, dash = ((x2 - x) ** 2 + (y2 - y) ** 2) ** 0.5, True
+    while left > 0:  # 5 px on, 5 px off, each step aimed at the corner from where the last ended (torchvision's steps)
+        step, angle = min(left, 5.0), math.atan2(y2 - y, x2 - x)
+        end = (x + math.cos(angle) * step, y + math.sin(angle) * step)
+        if dash:
+            draw.line([(x, y), end], outline, width)
+        (x, y), left, dash = end, left - step, not dash
     for i in range(1, 4):
         draw.line([points[i], points[(i + 1) % 4]], fill=outline, width=width)
 
@@ -147,7 +150,8 @@ def draw_bounding_boxes(
     label_background_colors: Colors = None,
     fill_labels: bool = False,
 ) -> torch.Tensor:
-    """Draw boxes (and their labels) on a copy of ``image``; returns a 3-channel image of its dtype.
+    """Draw boxes (and their labels) on a copy of ``image``; returns a 3-channel image of its dtype (no boxes:
+    ``image`` itself, as torchvision).
 
     Args:
         image: ``C x H x W`` (C = 1 or 3), uint8 or float in [0, 1].
@@ -170,7 +174,7 @@ def draw_bounding_boxes(
     if len(labels) != num_boxes:
         raise ValueError(f"labels must have one entry per box ({num_boxes}), got {len(labels)}")
     if num_boxes == 0:
-        return rgb.clone()
+        return image
     box_colors = _parse_colors(colors, num_boxes)
     text_colors, backgrounds = _label_colors(box_colors, label_colors, label_background_colors, fill_labels)
     text_font = _font(font, font_size)
@@ -204,7 +208,8 @@ def _to_pil(image: torch.Tensor) -> PIL.Image.Image:
 def draw_segmentation_masks(
     image: torch.Tensor, masks: torch.Tensor, alpha: float = 0.8, colors: Colors = None
 ) -> torch.Tensor:
-    """Blend colored masks over a copy of ``image``; returns a 3-channel image of its dtype.
+    """Blend colored masks over a copy of ``image``; returns a 3-channel image of its dtype (no masks: ``image``
+    itself, as torchvision). uint8 blends are truncated, as torchvision's.
 
     Args:
         image: ``C x H x W`` (C = 1 or 3), uint8 or float in [0, 1].
@@ -217,7 +222,7 @@ def draw_segmentation_masks(
     if not 0 <= alpha <= 1:
         raise ValueError(f"alpha must be in [0, 1], got {alpha!r}")
     if masks.shape[0] == 0:
-        return rgb.clone()
+        return image
     table = torch.tensor([(0, 0, 0), *_parse_colors(colors, masks.shape[0])], dtype=torch.float32, device=rgb.device)
     if rgb.is_floating_point():
         table = table.div_(255).to(rgb.dtype)
@@ -227,7 +232,7 @@ def draw_segmentation_masks(
     painted = table[last].permute(2, 0, 1)
     blended = rgb * (1 - alpha) + painted * alpha
     if not rgb.is_floating_point():
-        blended = blended.round_().clamp_(0, 255).to(torch.uint8)
+        blended = blended.clamp_(0, 255).to(torch.uint8)  # truncated, as torchvision's cast
     return torch.where(count > 0, blended, rgb)
 
 
