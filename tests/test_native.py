@@ -860,12 +860,21 @@ def _gaussian(size: int, sigma: float) -> list[float]:
     return _weights(size, sigma)
 
 
+@pytest.fixture(params=["16 lanes", "8 lanes"])
+def blur_lanes(request: pytest.FixtureRequest):
+    """The blur's AVX-512 loops (where the CPU has them) and its AVX2 ones alone."""
+    module = _native()
+    before = module.set_avx512(request.param == "16 lanes")
+    yield request.param
+    module.set_avx512(before)
+
+
 @pytest.mark.parametrize("dtype", [torch.uint8, torch.float32])
-@pytest.mark.parametrize("width", [1, 2, 7, 8, 9, 15, 16, 31, 32, 33, 47, 70])
-def test_blur_equals_the_torch_path_value_for_value(dtype: torch.dtype, width: int) -> None:
+@pytest.mark.parametrize("width", [1, 2, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47, 63, 64, 65, 70, 130])
+def test_blur_equals_the_torch_path_value_for_value(dtype: torch.dtype, width: int, blur_lanes: str) -> None:
     """The torch path's float32 steps (a product, then fused multiply-adds, vertical pass first): every value equal,
-    on widths around the 8- and 32-value blocks, kernels from 1 tap to one reaching the far border, crops (strided
-    rows and planes), ties of uint8 rounding (a flat image blurred by weights of one half)."""
+    on widths around the 8-, 16-, 32- and 64-value blocks, kernels from 1 tap to one reaching the far border, crops
+    (strided rows and planes), ties of uint8 rounding (a flat image blurred by weights of one half)."""
     base = make_image_tensor((26, width + 5), batch_dims=(2,), seed=width).reshape(-1, 26, width + 5)
     if dtype == torch.float32:
         base = base.to(torch.float32) * 0.37 - 40.0
@@ -929,15 +938,19 @@ def test_blur_rejects_what_it_cannot_read_or_write() -> None:
             module.blur(*args)
 
 
-def test_float32_blurs_take_the_compiled_kernel_and_equal_the_torch_path() -> None:
-    """``F.gaussian_blur`` of float32 images (and ElasticTransform's displacement field) runs the compiled blur: the
-    torch path's values exactly, where OpenCV's ``sepFilter2D`` differs in the last bits."""
+@pytest.mark.parametrize("dtype", [torch.float32, torch.uint8])
+def test_blurs_take_the_compiled_kernel_and_equal_the_torch_path(dtype: torch.dtype) -> None:
+    """``F.gaussian_blur`` of float32 images (and ElasticTransform's displacement field) runs the compiled blur where
+    the CPU has AVX2 and FMA, of uint8 ones where it also has AVX-512: the torch path's values exactly, where
+    OpenCV's ``sepFilter2D`` differs in the last bits (a level for uint8)."""
     from visiontx import functional as F
 
-    if not _native().AVX2:
-        pytest.skip("the compiled blur needs AVX2 and FMA; OpenCV's path is tested in test_functional_misc")
-    image = make_image_tensor((37, 45), batch_dims=(2,), dtype=torch.float32)
+    module = _native()
+    if not module.AVX2 or (dtype == torch.uint8 and not module.AVX512):
+        pytest.skip("this CPU blurs these images with OpenCV (tested in test_functional_misc)")
+    image = make_image_tensor((37, 150), batch_dims=(2,), dtype=dtype)
     fast = F.gaussian_blur(image, [9, 5], [2.0, 1.1])
     with _cv2.disabled():
         expected = F.gaussian_blur(image, [9, 5], [2.0, 1.1])
-    assert torch.equal(fast.view(torch.int32), expected.view(torch.int32))
+    as_bits = (lambda t: t.view(torch.int32)) if dtype == torch.float32 else (lambda t: t)
+    assert torch.equal(as_bits(fast), as_bits(expected))

@@ -1542,7 +1542,10 @@ static PyObject *nearest_points(PyObject *self, PyObject *args) {
 
 int blur_planes(const uint8_t *src, int is_float, ptrdiff_t planes, ptrdiff_t plane_stride, ptrdiff_t row_stride,
                 ptrdiff_t height, ptrdiff_t width, const float *wy, int ky, const float *wx, int kx, uint8_t *dst,
-                int avx2);  /* _native_blur.c */
+                int avx2, int avx512);  /* _native_blur.c */
+int blur_wide_available(void);
+
+static int use_avx512 = 1;  /* the blur's 16-lane loops where the CPU has AVX-512 (checked there); for tests */
 
 #define BLUR_MAX_TAPS 1025
 
@@ -1592,10 +1595,10 @@ static PyObject *blur(PyObject *self, PyObject *args) {
                                           "larger than half of each kernel; dst a C-contiguous one of its shape and "
                                           "dtype");
     } else {
-        int avx2 = use_avx2;
+        int avx2 = use_avx2, avx512 = use_avx512;
         Py_BEGIN_ALLOW_THREADS
         done = blur_planes((const uint8_t *)src.buf, is_float, src.shape[0], src.strides[0], src.strides[1],
-                           src.shape[1], src.shape[2], wy, ky, wx, kx, (uint8_t *)dst.buf, avx2);
+                           src.shape[1], src.shape[2], wy, ky, wx, kx, (uint8_t *)dst.buf, avx2, avx512);
         Py_END_ALLOW_THREADS
         if (done < 0) {
             ok = 0;
@@ -1608,6 +1611,14 @@ static PyObject *blur(PyObject *self, PyObject *args) {
     return PyBool_FromLong(done);
 }
 
+static PyObject *set_avx512(PyObject *self, PyObject *args) {
+    int on;
+    if (!PyArg_ParseTuple(args, "p", &on)) return NULL;
+    int before = use_avx512;
+    use_avx512 = on;
+    return PyBool_FromLong(before);
+}
+
 static PyObject *set_avx2(PyObject *self, PyObject *args) {
     int on;
     if (!PyArg_ParseTuple(args, "p", &on)) return NULL;
@@ -1617,6 +1628,9 @@ static PyObject *set_avx2(PyObject *self, PyObject *args) {
 }
 
 static PyMethodDef methods[] = {
+    {"set_avx512", set_avx512, METH_VARARGS,
+     "set_avx512(on): let the blur use its 16-lane loops where the CPU has AVX-512 (the default) or not; returns the "
+     "previous setting."},
     {"set_avx2", set_avx2, METH_VARARGS,
      "set_avx2(on): use the AVX2 loops where the CPU has them (the default) or not; returns the previous setting."},
     {"luma", luma, METH_VARARGS,
@@ -1665,7 +1679,8 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "visiontx._native",
 PyMODINIT_FUNC PyInit__native(void) {
     PyObject *m = PyModule_Create(&module);
     use_avx2 = SIMD && cpu_has_avx2();
-    if (m && (PyModule_AddIntConstant(m, "SIMD", SIMD) < 0 || PyModule_AddIntConstant(m, "AVX2", use_avx2) < 0)) {
+    if (m && (PyModule_AddIntConstant(m, "SIMD", SIMD) < 0 || PyModule_AddIntConstant(m, "AVX2", use_avx2) < 0
+              || PyModule_AddIntConstant(m, "AVX512", blur_wide_available()) < 0)) {
         Py_DECREF(m);
         return NULL;
     }

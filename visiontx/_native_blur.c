@@ -1,8 +1,8 @@
 /* Separable Gaussian blur of uint8 or float32 planes for visiontx._native, in the float32 steps of visiontx's torch
  * path (functional/_misc/_blur.py): uint8 values read as floats; a vertical pass, then a horizontal one; each output
  * the first tap's product, then one fused multiply-add per further tap in order (torch's add with alpha); reflected
- * borders (no edge repeat); uint8 outputs rounded half to even and saturated. Only with AVX2 and FMA: elsewhere the
- * caller keeps OpenCV's sepFilter2D. */
+ * borders (no edge repeat); uint8 outputs rounded half to even and saturated. Only with AVX2 and FMA (elsewhere the
+ * caller keeps OpenCV's sepFilter2D); 16 lanes where the CPU also has AVX-512, with the same values. */
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -21,10 +21,10 @@ static inline ptrdiff_t reflect(ptrdiff_t i, ptrdiff_t n) { return i < 0 ? -i : 
 #if BLUR_SIMD
 #define BLUR_TARGET __attribute__((target("avx2,fma")))
 
-/* out[x] = sum over k of rows[k][x] * w[k] (the first a product, the rest fused multiply-adds) for x < width. */
-BLUR_TARGET static void vertical_pass(const float *const *rows, const float *w, int taps, ptrdiff_t width,
-                                      float *out) {
-    ptrdiff_t x = 0;
+/* out[x] = sum over k of rows[k][x] * w[k] (the first a product, the rest fused multiply-adds) for from <= x < width. */
+BLUR_TARGET static void vertical_pass(const float *const *rows, const float *w, int taps, ptrdiff_t from,
+                                      ptrdiff_t width, float *out) {
+    ptrdiff_t x = from;
     for (; x + 32 <= width; x += 32) {  /* four independent chains a turn */
         __m256 weight = _mm256_set1_ps(w[0]);
         const float *row = rows[0] + x;
@@ -65,10 +65,10 @@ BLUR_TARGET static inline void store_bytes(uint8_t *d, __m256 v) {
     _mm_storel_epi64((__m128i *)d, _mm_packus_epi16(words, words));
 }
 
-/* out[x] = sum over k of padded[x + k] * w[k] for x < width: floats into out, or (bytes) rounded into bytes. */
-BLUR_TARGET static void horizontal_pass(const float *padded, const float *w, int taps, ptrdiff_t width, float *out,
-                                        uint8_t *bytes) {
-    ptrdiff_t x = 0;
+/* out[x] = sum over k of padded[x + k] * w[k] for from <= x < width: floats into out, or (bytes) rounded into bytes. */
+BLUR_TARGET static void horizontal_pass(const float *padded, const float *w, int taps, ptrdiff_t from, ptrdiff_t width,
+                                        float *out, uint8_t *bytes) {
+    ptrdiff_t x = from;
     for (; x + 32 <= width; x += 32) {
         __m256 weight = _mm256_set1_ps(w[0]);
         const float *p = padded + x;
@@ -112,6 +112,81 @@ BLUR_TARGET static void horizontal_pass(const float *padded, const float *w, int
     }
 }
 
+/* The same sums on 16 lanes where the CPU has AVX-512 (the same operations in the same order: the same values);
+ * each returns the first column it left to the 8-lane loops. */
+#define WIDE_TARGET __attribute__((target("avx512f")))
+
+WIDE_TARGET static ptrdiff_t vertical_pass16(const float *const *rows, const float *w, int taps, ptrdiff_t width,
+                                             float *out) {
+    ptrdiff_t x = 0;
+    for (; x + 64 <= width; x += 64) {
+        __m512 weight = _mm512_set1_ps(w[0]);
+        const float *row = rows[0] + x;
+        __m512 a = _mm512_mul_ps(_mm512_loadu_ps(row), weight), b = _mm512_mul_ps(_mm512_loadu_ps(row + 16), weight);
+        __m512 c = _mm512_mul_ps(_mm512_loadu_ps(row + 32), weight);
+        __m512 d = _mm512_mul_ps(_mm512_loadu_ps(row + 48), weight);
+        for (int k = 1; k < taps; k++) {
+            weight = _mm512_set1_ps(w[k]);
+            row = rows[k] + x;
+            a = _mm512_fmadd_ps(_mm512_loadu_ps(row), weight, a);
+            b = _mm512_fmadd_ps(_mm512_loadu_ps(row + 16), weight, b);
+            c = _mm512_fmadd_ps(_mm512_loadu_ps(row + 32), weight, c);
+            d = _mm512_fmadd_ps(_mm512_loadu_ps(row + 48), weight, d);
+        }
+        _mm512_storeu_ps(out + x, a);
+        _mm512_storeu_ps(out + x + 16, b);
+        _mm512_storeu_ps(out + x + 32, c);
+        _mm512_storeu_ps(out + x + 48, d);
+    }
+    for (; x + 16 <= width; x += 16) {
+        __m512 a = _mm512_mul_ps(_mm512_loadu_ps(rows[0] + x), _mm512_set1_ps(w[0]));
+        for (int k = 1; k < taps; k++) a = _mm512_fmadd_ps(_mm512_loadu_ps(rows[k] + x), _mm512_set1_ps(w[k]), a);
+        _mm512_storeu_ps(out + x, a);
+    }
+    return x;
+}
+
+/* Sixteen sums rounded half to even, saturated to 0..255, into d[0..15]. */
+WIDE_TARGET static inline void store_bytes16(uint8_t *d, __m512 v) {
+    v = _mm512_roundscale_ps(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    v = _mm512_min_ps(_mm512_max_ps(v, _mm512_setzero_ps()), _mm512_set1_ps(255.0f));
+    _mm_storeu_si128((__m128i *)d, _mm512_cvtepi32_epi8(_mm512_cvtps_epi32(v)));
+}
+
+WIDE_TARGET static inline void store16(float *out, uint8_t *bytes, ptrdiff_t x, __m512 v) {
+    if (bytes) store_bytes16(bytes + x, v);
+    else _mm512_storeu_ps(out + x, v);
+}
+
+WIDE_TARGET static ptrdiff_t horizontal_pass16(const float *padded, const float *w, int taps, ptrdiff_t width,
+                                               float *out, uint8_t *bytes) {
+    ptrdiff_t x = 0;
+    for (; x + 64 <= width; x += 64) {
+        __m512 weight = _mm512_set1_ps(w[0]);
+        const float *p = padded + x;
+        __m512 a = _mm512_mul_ps(_mm512_loadu_ps(p), weight), b = _mm512_mul_ps(_mm512_loadu_ps(p + 16), weight);
+        __m512 c = _mm512_mul_ps(_mm512_loadu_ps(p + 32), weight), d = _mm512_mul_ps(_mm512_loadu_ps(p + 48), weight);
+        for (int k = 1; k < taps; k++) {
+            weight = _mm512_set1_ps(w[k]);
+            p = padded + x + k;
+            a = _mm512_fmadd_ps(_mm512_loadu_ps(p), weight, a);
+            b = _mm512_fmadd_ps(_mm512_loadu_ps(p + 16), weight, b);
+            c = _mm512_fmadd_ps(_mm512_loadu_ps(p + 32), weight, c);
+            d = _mm512_fmadd_ps(_mm512_loadu_ps(p + 48), weight, d);
+        }
+        store16(out, bytes, x, a);
+        store16(out, bytes, x + 16, b);
+        store16(out, bytes, x + 32, c);
+        store16(out, bytes, x + 48, d);
+    }
+    for (; x + 16 <= width; x += 16) {
+        __m512 a = _mm512_mul_ps(_mm512_loadu_ps(padded + x), _mm512_set1_ps(w[0]));
+        for (int k = 1; k < taps; k++) a = _mm512_fmadd_ps(_mm512_loadu_ps(padded + x + k), _mm512_set1_ps(w[k]), a);
+        store16(out, bytes, x, a);
+    }
+    return x;
+}
+
 /* Row r of a uint8 plane as floats (exact). */
 BLUR_TARGET static void bytes_to_floats(const uint8_t *s, ptrdiff_t width, float *d) {
     ptrdiff_t x = 0;
@@ -131,7 +206,7 @@ typedef struct {
 
 BLUR_TARGET static void blur_plane(const uint8_t *src, ptrdiff_t row_stride, ptrdiff_t height, ptrdiff_t width,
                                    int is_float, const float *wy, int ky, const float *wx, int kx, uint8_t *dst,
-                                   const Scratch *scratch) {
+                                   const Scratch *scratch, int wide) {
     int ry = ky / 2, rx = kx / 2;
     float *middle = scratch->padded + rx;
     for (int k = 0; k < ky && !is_float; k++) scratch->tag[k] = -1;
@@ -150,13 +225,16 @@ BLUR_TARGET static void blur_plane(const uint8_t *src, ptrdiff_t row_stride, ptr
             }
             scratch->rows[k] = slot;
         }
-        vertical_pass(scratch->rows, wy, ky, width, middle);
+        vertical_pass(scratch->rows, wy, ky, wide ? vertical_pass16(scratch->rows, wy, ky, width, middle) : 0, width,
+                      middle);
         for (int i = 1; i <= rx; i++) {
             middle[-i] = middle[i];
             middle[width - 1 + i] = middle[width - 1 - i];
         }
-        if (is_float) horizontal_pass(scratch->padded, wx, kx, width, (float *)dst + y * width, NULL);
-        else horizontal_pass(scratch->padded, wx, kx, width, NULL, dst + y * width);
+        float *out = is_float ? (float *)dst + y * width : NULL;
+        uint8_t *bytes = is_float ? NULL : dst + y * width;
+        horizontal_pass(scratch->padded, wx, kx, wide ? horizontal_pass16(scratch->padded, wx, kx, width, out, bytes) : 0,
+                        width, out, bytes);
     }
 }
 
@@ -164,7 +242,21 @@ static int blur_supported(void) {
     __builtin_cpu_init();
     return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
 }
+
+static int blur_wide_supported(void) {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f");
+}
 #endif
+
+/* Whether the blur's 16-lane loops can run here (the CPU has AVX2, FMA and AVX-512). */
+int blur_wide_available(void) {
+#if BLUR_SIMD
+    return blur_supported() && blur_wide_supported();
+#else
+    return 0;
+#endif
+}
 
 /* The blur of planes (planes x height x width, uint8 or float32 as is_float says; contiguous rows, strides in bytes)
  * by the kernels wy (ky taps, down the columns) and wx (kx taps, along the rows) into dst (C-contiguous, the same
@@ -172,9 +264,10 @@ static int blur_supported(void) {
  * this machine lacks AVX2 or FMA (nothing written), -1 when out of memory. */
 int blur_planes(const uint8_t *src, int is_float, ptrdiff_t planes, ptrdiff_t plane_stride, ptrdiff_t row_stride,
                 ptrdiff_t height, ptrdiff_t width, const float *wy, int ky, const float *wx, int kx, uint8_t *dst,
-                int avx2) {
+                int avx2, int avx512) {
 #if BLUR_SIMD
     if (!avx2 || !blur_supported()) return 0;
+    int wide = avx512 && blur_wide_supported();
     Scratch scratch = {malloc(sizeof(float) * (size_t)(width + kx)), malloc(sizeof(float *) * (size_t)ky),
                        is_float ? NULL : malloc(sizeof(float) * (size_t)(ky * width)),
                        is_float ? NULL : malloc(sizeof(ptrdiff_t) * (size_t)ky)};
@@ -182,7 +275,7 @@ int blur_planes(const uint8_t *src, int is_float, ptrdiff_t planes, ptrdiff_t pl
     size_t plane_bytes = (size_t)(height * width) * (is_float ? sizeof(float) : 1);
     for (ptrdiff_t p = 0; ok && p < planes; p++)
         blur_plane(src + p * plane_stride, row_stride, height, width, is_float, wy, ky, wx, kx, dst + p * plane_bytes,
-                   &scratch);
+                   &scratch, wide);
     free(scratch.padded);
     free(scratch.rows);
     free(scratch.ring);
