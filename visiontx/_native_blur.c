@@ -21,7 +21,7 @@ static inline ptrdiff_t reflect(ptrdiff_t i, ptrdiff_t n) { return i < 0 ? -i : 
 #if BLUR_SIMD
 #define BLUR_TARGET __attribute__((target("avx2,fma")))
 
-/* out[x] = sum over k of rows[k][x] * w[k] (the first a product, the rest fused multiply-adds) for from <= x < width. */
+/* out[x] = sum over k of rows[k][x] * w[k] (the first a product, the rest fused multiply-adds), from <= x < width. */
 BLUR_TARGET static void vertical_pass(const float *const *rows, const float *w, int taps, ptrdiff_t from,
                                       ptrdiff_t width, float *out) {
     ptrdiff_t x = from;
@@ -233,8 +233,8 @@ BLUR_TARGET static void blur_plane(const uint8_t *src, ptrdiff_t row_stride, ptr
         }
         float *out = is_float ? (float *)dst + y * width : NULL;
         uint8_t *bytes = is_float ? NULL : dst + y * width;
-        horizontal_pass(scratch->padded, wx, kx, wide ? horizontal_pass16(scratch->padded, wx, kx, width, out, bytes) : 0,
-                        width, out, bytes);
+        ptrdiff_t done = wide ? horizontal_pass16(scratch->padded, wx, kx, width, out, bytes) : 0;
+        horizontal_pass(scratch->padded, wx, kx, done, width, out, bytes);
     }
 }
 
