@@ -29,13 +29,18 @@ def _native():
     return module
 
 
+def _switched(setter: str, on: bool, name: str):
+    """``name`` with the module's ``setter`` (``set_avx2``, ``set_avx512``) set to ``on``, restored after."""
+    switch = getattr(_native(), setter)
+    before = switch(on)
+    yield name
+    switch(before)
+
+
 @pytest.fixture(params=["avx2", "sse2"])
 def loops(request: pytest.FixtureRequest):
     """Each test of values runs the 256-bit loops (where the CPU has AVX2) and the 128-bit ones."""
-    module = _native()
-    before = module.set_avx2(request.param == "avx2")
-    yield request.param
-    module.set_avx2(before)
+    yield from _switched("set_avx2", request.param == "avx2", request.param)
 
 
 # (interpolation, antialias): the compiled kernel's modes. torch samples bicubic without antialias otherwise.
@@ -863,10 +868,7 @@ def _gaussian(size: int, sigma: float) -> list[float]:
 @pytest.fixture(params=["16 lanes", "8 lanes"])
 def blur_lanes(request: pytest.FixtureRequest):
     """The blur's AVX-512 loops (where the CPU has them) and its AVX2 ones alone."""
-    module = _native()
-    before = module.set_avx512(request.param == "16 lanes")
-    yield request.param
-    module.set_avx512(before)
+    yield from _switched("set_avx512", request.param == "16 lanes", request.param)
 
 
 @pytest.mark.parametrize("dtype", [torch.uint8, torch.float32])

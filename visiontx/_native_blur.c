@@ -20,44 +20,10 @@ static inline ptrdiff_t reflect(ptrdiff_t i, ptrdiff_t n) { return i < 0 ? -i : 
 
 #if BLUR_SIMD
 #define BLUR_TARGET __attribute__((target("avx2,fma")))
-
-/* out[x] = sum over k of rows[k][x] * w[k] (the first a product, the rest fused multiply-adds), from <= x < width. */
-BLUR_TARGET static void vertical_pass(const float *const *rows, const float *w, int taps, ptrdiff_t from,
-                                      ptrdiff_t width, float *out) {
-    ptrdiff_t x = from;
-    for (; x + 32 <= width; x += 32) {  /* four independent chains a turn */
-        __m256 weight = _mm256_set1_ps(w[0]);
-        const float *row = rows[0] + x;
-        __m256 a = _mm256_mul_ps(_mm256_loadu_ps(row), weight), b = _mm256_mul_ps(_mm256_loadu_ps(row + 8), weight);
-        __m256 c = _mm256_mul_ps(_mm256_loadu_ps(row + 16), weight);
-        __m256 d = _mm256_mul_ps(_mm256_loadu_ps(row + 24), weight);
-        for (int k = 1; k < taps; k++) {
-            weight = _mm256_set1_ps(w[k]);
-            row = rows[k] + x;
-            a = _mm256_fmadd_ps(_mm256_loadu_ps(row), weight, a);
-            b = _mm256_fmadd_ps(_mm256_loadu_ps(row + 8), weight, b);
-            c = _mm256_fmadd_ps(_mm256_loadu_ps(row + 16), weight, c);
-            d = _mm256_fmadd_ps(_mm256_loadu_ps(row + 24), weight, d);
-        }
-        _mm256_storeu_ps(out + x, a);
-        _mm256_storeu_ps(out + x + 8, b);
-        _mm256_storeu_ps(out + x + 16, c);
-        _mm256_storeu_ps(out + x + 24, d);
-    }
-    for (; x + 8 <= width; x += 8) {
-        __m256 a = _mm256_mul_ps(_mm256_loadu_ps(rows[0] + x), _mm256_set1_ps(w[0]));
-        for (int k = 1; k < taps; k++) a = _mm256_fmadd_ps(_mm256_loadu_ps(rows[k] + x), _mm256_set1_ps(w[k]), a);
-        _mm256_storeu_ps(out + x, a);
-    }
-    for (; x < width; x++) {
-        float a = rows[0][x] * w[0];
-        for (int k = 1; k < taps; k++) a = fmaf(rows[k][x], w[k], a);
-        out[x] = a;
-    }
-}
+#define WIDE_TARGET __attribute__((target("avx512f")))
 
 /* Eight sums rounded half to even, saturated to 0..255, into d[0..7]. */
-BLUR_TARGET static inline void store_bytes(uint8_t *d, __m256 v) {
+BLUR_TARGET static inline void store_bytes8(uint8_t *d, __m256 v) {
     v = _mm256_round_ps(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
     v = _mm256_min_ps(_mm256_max_ps(v, _mm256_setzero_ps()), _mm256_set1_ps(255.0f));
     __m256i ints = _mm256_cvtps_epi32(v);
@@ -65,126 +31,79 @@ BLUR_TARGET static inline void store_bytes(uint8_t *d, __m256 v) {
     _mm_storel_epi64((__m128i *)d, _mm_packus_epi16(words, words));
 }
 
-/* out[x] = sum over k of padded[x + k] * w[k] for from <= x < width: floats into out, or (bytes) rounded into bytes. */
-BLUR_TARGET static void horizontal_pass(const float *padded, const float *w, int taps, ptrdiff_t from, ptrdiff_t width,
-                                        float *out, uint8_t *bytes) {
-    ptrdiff_t x = from;
-    for (; x + 32 <= width; x += 32) {
-        __m256 weight = _mm256_set1_ps(w[0]);
-        const float *p = padded + x;
-        __m256 a = _mm256_mul_ps(_mm256_loadu_ps(p), weight), b = _mm256_mul_ps(_mm256_loadu_ps(p + 8), weight);
-        __m256 c = _mm256_mul_ps(_mm256_loadu_ps(p + 16), weight), d = _mm256_mul_ps(_mm256_loadu_ps(p + 24), weight);
-        for (int k = 1; k < taps; k++) {
-            weight = _mm256_set1_ps(w[k]);
-            p = padded + x + k;
-            a = _mm256_fmadd_ps(_mm256_loadu_ps(p), weight, a);
-            b = _mm256_fmadd_ps(_mm256_loadu_ps(p + 8), weight, b);
-            c = _mm256_fmadd_ps(_mm256_loadu_ps(p + 16), weight, c);
-            d = _mm256_fmadd_ps(_mm256_loadu_ps(p + 24), weight, d);
-        }
-        if (bytes) {
-            store_bytes(bytes + x, a);
-            store_bytes(bytes + x + 8, b);
-            store_bytes(bytes + x + 16, c);
-            store_bytes(bytes + x + 24, d);
-        } else {
-            _mm256_storeu_ps(out + x, a);
-            _mm256_storeu_ps(out + x + 8, b);
-            _mm256_storeu_ps(out + x + 16, c);
-            _mm256_storeu_ps(out + x + 24, d);
-        }
-    }
-    for (; x + 8 <= width; x += 8) {
-        __m256 a = _mm256_mul_ps(_mm256_loadu_ps(padded + x), _mm256_set1_ps(w[0]));
-        for (int k = 1; k < taps; k++) a = _mm256_fmadd_ps(_mm256_loadu_ps(padded + x + k), _mm256_set1_ps(w[k]), a);
-        if (bytes) store_bytes(bytes + x, a);
-        else _mm256_storeu_ps(out + x, a);
-    }
-    for (; x < width; x++) {
-        float a = padded[x] * w[0];
-        for (int k = 1; k < taps; k++) a = fmaf(padded[x + k], w[k], a);
-        if (bytes) {
-            a = nearbyintf(a);  /* the default rounding mode: half to even */
-            bytes[x] = (uint8_t)(a < 0.0f ? 0.0f : (a > 255.0f ? 255.0f : a));
-        } else {
-            out[x] = a;
-        }
-    }
-}
-
-/* The same sums on 16 lanes where the CPU has AVX-512 (the same operations in the same order: the same values);
- * each returns the first column it left to the 8-lane loops. */
-#define WIDE_TARGET __attribute__((target("avx512f")))
-
-WIDE_TARGET static ptrdiff_t vertical_pass16(const float *const *rows, const float *w, int taps, ptrdiff_t width,
-                                             float *out) {
-    ptrdiff_t x = 0;
-    for (; x + 64 <= width; x += 64) {
-        __m512 weight = _mm512_set1_ps(w[0]);
-        const float *row = rows[0] + x;
-        __m512 a = _mm512_mul_ps(_mm512_loadu_ps(row), weight), b = _mm512_mul_ps(_mm512_loadu_ps(row + 16), weight);
-        __m512 c = _mm512_mul_ps(_mm512_loadu_ps(row + 32), weight);
-        __m512 d = _mm512_mul_ps(_mm512_loadu_ps(row + 48), weight);
-        for (int k = 1; k < taps; k++) {
-            weight = _mm512_set1_ps(w[k]);
-            row = rows[k] + x;
-            a = _mm512_fmadd_ps(_mm512_loadu_ps(row), weight, a);
-            b = _mm512_fmadd_ps(_mm512_loadu_ps(row + 16), weight, b);
-            c = _mm512_fmadd_ps(_mm512_loadu_ps(row + 32), weight, c);
-            d = _mm512_fmadd_ps(_mm512_loadu_ps(row + 48), weight, d);
-        }
-        _mm512_storeu_ps(out + x, a);
-        _mm512_storeu_ps(out + x + 16, b);
-        _mm512_storeu_ps(out + x + 32, c);
-        _mm512_storeu_ps(out + x + 48, d);
-    }
-    for (; x + 16 <= width; x += 16) {
-        __m512 a = _mm512_mul_ps(_mm512_loadu_ps(rows[0] + x), _mm512_set1_ps(w[0]));
-        for (int k = 1; k < taps; k++) a = _mm512_fmadd_ps(_mm512_loadu_ps(rows[k] + x), _mm512_set1_ps(w[k]), a);
-        _mm512_storeu_ps(out + x, a);
-    }
-    return x;
-}
-
-/* Sixteen sums rounded half to even, saturated to 0..255, into d[0..15]. */
+/* Sixteen of them into d[0..15]. */
 WIDE_TARGET static inline void store_bytes16(uint8_t *d, __m512 v) {
     v = _mm512_roundscale_ps(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
     v = _mm512_min_ps(_mm512_max_ps(v, _mm512_setzero_ps()), _mm512_set1_ps(255.0f));
     _mm_storeu_si128((__m128i *)d, _mm512_cvtepi32_epi8(_mm512_cvtps_epi32(v)));
 }
 
-WIDE_TARGET static inline void store16(float *out, uint8_t *bytes, ptrdiff_t x, __m512 v) {
-    if (bytes) store_bytes16(bytes + x, v);
-    else _mm512_storeu_ps(out + x, v);
-}
+/* NAME(src, w, taps, x, width, out, bytes): for x <= i < width, the sum over k of ROW(src, k)[i] * w[k] (the first a
+ * product, the rest fused multiply-adds in order) into out[i] (floats), or rounded into bytes[i] where bytes is
+ * given; four independent chains of LANES a turn, then one; returns the first i it left. The vertical pass sums the
+ * rows of the reflected input (src[k]), the horizontal one its reflected row shifted by k (src + k). */
+#define WEIGHTED_SUMS(NAME, TARGET, SOURCE, ROW, VEC, LANES, LOAD, SET1, MUL, FMADD, STORE, STORE_BYTES)               \
+    TARGET static ptrdiff_t NAME(SOURCE src, const float *w, int taps, ptrdiff_t x, ptrdiff_t width, float *out,    \
+                                 uint8_t *bytes) {                                                                   \
+        for (; x + 4 * LANES <= width; x += 4 * LANES) {                                                             \
+            VEC weight = SET1(w[0]);                                                                                 \
+            const float *row = ROW(src, 0) + x;                                                                      \
+            VEC a = MUL(LOAD(row), weight), b = MUL(LOAD(row + LANES), weight);                                      \
+            VEC c = MUL(LOAD(row + 2 * LANES), weight), d = MUL(LOAD(row + 3 * LANES), weight);                      \
+            for (int k = 1; k < taps; k++) {                                                                         \
+                weight = SET1(w[k]);                                                                                 \
+                row = ROW(src, k) + x;                                                                               \
+                a = FMADD(LOAD(row), weight, a);                                                                     \
+                b = FMADD(LOAD(row + LANES), weight, b);                                                             \
+                c = FMADD(LOAD(row + 2 * LANES), weight, c);                                                         \
+                d = FMADD(LOAD(row + 3 * LANES), weight, d);                                                         \
+            }                                                                                                        \
+            if (bytes) {                                                                                             \
+                STORE_BYTES(bytes + x, a);                                                                           \
+                STORE_BYTES(bytes + x + LANES, b);                                                                   \
+                STORE_BYTES(bytes + x + 2 * LANES, c);                                                               \
+                STORE_BYTES(bytes + x + 3 * LANES, d);                                                               \
+            } else {                                                                                                 \
+                STORE(out + x, a);                                                                                   \
+                STORE(out + x + LANES, b);                                                                           \
+                STORE(out + x + 2 * LANES, c);                                                                       \
+                STORE(out + x + 3 * LANES, d);                                                                       \
+            }                                                                                                        \
+        }                                                                                                            \
+        for (; x + LANES <= width; x += LANES) {                                                                     \
+            VEC sum = MUL(LOAD(ROW(src, 0) + x), SET1(w[0]));                                                        \
+            for (int k = 1; k < taps; k++) sum = FMADD(LOAD(ROW(src, k) + x), SET1(w[k]), sum);                     \
+            if (bytes) STORE_BYTES(bytes + x, sum);                                                                  \
+            else STORE(out + x, sum);                                                                                \
+        }                                                                                                            \
+        return x;                                                                                                    \
+    }
 
-WIDE_TARGET static ptrdiff_t horizontal_pass16(const float *padded, const float *w, int taps, ptrdiff_t width,
-                                               float *out, uint8_t *bytes) {
-    ptrdiff_t x = 0;
-    for (; x + 64 <= width; x += 64) {
-        __m512 weight = _mm512_set1_ps(w[0]);
-        const float *p = padded + x;
-        __m512 a = _mm512_mul_ps(_mm512_loadu_ps(p), weight), b = _mm512_mul_ps(_mm512_loadu_ps(p + 16), weight);
-        __m512 c = _mm512_mul_ps(_mm512_loadu_ps(p + 32), weight), d = _mm512_mul_ps(_mm512_loadu_ps(p + 48), weight);
-        for (int k = 1; k < taps; k++) {
-            weight = _mm512_set1_ps(w[k]);
-            p = padded + x + k;
-            a = _mm512_fmadd_ps(_mm512_loadu_ps(p), weight, a);
-            b = _mm512_fmadd_ps(_mm512_loadu_ps(p + 16), weight, b);
-            c = _mm512_fmadd_ps(_mm512_loadu_ps(p + 32), weight, c);
-            d = _mm512_fmadd_ps(_mm512_loadu_ps(p + 48), weight, d);
+#define LISTED(src, k) ((src)[k])
+#define SHIFTED(src, k) ((src) + (k))
+#define AVX2_OPS \
+    __m256, 8, _mm256_loadu_ps, _mm256_set1_ps, _mm256_mul_ps, _mm256_fmadd_ps, _mm256_storeu_ps, store_bytes8
+#define AVX512_OPS \
+    __m512, 16, _mm512_loadu_ps, _mm512_set1_ps, _mm512_mul_ps, _mm512_fmadd_ps, _mm512_storeu_ps, store_bytes16
+#define SUMS(...) WEIGHTED_SUMS(__VA_ARGS__)  /* (expands the ops lists first) */
+SUMS(vertical8, BLUR_TARGET, const float *const *, LISTED, AVX2_OPS)
+SUMS(vertical16, WIDE_TARGET, const float *const *, LISTED, AVX512_OPS)
+SUMS(horizontal8, BLUR_TARGET, const float *, SHIFTED, AVX2_OPS)
+SUMS(horizontal16, WIDE_TARGET, const float *, SHIFTED, AVX512_OPS)
+
+/* The same sums for from <= i < width, one at a time (the columns the vector loops leave); rows[k]: the k-th row. */
+BLUR_TARGET static void weighted_tail(const float *const *rows, const float *w, int taps, ptrdiff_t from,
+                                      ptrdiff_t width, float *out, uint8_t *bytes) {
+    for (ptrdiff_t x = from; x < width; x++) {
+        float sum = rows[0][x] * w[0];
+        for (int k = 1; k < taps; k++) sum = fmaf(rows[k][x], w[k], sum);
+        if (bytes) {
+            sum = nearbyintf(sum);  /* the default rounding mode: half to even */
+            bytes[x] = (uint8_t)(sum < 0.0f ? 0.0f : (sum > 255.0f ? 255.0f : sum));
+        } else {
+            out[x] = sum;
         }
-        store16(out, bytes, x, a);
-        store16(out, bytes, x + 16, b);
-        store16(out, bytes, x + 32, c);
-        store16(out, bytes, x + 48, d);
     }
-    for (; x + 16 <= width; x += 16) {
-        __m512 a = _mm512_mul_ps(_mm512_loadu_ps(padded + x), _mm512_set1_ps(w[0]));
-        for (int k = 1; k < taps; k++) a = _mm512_fmadd_ps(_mm512_loadu_ps(padded + x + k), _mm512_set1_ps(w[k]), a);
-        store16(out, bytes, x, a);
-    }
-    return x;
 }
 
 /* Row r of a uint8 plane as floats (exact). */
@@ -195,10 +114,12 @@ BLUR_TARGET static void bytes_to_floats(const uint8_t *s, ptrdiff_t width, float
     for (; x < width; x++) d[x] = (float)s[x];
 }
 
-/* Scratch of one plane's blur: the reflected row of the vertical pass's output, the rows the vertical pass reads,
- * and (uint8 planes) ky rows as floats, slot r % ky holding row tag[slot]. */
+/* Scratch of one plane's blur: the reflected row of the vertical pass's output and the kx views of it the horizontal
+ * pass reads (shifted by 0..kx-1), the rows the vertical pass reads, and (uint8 planes) ky rows as floats, slot
+ * r % ky holding row tag[slot]. */
 typedef struct {
     float *padded;
+    const float **shifted;
     const float **rows;
     float *ring;
     ptrdiff_t *tag;
@@ -209,6 +130,7 @@ BLUR_TARGET static void blur_plane(const uint8_t *src, ptrdiff_t row_stride, ptr
                                    const Scratch *scratch, int wide) {
     int ry = ky / 2, rx = kx / 2;
     float *middle = scratch->padded + rx;
+    for (int k = 0; k < kx; k++) scratch->shifted[k] = scratch->padded + k;
     for (int k = 0; k < ky && !is_float; k++) scratch->tag[k] = -1;
     for (ptrdiff_t y = 0; y < height; y++) {
         for (int k = 0; k < ky; k++) {
@@ -225,16 +147,18 @@ BLUR_TARGET static void blur_plane(const uint8_t *src, ptrdiff_t row_stride, ptr
             }
             scratch->rows[k] = slot;
         }
-        vertical_pass(scratch->rows, wy, ky, wide ? vertical_pass16(scratch->rows, wy, ky, width, middle) : 0, width,
-                      middle);
+        ptrdiff_t x = vertical8(scratch->rows, wy, ky, wide ? vertical16(scratch->rows, wy, ky, 0, width, middle, NULL)
+                                                        : 0, width, middle, NULL);
+        weighted_tail(scratch->rows, wy, ky, x, width, middle, NULL);
         for (int i = 1; i <= rx; i++) {
             middle[-i] = middle[i];
             middle[width - 1 + i] = middle[width - 1 - i];
         }
         float *out = is_float ? (float *)dst + y * width : NULL;
         uint8_t *bytes = is_float ? NULL : dst + y * width;
-        ptrdiff_t done = wide ? horizontal_pass16(scratch->padded, wx, kx, width, out, bytes) : 0;
-        horizontal_pass(scratch->padded, wx, kx, done, width, out, bytes);
+        x = horizontal8(scratch->padded, wx, kx, wide ? horizontal16(scratch->padded, wx, kx, 0, width, out, bytes) : 0,
+                        width, out, bytes);
+        weighted_tail(scratch->shifted, wx, kx, x, width, out, bytes);
     }
 }
 
@@ -268,15 +192,17 @@ int blur_planes(const uint8_t *src, int is_float, ptrdiff_t planes, ptrdiff_t pl
 #if BLUR_SIMD
     if (!avx2 || !blur_supported()) return 0;
     int wide = avx512 && blur_wide_supported();
-    Scratch scratch = {malloc(sizeof(float) * (size_t)(width + kx)), malloc(sizeof(float *) * (size_t)ky),
+    Scratch scratch = {malloc(sizeof(float) * (size_t)(width + kx)), malloc(sizeof(float *) * (size_t)kx),
+                       malloc(sizeof(float *) * (size_t)ky),
                        is_float ? NULL : malloc(sizeof(float) * (size_t)(ky * width)),
                        is_float ? NULL : malloc(sizeof(ptrdiff_t) * (size_t)ky)};
-    int ok = scratch.padded && scratch.rows && (is_float || (scratch.ring && scratch.tag));
+    int ok = scratch.padded && scratch.shifted && scratch.rows && (is_float || (scratch.ring && scratch.tag));
     size_t plane_bytes = (size_t)(height * width) * (is_float ? sizeof(float) : 1);
     for (ptrdiff_t p = 0; ok && p < planes; p++)
         blur_plane(src + p * plane_stride, row_stride, height, width, is_float, wy, ky, wx, kx, dst + p * plane_bytes,
                    &scratch, wide);
     free(scratch.padded);
+    free(scratch.shifted);
     free(scratch.rows);
     free(scratch.ring);
     free(scratch.tag);
