@@ -21,7 +21,7 @@ def can_gaussian_blur(image: torch.Tensor) -> bool:
 def gaussian_blur(image: torch.Tensor, kernel_x: Sequence[float], kernel_y: Sequence[float]) -> torch.Tensor:
     """Separable convolution of each ``H x W`` plane of ``[..., H, W]`` with 1-D kernels, reflect border
     (no edge repeat). The compiled kernel computes the torch path's float32 steps value for value: float32 planes
-    take it where the CPU has AVX2 and FMA, uint8 ones where it also has AVX-512 (16 lanes: 1.4x OpenCV; with 8
+    take it where the CPU has AVX2 and FMA, uint8 ones where it also has AVX-512 (16 lanes: 1.1x-1.4x OpenCV; with 8
     it only matches it); others OpenCV's ``sepFilter2D`` (within a level of uint8 rounding)."""
     src, out, dst = planes(image)
     module = native()
