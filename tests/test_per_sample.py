@@ -291,6 +291,10 @@ FUSED_RUNS = [
     [T.RandomCrop(14, padding=2, fill=40), T.RandomVerticalFlip(), T.RandomAffine(10, scale=(0.3, 0.5), fill=40),
      T.RandomPerspective(p=0.5, fill=40)],
     [T.RandomResizedCrop(10, scale=(0.9, 1.0)), T.RandomAffine(30, scale=(0.2, 0.3))],  # shrinks: block means
+    # runs looped sample by sample through the fused path (classes without batched matrices)
+    [T.RandomRotation(20, interpolation="bilinear"), T.Resize((16, 13))],
+    [T.RandomRotation(20), T.CenterCrop(10)],
+    [T.RandomAffine(15, translate=(0.1, 0.1)), T.RandomHorizontalFlip(), T.Pad(2)],
 ]
 
 
@@ -305,6 +309,7 @@ def test_fused_compose_equals_per_sample_fused_runs(run: list[Any], dtype: torch
         per_sample = T.PerSample(T.Compose(run, fuse_geometry=True))
         (output, out_masks), record = per_sample.forward_with_params(batch, masks)
         for i in range(B):
+            assert len(record.params(i)) == len(run)  # one entry a transform (None: its coin skipped it)
             fixed = [_with_params(t, p) for t, p in zip(run, record.params(i))]
             image, mask = apply_run(fixed, (_sample(batch, i), _sample(masks, i)))
             atol = 1 if dtype == torch.uint8 else 1e-5

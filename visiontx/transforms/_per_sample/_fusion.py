@@ -24,6 +24,8 @@ from .._geometry import (
     RandomRotation,
     RandomVerticalFlip,
 )
+from .._tape import Tape, decode
+from .._tape import state as _TAPE
 from .._utils import FillMixin
 from ._batch import Batch, _index
 from ._core import Context, LeafRecord, Loop, Record, batched_for, own_generator, run_sequence
@@ -41,6 +43,30 @@ class _FusedRecord(Record):
         return [record.params(i) for record in self.records]
 
 
+def _fused_single(run: list[Any], sample: Any) -> tuple[Any, list[Any]]:
+    """``apply_run`` of one sample, with each transform's parameters (None where its coin skipped it), read off a
+    recording tape (the draws and the fused result are the same without one)."""
+    nodes: list[dict[str, Any]] = [{} for _ in run]
+    tape, before = Tape(replaying=False), _TAPE.tape
+    tape.pending = list(zip(run, nodes))
+    _TAPE.tape = tape
+    try:
+        output = apply_run(run, sample)
+    finally:
+        _TAPE.tape = before
+    return output, [decode(node["params"]) if "params" in node else None for node in nodes]
+
+
+class _RunRecord(Record):
+    """Transform ``j``'s parameters in the per-sample lists of a fused run looped sample by sample."""
+
+    def __init__(self, record: Record, j: int) -> None:
+        self.record, self.j = record, j
+
+    def params(self, i: int) -> Any:
+        return self.record.params(i)[self.j]
+
+
 def run_fused(transforms: list[Any], batch: Batch, context: Context) -> tuple[Batch, Record]:
     """The fused Compose's runs on a batch: runs of several fusible transforms through :func:`_run_matrices`
     when their classes all give matrices (and the batch has no per-sample lists), else sample by sample
@@ -51,8 +77,9 @@ def run_fused(transforms: list[Any], batch: Batch, context: Context) -> tuple[Ba
             batch, run_records = _run_matrices(run, batch, context)
             records.extend(run_records)
         elif fusible and len(run) > 1:
-            batch, record = Loop(functools.partial(apply_run, run)).run(batch, Context(context.generator, False))
-            records.append(record)
+            loop = Loop(functools.partial(apply_run, run), single=functools.partial(_fused_single, run))
+            batch, record = loop.run(batch, Context(context.generator, False))
+            records.extend(_RunRecord(record, j) for j in range(len(run)))
         else:
             batch, sequence = run_sequence(run, batch, context)
             records.extend(sequence)
