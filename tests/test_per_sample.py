@@ -427,3 +427,23 @@ def test_cuda_batches_draw_and_apply_without_synchronising() -> None:
     finally:
         torch.cuda.set_sync_debug_mode("default")
     assert out.device.type == "cuda" and out.shape == (B, 3, 20, 25) and out_float.dtype == torch.float32
+
+
+def test_options_of_different_dtypes_refuse_to_share_a_batch() -> None:
+    """A sample taking a uint8 option beside one taking a float option would be cast, not scaled (0..255 beside
+    0..1): ValueError, as for different shapes. A RandomOrder whose steps change the dtype loops instead."""
+    batch = Image(make_image_tensor((4, 4), batch_dims=(6,)))
+    to_float = T.ToDtype(torch.float32, scale=True)
+    for transform in (T.RandomChoice([T.RandomInvert(p=1.0), to_float]), T.RandomApply([to_float], p=0.5)):
+        torch.manual_seed(0)
+        with pytest.raises(ValueError, match="different dtypes"):
+            T.PerSample(transform)(batch)
+    order = T.RandomOrder([to_float, T.GaussianBlur(3)])
+    torch.manual_seed(1)
+    out, record = T.PerSample(order).forward_with_params(batch)
+    assert out.dtype == torch.float32 and float(out.max()) <= 1.0
+    for i in range(6):
+        expected = _sample(batch, i)
+        for j, params in record.params(i):
+            expected = _with_params(order.transforms[j], params)(expected)
+        assert_equal(out[i], expected.as_subclass(torch.Tensor), atol=1e-6, rtol=0)

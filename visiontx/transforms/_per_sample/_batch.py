@@ -255,6 +255,12 @@ def _check_shapes(outputs: list[Any], name: str) -> None:
             "(give it a fixed output size, e.g. follow it by Resize / CenterCrop inside the PerSample, or apply it "
             "per sample before batching)"
         )
+    dtypes = sorted({str(out.dtype) for out in outputs})
+    if len(dtypes) > 1:  # stacking would promote: one sample's 0..255 beside another's 0..1
+        raise ValueError(
+            f"{name} gave the samples of one batch different dtypes {dtypes}: a batch tensor cannot hold them "
+            "(convert the dtype outside the random choice)"
+        )
 
 
 def _stack(outputs: list[Any], name: str) -> Any:

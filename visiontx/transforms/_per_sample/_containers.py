@@ -62,6 +62,12 @@ def _select(chosen: list[torch.Tensor], options: list[Batch], name: str) -> Batc
             f"{name}: the options give different shapes {sorted(shapes)}, so samples taking different options "
             "cannot share a batch tensor"
         )
+    dtypes = {tuple(leaf.dtype for leaf in option.leaves) for option in options}
+    if len(dtypes) > 1:  # torch.where would promote: one sample's 0..255 beside another's 0..1
+        raise ValueError(
+            f"{name}: the options give different dtypes {sorted(map(str, dtypes))}, so samples taking different "
+            "options cannot share a batch tensor (convert the dtype outside the random choice)"
+        )
     leaves = []
     for k, like in enumerate(first.leaves):
         out = like.as_subclass(torch.Tensor)
@@ -146,8 +152,9 @@ class BatchedRandomOrder(Batched):
                 draws.append((implementation, implementation.coins(batch, own), implementation.draw(batch, own)))
         for step in range(len(implementations)):
             options = [batch.with_values([i._apply_leaf(x, v, a) for x in batch.leaves]) for i, a, v in draws]
-            if step == 0 and any(_shapes(option) != _shapes(batch) for option in options):
-                # a transform changes the size, so the draws of later steps would be for another size: a loop
+            if step == 0 and any(_layout(option) != _layout(batch) for option in options):
+                # a transform changes the size (the draws of later steps would be for another size) or the dtype
+                # (samples at different steps would mix scales): a loop
                 return self._loop(batch, context)
             batch = _select([order[:, step] == j for j in range(len(options))], options, self.name)
         records = [LeafRecord(i, v, a) for i, a, v in draws]
@@ -159,8 +166,8 @@ class BatchedRandomOrder(Batched):
         )
 
 
-def _shapes(batch: Batch) -> list[tuple[int, ...]]:
-    return [tuple(leaf.shape) for leaf in batch.leaves]
+def _layout(batch: Batch) -> list[tuple[tuple[int, ...], torch.dtype]]:
+    return [(tuple(leaf.shape), leaf.dtype) for leaf in batch.leaves]
 
 
 def _order_one(transforms: list[Any], unpack: bool, sample: Any) -> tuple[Any, list[tuple[int, Any]]]:
