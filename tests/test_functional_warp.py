@@ -442,3 +442,18 @@ def test_pil_warps_truncate_a_fractional_fill_as_torchvision(op) -> None:
         expected = np.asarray(getattr(tv_f, op)(pil, fill=fill, **kwargs))
         assert np.array_equal(out, expected), fill
         assert out[0, 0].tolist() == ([99, 99, 99] if fill == 99.6 else [99, 5, 0])
+
+
+@pytest.mark.parametrize("accelerated", [True, False])
+def test_a_perspective_whose_coefficients_are_affine_samples_torchvisions_perspective_grid(accelerated) -> None:
+    """torchvision builds its perspective grid (base grid from 0.5, the first rows over half the sides) even where
+    the last coefficients are 0; so does F.perspective, where the affine grid lands beside nearest ties."""
+    tv_f = pytest.importorskip("torchvision.transforms.v2.functional")
+    image = torch.arange(7 * 13, dtype=torch.float32).reshape(1, 7, 13)
+    points = dict(startpoints=[[0, 0], [12, 0], [12, 6], [0, 6]], endpoints=[[1, 0], [12, 0], [11, 6], [0, 6]])
+    assert _perspective_coefficients(points["startpoints"], points["endpoints"])[6:] == [0.0, 0.0]
+    expected = tv_f.perspective(image, **points, interpolation=tv_f.InterpolationMode.NEAREST)
+    with contextlib.nullcontext() if accelerated else _cv2.disabled():
+        assert torch.equal(F.perspective(image, **points, interpolation="nearest"), expected)
+        assert torch.equal(F.perspective(image.to(torch.uint8), **points, interpolation="nearest"),
+                           expected.to(torch.uint8))

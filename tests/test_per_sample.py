@@ -447,3 +447,19 @@ def test_options_of_different_dtypes_refuse_to_share_a_batch() -> None:
         for j, params in record.params(i):
             expected = _with_params(order.transforms[j], params)(expected)
         assert_equal(out[i], expected.as_subclass(torch.Tensor), atol=1e-6, rtol=0)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_per_sample_perspective_masks_equal_the_single_transform(seed: int) -> None:
+    """The batched perspective takes F.perspective's own coefficients on the CPU and torchvision's perspective grid,
+    so nearest masks equal the single transform's pixel for pixel (they differed where a tie fell the other way)."""
+    generator = torch.Generator().manual_seed(seed)
+    images = Image(torch.randint(0, 256, (4, 3, 7, 13), dtype=torch.uint8, generator=generator))
+    masks = Mask(torch.randint(0, 2, (4, 3, 7, 13), dtype=torch.uint8, generator=generator))
+    transform = T.RandomPerspective(0.3, p=1.0)
+    torch.manual_seed(seed)
+    with _cv2.disabled():
+        (_, out_masks), record = T.PerSample(transform).forward_with_params(images, masks)
+        for i in range(4):
+            expected = transform.transform(Mask(masks[i]), record.params(i))
+            assert torch.equal(out_masks[i].as_subclass(torch.Tensor), expected.as_subclass(torch.Tensor)), i

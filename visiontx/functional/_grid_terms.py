@@ -22,27 +22,32 @@ __all__ = ["grid_terms"]
 
 
 def grid_terms(
-    inverse: Sequence[Sequence[float]], out_size: Sequence[int], in_size: Sequence[int], real: Any
+    inverse: Sequence[Sequence[float]], out_size: Sequence[int], in_size: Sequence[int], real: Any,
+    projective: bool | None = None,
 ) -> tuple[list[Any], tuple[float, float], bool]:
     """``(k, (x0, y0), projective)`` for ``inverse`` (2 x 3 or 3 x 3: output pixel coordinates to input ones,
     pixel ``(i, j)`` covering ``[j, j + 1] x [i, i + 1]``): the grid at column ``c`` and row ``r`` of the output is,
     with ``x = x0 + c`` and ``y = y0 + r`` (exact), ``u = (x k0 + y k1) + k2`` and ``v = (x k3 + y k4) + k5``, each
     operation rounded to ``real`` (``np.float32`` or ``np.float64``: the work dtype); a projective map then
-    divides both by ``(x k6 + y k7) + k8`` and takes 1 off. ``k`` holds ``real`` values."""
+    divides both by ``(x k6 + y k7) + k8`` and takes 1 off. ``k`` holds ``real`` values. ``projective``: whether to
+    build the projective grid (None: where the last row is not ``[0, 0, 1]``; ``F.perspective`` always does, as
+    torchvision's, an affine-looking perspective included)."""
+    if projective is None:
+        projective = len(inverse) == 3 and list(inverse[2]) != [0.0, 0.0, 1.0]
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):  # huge maps: inf and nan, as torch's casts
-        return _terms(inverse, out_size, in_size, real)
+        return _terms(inverse, out_size, in_size, real, projective)
 
 
 def _terms(
-    inverse: Sequence[Sequence[float]], out_size: Sequence[int], in_size: Sequence[int], real: Any
+    inverse: Sequence[Sequence[float]], out_size: Sequence[int], in_size: Sequence[int], real: Any, projective: bool
 ) -> tuple[list[Any], tuple[float, float], bool]:
     (a, b, c), (d, e, f) = inverse[:2]
     height, width = in_size
     half_width, half_height = real(0.5 * width), real(0.5 * height)
-    projective = len(inverse) == 3 and list(inverse[2]) != [0.0, 0.0, 1.0]
     if projective:  # _perspective_grid (its coefficients' last is 1), the base grid from 0.5
         terms = [real(value) / half_width for value in (a, b, c)] + [real(value) / half_height for value in (d, e, f)]
-        return terms + [real(value) for value in inverse[2]], (0.5, 0.5), True
+        last = inverse[2] if len(inverse) == 3 else (0.0, 0.0, 1.0)
+        return terms + [real(value) for value in last], (0.5, 0.5), True
     # _affine_grid: the map between coordinates centred on the output and on the input
     out_height, out_width = out_size
     c_centred = a * (out_width / 2) + b * (out_height / 2) + c - width / 2

@@ -245,23 +245,24 @@ def remap_nearest(
 
 
 def warp_nearest(
-    image: torch.Tensor, inverse: Sequence[Sequence[float]], size: Sequence[int], fill: Sequence[float] | None
+    image: torch.Tensor, inverse: Sequence[Sequence[float]], size: Sequence[int], fill: Sequence[float] | None,
+    projective: bool | None = None,
 ) -> torch.Tensor:
     """Nearest warp of ``[..., C, H, W]`` to ``size`` ``(H, W)``; ``inverse`` (2 x 3 or 3 x 3) maps output to
     input points in continuous coordinates. The source pixels are the torch path's (``matrix_grid`` then
     ``_sample_nearest``, torchvision's grid): the same float32 operations in the same order, rounded half to
-    even, points that are not finite sent off the image."""
-    return _remap_whole(image, *_rounded_source_points(inverse, size, image.shape[-2:]), fill)
+    even, points that are not finite sent off the image. ``projective``: as ``grid_terms``."""
+    return _remap_whole(image, *_rounded_source_points(inverse, size, image.shape[-2:], projective), fill)
 
 
 def _rounded_source_points(
-    inverse: Sequence[Sequence[float]], out_size: Sequence[int], in_size: Sequence[int]
+    inverse: Sequence[Sequence[float]], out_size: Sequence[int], in_size: Sequence[int], projective: bool | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
     """The source columns and rows of a nearest warp, rounded half to even, points that are not finite at -1 (in
     a per-thread scratch buffer, valid until the next call: fresh megabyte maps page-fault on every call); in one
     compiled pass where the module has AVX2 loops (``nearest_points``: the same float32 steps), else in numpy."""
     u, v = scratch([((out_size[0], out_size[1]), np.float32)] * 2, slot="maps")
-    terms, origin, projective = grid_terms(inverse, out_size, in_size, np.float32)
+    terms, origin, projective = grid_terms(inverse, out_size, in_size, np.float32, projective)
     half_extents = np.float32(in_size[1] / 2), np.float32(in_size[0] / 2)
     module = native()
     if module is not None and module.nearest_points(u, v, [float(k) for k in terms], projective, *half_extents,

@@ -14,6 +14,7 @@ import torch
 from ..._args import FillArg
 from .._interpolation import InterpolationMode
 from ._grid import batched_matrix_grid, filled, has_no_pixels, image_fill, parse_mode, sample, work_dtype
+from ._warp import _solve_coefficients
 
 
 def eye(size: int, device: torch.device) -> torch.Tensor:
@@ -68,8 +69,12 @@ def affine_matrices(
 
 def perspective_inverses(startpoints: torch.Tensor, endpoints: torch.Tensor) -> torch.Tensor:
     """``[B, 3, 3]`` output -> input matrices mapping each sample's 4 ``endpoints`` onto its
-    ``startpoints`` (``[B, 4, 2]``): ``F.perspective``'s coefficients, solved on the device (rounded to float32, as
-    torchvision's and ``F.perspective``'s)."""
+    ``startpoints`` (``[B, 4, 2]``): ``F.perspective``'s coefficients, rounded to float32 as torchvision's. On the
+    CPU they are ``F.perspective``'s own solve, so each sample's warp is the single transform's to the bit (its
+    nearest ties too); on other devices one batched solve there (within a float32 rounding of it)."""
+    if startpoints.device.type == "cpu":
+        rows = [_solve_coefficients(s, e) + [1.0] for s, e in zip(startpoints.tolist(), endpoints.tolist())]
+        return torch.tensor(rows, dtype=torch.float64).view(-1, 3, 3)
     sx, sy = startpoints[..., 0], startpoints[..., 1]
     ex, ey = endpoints[..., 0], endpoints[..., 1]
     zeros, ones = torch.zeros_like(ex), torch.ones_like(ex)

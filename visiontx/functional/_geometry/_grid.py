@@ -180,12 +180,13 @@ def matrix_grid(
     in_size: Sequence[int],
     dtype: torch.dtype,
     device: torch.device,
+    projective: bool | None = None,
 ) -> torch.Tensor:
     """The normalised grid of an affine or projective map; ``inverse`` maps output pixel coordinates to
     input ones (continuous coordinates: pixel ``(i, j)`` covers ``[j, j + 1] x [i, i + 1]``). torchvision's
-    grid, step for step (:func:`~visiontx.functional._grid_terms.grid_terms`), so nearest sampling breaks ties
-    between two pixels as it does."""
-    k, (x0, y0), projective = grid_terms(inverse, out_size, in_size, _REAL.get(dtype, np.float32))
+    grid, step for step (:func:`~visiontx.functional._grid_terms.grid_terms`, which ``projective`` is passed to),
+    so nearest sampling breaks ties between two pixels as it does."""
+    k, (x0, y0), projective = grid_terms(inverse, out_size, in_size, _REAL.get(dtype, np.float32), projective)
     xs = torch.arange(out_size[1], dtype=dtype, device=device).add_(x0)
     ys = torch.arange(out_size[0], dtype=dtype, device=device).add_(y0)
     grid = torch.empty((*out_size, 2), dtype=dtype, device=device)

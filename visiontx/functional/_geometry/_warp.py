@@ -169,9 +169,11 @@ def perspective_image_tensor(
     matrix, size = _coefficient_matrix(values), image.shape[-2:]
     if _cv2.can_warp(image, mode, fill_values):
         return _cv2.warp(image, matrix, size, fill_values)
+    # torchvision's perspective grid, also where the coefficients make an affine map
     if mode == InterpolationMode.NEAREST and _cv2.can_remap_nearest(image, fill_values):
-        return _cv2.warp_nearest(image, matrix, size, fill_values)
-    return sample(image, matrix_grid(matrix, size, size, work_dtype(image.dtype), image.device), mode, fill_values)
+        return _cv2.warp_nearest(image, matrix, size, fill_values, projective=True)
+    grid = matrix_grid(matrix, size, size, work_dtype(image.dtype), image.device, projective=True)
+    return sample(image, grid, mode, fill_values)
 
 
 perspective_video = video_kernel(perspective_image_tensor)
