@@ -269,3 +269,12 @@ def test_sanitizing_steps_are_the_identity_for_the_inverse(sanitize: Any) -> Non
     back_points, back_boxes = transform.inverse((out_points, out_boxes), record)
     torch.testing.assert_close(back_points.as_subclass(torch.Tensor), POINTS, rtol=0, atol=1e-9)
     torch.testing.assert_close(back_boxes.as_subclass(torch.Tensor), BOXES, rtol=0, atol=1e-9)
+
+
+def test_boxes_and_key_points_through_a_reflecting_pad_name_the_step() -> None:
+    pipeline = T.Compose([T.RandomHorizontalFlip(p=1.0), T.Pad(2, padding_mode="edge")])
+    image = Image(torch.zeros(3, 10, 12, dtype=torch.uint8))
+    out, record = pipeline.record(image)
+    with pytest.raises(ValueError, match=r"cannot invert record\['steps'\]\[1\] \(Pad\) for boxes and key points"):
+        pipeline.inverse(KeyPoints([[3.0, 4.0]], spatial_size=(14, 16)), record)
+    assert pipeline.inverse(out, record).shape == image.shape  # images still go back

@@ -55,13 +55,17 @@ def inverse(
     """``outputs`` mapped back through the geometry ``record`` describes (see the module docstring)."""
     if not isinstance(record, dict):
         raise TypeError(f"record must be a dict (from Transform.record), got {type(record).__name__}")
-    geometry = None
+    geometry, stuck = None, None
     for where, step, node in _applied_steps(pipeline, record, "record"):
         moved = _geometry_of_step(step, node, where)
         if moved is not None:
             geometry = moved if geometry is None else geometry.then(moved)
+            if moved.points_error is not None and stuck is None:  # boxes and key points cannot go back through it
+                stuck = f"cannot invert {where} ({node['transform']}) for boxes and key points: {moved.points_error}"
     if geometry is None:
         return outputs
+    if stuck is not None:
+        geometry = Geometry(geometry.matrix, geometry.canvas_size, geometry.clamp, stuck)
     return _Inverse(geometry, _input_size(record), interpolation, fill)(outputs)
 
 
