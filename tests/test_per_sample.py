@@ -463,3 +463,33 @@ def test_per_sample_perspective_masks_equal_the_single_transform(seed: int) -> N
         for i in range(4):
             expected = transform.transform(Mask(masks[i]), record.params(i))
             assert torch.equal(out_masks[i].as_subclass(torch.Tensor), expected.as_subclass(torch.Tensor)), i
+
+
+def test_random_order_lists_the_draws_of_its_container_children() -> None:
+    """A looping RandomOrder records what a container child drew (read off a recording tape), in the form the
+    batched containers give: it listed None, as if the child had been skipped."""
+    batch = Image(make_image_tensor((6, 8), batch_dims=(8,)))
+    order = T.RandomOrder([
+        T.Compose([T.RandomInvert(p=1.0)]),
+        T.RandomChoice([T.RandomHorizontalFlip(p=1.0), T.RandomVerticalFlip(p=1.0)]),
+        T.RandomApply([T.RandomInvert(p=1.0)], p=0.5),
+    ])
+    torch.manual_seed(0)
+    out, record = T.PerSample(order).forward_with_params(batch)
+    applied = set()
+    for i in range(8):
+        expected = _sample(batch, i).as_subclass(torch.Tensor)
+        for j, params in record.params(i):
+            if j == 0:
+                assert params == [{}]
+                expected = 255 - expected
+            elif j == 1:
+                index, flip_params = params
+                assert flip_params == {} and index in (0, 1)
+                expected = expected.flip(-1 if index == 0 else -2)
+            else:
+                assert params in (None, [{}])
+                applied.add(params is not None)
+                expected = expected if params is None else 255 - expected
+        assert_equal(out[i], expected)
+    assert applied == {True, False}  # the coin fell both ways over the batch

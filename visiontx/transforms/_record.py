@@ -227,3 +227,4 @@ def _rng_states(devices: list[int]) -> dict[str, Any]:
 
 _tape.entry_points["record"] = record
 _tape.entry_points["replay"] = replay
+_tape.entry_points["call"] = _call  # PerSample's looping RandomOrder records its container children with it

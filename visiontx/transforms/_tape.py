@@ -29,7 +29,8 @@ from ..functional._registry import _find_kernel
 
 __all__ = ["Tape", "decode", "encode", "entry_points", "state"]
 
-# "record", "replay", "inverse" -> function, filled in by _record.py and _inverse.py
+# "record", "replay", "call" (one step recorded into a node), "inverse" -> function, filled in by _record.py and
+# _inverse.py
 entry_points: dict[str, Callable[..., Any]] = {}
 
 

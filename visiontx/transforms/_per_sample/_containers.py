@@ -10,7 +10,9 @@ import torch
 from ...datapoints import Datapoint
 from ...functional._color._batched import per_image
 from .. import _random
-from .._container import Compose, RandomApply, RandomChoice, RandomOrder
+from .._container import Compose, RandomApply, RandomChoice, RandomOrder, _Container
+from .._tape import Tape, decode, entry_points
+from .._tape import state as _TAPE
 from .._transform import Transform
 from . import _draws
 from ._batch import Batch
@@ -177,7 +179,40 @@ def _order_one(transforms: list[Any], unpack: bool, sample: Any) -> tuple[Any, l
     for j in _random.randperm(len(transforms)):
         if isinstance(transforms[j], Transform) and type(transforms[j]).forward is Transform.forward:
             sample, params = run_single(transforms[j], sample)
+        elif isinstance(transforms[j], _Container):
+            sample, params = _container_single(transforms[j], unpack, sample)
         else:
             sample, params = (transforms[j](*sample) if unpack else transforms[j](sample)), None
         drawn.append((j, params))
     return sample, drawn
+
+
+def _container_single(container: _Container, unpack: bool, sample: Any) -> tuple[Any, Any]:
+    """``container`` on one sample and what it drew, as its batched record lists a sample's draws: read off a
+    recording tape around the call (the same draws and result as without one)."""
+    call = entry_points["call"]  # _record.py's, set there (it imports the transforms, this module among them)
+    tape, node, before = Tape(replaying=False), {}, _TAPE.tape
+    _TAPE.tape = tape
+    try:
+        output = call(tape, container, node, "sample", *(sample if unpack else (sample,)))
+    finally:
+        _TAPE.tape = before
+    return output, _as_params(container, node)
+
+
+def _as_params(step: Any, node: dict[str, Any]) -> Any:
+    """A recorded node as per-sample params: ``Compose`` a list, ``RandomApply`` a list or None (not applied),
+    ``RandomChoice`` ``(index, params)``, ``RandomOrder`` ``[(index, params), ...]``; a transform its params (None
+    where its coin skipped it, or it records none)."""
+    if isinstance(step, _Container):
+        children = [_as_params(child, child_node) for child, child_node in zip(step._steps(node), node["steps"])]
+        if isinstance(step, RandomApply):
+            return children if node["applied"] else None
+        if isinstance(step, RandomChoice):
+            return node["index"], children[0]
+        if isinstance(step, RandomOrder):
+            return list(zip(node["order"], children))
+        return children
+    if node.get("skipped", False) or "params" not in node:
+        return None
+    return decode(node["params"])
