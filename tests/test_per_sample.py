@@ -493,3 +493,19 @@ def test_random_order_lists_the_draws_of_its_container_children() -> None:
                 expected = expected if params is None else 255 - expected
         assert_equal(out[i], expected)
     assert applied == {True, False}  # the coin fell both ways over the batch
+
+
+def test_saturation_of_one_channel_float_images_leaves_them_as_the_single_transform() -> None:
+    """One channel has no saturation: the single kernel returns the image as it is, values outside [0, 1]
+    included (a fill of 7 put them there); the batched step clamped them."""
+    images = Image(torch.full((3, 1, 4, 4), 0.5))
+    images[:, :, 0, 0] = 7.0
+    images[1, :, 1, 1] = -2.0
+    transform = T.ColorJitter(brightness=0.3, saturation=0.4)
+    torch.manual_seed(0)
+    with _cv2.disabled():
+        out, record = T.PerSample(transform).forward_with_params(images)
+        for i in range(3):
+            expected = transform.transform(Image(images[i]), record.params(i))
+            assert_equal(out[i], expected.as_subclass(torch.Tensor), atol=1e-6, rtol=0)
+    assert T.PerSample(T.ColorJitter(saturation=0.4))(images).max() == 7.0

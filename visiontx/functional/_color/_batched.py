@@ -7,6 +7,8 @@ integer images, rounded) as the single-image op returns it, so image ``b`` gets 
 
 from __future__ import annotations
 
+import math
+
 import torch
 
 from .._dtype import clamp_to_range_
@@ -35,7 +37,12 @@ def blend_step(work: torch.Tensor, kinds: torch.Tensor, factors: torch.Tensor, d
     kind = per_image(kinds, work)
     other = torch.where(kind == SATURATION, gray, torch.where(kind == CONTRAST, mean, 0.0))
     factor = per_image(factors, work)
-    return clamp_to_range_(work.mul_(factor).add_(other * (1.0 - factor)), dtype)
+    out = work.mul_(factor).add_(other * (1.0 - factor))
+    if not dtype.is_floating_point:
+        return clamp_to_range_(out, dtype)
+    # float images whose step is the identity keep values outside [0, 1], as the single kernels leave them
+    identity = per_image(kinds == IDENTITY, work)
+    return out.clamp_(torch.where(identity, -math.inf, 0.0), torch.where(identity, math.inf, 1.0))
 
 
 def hue_step(work: torch.Tensor, factors: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
