@@ -380,3 +380,10 @@ def test_adjust_gamma_of_other_integer_dtypes_within_a_level_of_torchvision(dtyp
     assert out.dtype == dtype
     assert (out.long() - expected.long()).abs().max() <= 1
     assert int(out.max()) <= top and int(out.min()) >= 0
+
+
+@pytest.mark.parametrize("dtype", [torch.int32, torch.int64])
+def test_adjust_gamma_refuses_integer_dtypes_float32_cannot_hold(dtype) -> None:
+    """Their largest values round up in float32 and would wrap to negative numbers (torchvision refuses int32)."""
+    with pytest.raises(TypeError, match="uint8, int16, uint16 or floating point"):
+        F.adjust_gamma(torch.tensor([[[torch.iinfo(dtype).max, 0]]], dtype=dtype), 1.0)

@@ -656,3 +656,17 @@ def test_edge_band_test_of_one_map_agrees_with_the_batched_one() -> None:
     batched = [bool(reads_edge_band(torch.tensor([g.inverse_matrix], dtype=torch.float64), g.canvas_size, size)[0])
                for g in geometries]
     assert batched == expected
+
+
+def test_fused_runs_with_a_warp_keep_blending_the_fill_at_the_border() -> None:
+    """The edge pixels stand in for the outer half pixel only in runs of resizes, crops and flips: a warp's unfused
+    sampling blends its fill there, and so does its fused run."""
+    from visiontx.transforms._fusion import repeats_edges
+
+    image = Image(torch.full((1, 8, 8), 200, dtype=torch.uint8))
+    chain = [T.RandomAffine(degrees=0, translate=(0.5, 0.5), scale=(2, 2), interpolation="bilinear"),
+             T.RandomHorizontalFlip(p=1.0)]
+    assert not repeats_edges(chain) and repeats_edges([T.Resize(4), T.CenterCrop(2), T.RandomVerticalFlip()])
+    torch.manual_seed(6)
+    fused = T.Compose(chain, fuse_geometry=True)(image)
+    assert int(fused[0, 0, 0]) < 200  # the zero fill blended in, as unfused (no edge padding)

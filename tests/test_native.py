@@ -956,3 +956,16 @@ def test_blurs_take_the_compiled_kernel_and_equal_the_torch_path(dtype: torch.dt
         expected = F.gaussian_blur(image, [9, 5], [2.0, 1.1])
     as_bits = (lambda t: t.view(torch.int32)) if dtype == torch.float32 else (lambda t: t)
     assert torch.equal(as_bits(fast), as_bits(expected))
+
+
+def test_kernels_longer_than_the_compiled_blur_takes_go_to_opencv() -> None:
+    """1025 taps at most reach the compiled blur (a ValueError there); longer ones take sepFilter2D, as before."""
+    from visiontx import functional as F
+
+    image = make_image_tensor((3, 1100), dtype=torch.float32)
+    out = F.gaussian_blur(image, [1027, 1], [300.0, 1.0])
+    with _cv2.disabled():
+        expected = F.gaussian_blur(image, [1027, 1], [300.0, 1.0])
+    torch.testing.assert_close(out, expected, rtol=0, atol=1e-5)
+    with pytest.raises(ValueError, match="odd number of weights, 1 to 1025"):
+        _native().blur(image.numpy(), np.empty_like(image.numpy()), [1 / 1027] * 1027, [1.0])

@@ -1554,6 +1554,7 @@ static int use_avx512 = 1;  /* the blur's 16-lane loops where the CPU has AVX-51
 static int blur_weights(PyObject *kernel, float *w, const char *what) {
     PyObject *seq = PySequence_Fast(kernel, "");
     Py_ssize_t n = seq ? PySequence_Fast_GET_SIZE(seq) : -1;
+    if (!seq && !PyErr_ExceptionMatches(PyExc_TypeError)) return -1;  /* (a MemoryError stays one) */
     PyErr_Clear();
     if (n < 1 || n > BLUR_MAX_TAPS || n % 2 == 0) {
         PyErr_Format(PyExc_ValueError, "blur: %s must hold an odd number of weights, 1 to %d", what, BLUR_MAX_TAPS);

@@ -54,7 +54,7 @@ from ._utils import FillMixin
 
 __all__ = [
     "FUSIBLE", "WHOLE_PIXEL", "FusedRun", "WholePixelRun", "apply_run", "apply_whole_pixel_run", "is_fusible",
-    "split_runs", "whole_pixel_stages",
+    "repeats_edges", "split_runs", "whole_pixel_stages",
 ]
 
 # Transforms whose every call goes through described ops (their params need only the sample's size, or for
@@ -317,14 +317,27 @@ def _fused(leaf: Any, geometry: Geometry, run: list[Transform], drawn: Drawn) ->
     interpolation = _interpolation(drawn, leaf)
     pixels = isinstance(leaf, (Image, Video, PIL.Image.Image)) or type(leaf) is torch.Tensor
     size = spatial_size_of(leaf) if pixels and interpolation != InterpolationMode.NEAREST else None
-    if size is not None and _reads_edge_band(geometry, size):
+    if size is not None and repeats_edges(run) and _reads_edge_band(geometry, size):
         # resizes and crops inside the input that read its outer half pixel: the edge pixel there, as a resize
-        # gives, not a blend with the fill (one pixel of edge padding under the same geometry)
+        # gives, not a blend with the fill (one pixel of edge padding under the same geometry); warps blend
         leaf = run[-1].call_kernel(F.pad, leaf, padding=1, padding_mode="edge")
         geometry = F.geometry_of("crop", (size[0] + 2, size[1] + 2), top=1, left=1, height=size[0],
                                  width=size[1]).then(geometry)
     return run[-1].call_kernel(F.warp, leaf, geometry=geometry, interpolation=interpolation, fill=fill,
                                antialias=antialias)
+
+
+# Transforms whose unfused sampling never blends a fill into the image's border (resizes repeat the edge pixels,
+# crops and flips move whole pixels): a run of only these may give the edge pixels where it reads the outer half pixel
+_EDGE_REPEATING = (
+    Resize, RandomResize, RandomShortestSize, ScaleJitter, CenterCrop, RandomCrop, RandomResizedCrop, RandomIoUCrop,
+    RandomHorizontalFlip, RandomVerticalFlip,
+)
+
+
+def repeats_edges(run: Sequence[Any]) -> bool:
+    """Whether every transform of ``run`` is of the :data:`_EDGE_REPEATING` classes."""
+    return all(type(t) in _EDGE_REPEATING for t in run)
 
 
 def _reads_edge_band(geometry: Geometry, size: tuple[int, ...]) -> bool:

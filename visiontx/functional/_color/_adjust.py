@@ -202,16 +202,22 @@ def _gamma_lut(gamma: float, gain: float, device: torch.device | None = None) ->
     return make_lut(lambda v: (v / 255) ** gamma * (255 * gain), device)
 
 
+# integer dtypes whose every value is a whole float32 number (gamma works on them in float32)
+_SMALL_INTEGERS = tuple(getattr(torch, name) for name in ("int16", "uint16") if hasattr(torch, name))
+
+
 @register_kernels(adjust_gamma, (torch.Tensor, Image, Video))
 def adjust_gamma_image_tensor(image: torch.Tensor, gamma: float, gain: float = 1.0) -> torch.Tensor:
-    """Gamma of ``[..., C, H, W]``: a lookup table for uint8, ``pow`` for floats and (on ``[0, 1]`` in float32, as
-    torchvision's) other integer dtypes."""
+    """Gamma of ``[..., C, H, W]``: a lookup table for uint8, ``pow`` for floats, and for int16 / uint16 on
+    ``[0, 1]`` in float32, as torchvision (rounded where it truncates: within a level)."""
     gamma, gain = check_factor("gamma", gamma), check_factor("gain", gain)
     if image.dtype == torch.uint8:
         return apply_lut(image, _gamma_lut(gamma, gain, image.device))
-    if not image.is_floating_point():
+    if image.dtype in _SMALL_INTEGERS:  # (their values are whole float32 numbers)
         top = float(max_value(image.dtype))
         return to_dtype_rounded(image.to(torch.float32).div_(top).pow_(gamma).mul_(gain * top), image.dtype)
+    if not image.is_floating_point():
+        raise TypeError(f"adjust_gamma: image must be uint8, int16, uint16 or floating point, got {image.dtype}")
     output = image.pow(gamma)
     return to_dtype_rounded(output if gain == 1.0 else output.mul_(gain), image.dtype)
 

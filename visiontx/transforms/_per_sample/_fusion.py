@@ -14,7 +14,7 @@ from ...datapoints import Datapoint, Image, Mask
 from ...functional import Geometry, InterpolationMode, warp
 from ...functional._color._batched import per_image
 from ...functional._geometry import _batched as G
-from .._fusion import _RANKS, apply_run, split_runs
+from .._fusion import _RANKS, apply_run, repeats_edges, split_runs
 from .._geometry import (
     RandomAffine,
     RandomCrop,
@@ -185,8 +185,9 @@ def _warp_leaf(
     projective = any(isinstance(t, RandomPerspective) for t in run)
     if isinstance(leaf, Mask):
         return G.warp_batch(plain, inverse, canvas, InterpolationMode.NEAREST, fill, projective)
+    edges = not projective and repeats_edges(run)  # resizes, crops and flips only (warps blend their fill)
     out = G.warp_batch(plain, inverse, canvas, InterpolationMode.BILINEAR, fill, projective,
-                       source_box=None if projective else _edge_boxes(inverse, canvas, plain.shape[-2:]))
+                       source_box=_edge_boxes(inverse, canvas, plain.shape[-2:]) if edges else None)
     if any(_RANKS.get(getattr(t, "interpolation", None), 2) == 0 for t in run):
         nearest = G.warp_batch(plain, inverse, canvas, InterpolationMode.NEAREST, fill, projective)
         out = torch.where(per_image(ranks == 0, out), nearest, out)
