@@ -638,9 +638,9 @@ def test_fused_upscales_give_the_edge_pixels_as_unfused(chain, dtype) -> None:
 
 
 def test_edge_band_test_of_one_map_agrees_with_the_batched_one() -> None:
-    """The fused Compose's float test and PerSample's tensor test pick the same maps."""
-    from visiontx.functional._geometry._batched import reads_edge_band
-    from visiontx.transforms._fusion import _reads_edge_band
+    """The fused Compose and PerSample's batched runs pick the same maps (one test, ``reads_edge_band``)."""
+    from visiontx.transforms._fusion import reads_edge_band
+    from visiontx.transforms._per_sample._fusion import _edge_boxes
 
     size = (20, 30)
     geometries = [
@@ -652,8 +652,8 @@ def test_edge_band_test_of_one_map_agrees_with_the_batched_one() -> None:
         F.geometry_of("pad", size, padding=[2]),
     ]
     expected = [True, False, False, True, False, False]
-    assert [_reads_edge_band(g, size) for g in geometries] == expected
-    batched = [bool(reads_edge_band(torch.tensor([g.inverse_matrix], dtype=torch.float64), g.canvas_size, size)[0])
+    assert [reads_edge_band(g.inverse_matrix, g.canvas_size, size) for g in geometries] == expected
+    batched = [_edge_boxes(torch.tensor([g.inverse_matrix], dtype=torch.float64), g.canvas_size, size) is not None
                for g in geometries]
     assert batched == expected
 

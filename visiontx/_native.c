@@ -1681,7 +1681,8 @@ PyMODINIT_FUNC PyInit__native(void) {
     PyObject *m = PyModule_Create(&module);
     use_avx2 = SIMD && cpu_has_avx2();
     if (m && (PyModule_AddIntConstant(m, "SIMD", SIMD) < 0 || PyModule_AddIntConstant(m, "AVX2", use_avx2) < 0
-              || PyModule_AddIntConstant(m, "AVX512", blur_wide_available()) < 0)) {
+              || PyModule_AddIntConstant(m, "AVX512", blur_wide_available()) < 0
+              || PyModule_AddIntConstant(m, "BLUR_MAX_TAPS", BLUR_MAX_TAPS) < 0)) {
         Py_DECREF(m);
         return NULL;
     }

@@ -54,7 +54,7 @@ from ._utils import FillMixin
 
 __all__ = [
     "FUSIBLE", "WHOLE_PIXEL", "FusedRun", "WholePixelRun", "apply_run", "apply_whole_pixel_run", "is_fusible",
-    "repeats_edges", "split_runs", "whole_pixel_stages",
+    "reads_edge_band", "repeats_edges", "split_runs", "whole_pixel_stages",
 ]
 
 # Transforms whose every call goes through described ops (their params need only the sample's size, or for
@@ -317,7 +317,10 @@ def _fused(leaf: Any, geometry: Geometry, run: list[Transform], drawn: Drawn) ->
     interpolation = _interpolation(drawn, leaf)
     pixels = isinstance(leaf, (Image, Video, PIL.Image.Image)) or type(leaf) is torch.Tensor
     size = spatial_size_of(leaf) if pixels and interpolation != InterpolationMode.NEAREST else None
-    if size is not None and repeats_edges(run) and _reads_edge_band(geometry, size):
+    if (
+        size is not None and min(size) > 0 and repeats_edges(run) and not geometry.is_projective
+        and reads_edge_band(geometry.inverse_matrix, geometry.canvas_size, size)
+    ):
         # resizes and crops inside the input that read its outer half pixel: the edge pixel there, as a resize
         # gives, not a blend with the fill (one pixel of edge padding under the same geometry); warps blend
         leaf = run[-1].call_kernel(F.pad, leaf, padding=1, padding_mode="edge")
@@ -340,14 +343,13 @@ def repeats_edges(run: Sequence[Any]) -> bool:
     return all(type(t) in _EDGE_REPEATING for t in run)
 
 
-def _reads_edge_band(geometry: Geometry, size: tuple[int, ...]) -> bool:
-    """Whether the affine ``geometry`` of an input of ``size`` takes every output pixel centre's source from inside
-    the input, some of them from its outer half pixel: ``reads_edge_band`` of one map, on Python floats (a tenth
-    of the tensor version's cost)."""
-    if geometry.is_projective or min(size) == 0:
-        return False
-    (a, b, c), (d, e, f) = geometry.inverse_matrix[:2]
-    height, width = geometry.canvas_size
+def reads_edge_band(inverse: Sequence[Sequence[float]], canvas: Sequence[int], size: Sequence[int]) -> bool:
+    """Whether the affine output -> input map ``inverse`` (2 x 3 or 3 x 3, its last row ignored) takes every pixel
+    centre of ``canvas`` from inside an input of ``size``, some of them from its outer half pixel (between the border
+    and the edge pixels' centres, where bilinear sampling blends in the fill): an upscale reaching the border. An
+    affine map's extremes over the grid of output centres are at its corners."""
+    (a, b, c), (d, e, f) = inverse[:2]
+    height, width = canvas
     sources = [(a * x + b * y + c, d * x + e * y + f) for x in (0.5, width - 0.5) for y in (0.5, height - 0.5)]
     inside = all(-1e-6 <= u <= size[1] + 1e-6 and -1e-6 <= v <= size[0] + 1e-6 for u, v in sources)
     return inside and any(min(u, size[1] - u) < 0.5 - 1e-6 or min(v, size[0] - v) < 0.5 - 1e-6 for u, v in sources)

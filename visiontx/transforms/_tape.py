@@ -16,7 +16,8 @@ from __future__ import annotations
 import base64
 import math
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import PIL.Image
@@ -27,7 +28,7 @@ from ..datapoints._bounding_box import OnCanvas
 from ..functional import get_spatial_size
 from ..functional._registry import _find_kernel
 
-__all__ = ["Tape", "decode", "encode", "entry_points", "state"]
+__all__ = ["Tape", "decode", "encode", "entry_points", "listening", "params_of", "state"]
 
 # "record", "replay", "call" (one step recorded into a node), "inverse" -> function, filled in by _record.py and
 # _inverse.py
@@ -39,6 +40,22 @@ class _State(threading.local):
 
 
 state = _State()
+
+
+@contextmanager
+def listening(tape: Tape) -> Iterator[Tape]:
+    """``tape`` listening to this thread's draws for the duration; the tape before it (if any) back after."""
+    before, state.tape = state.tape, tape
+    try:
+        yield tape
+    finally:
+        state.tape = before
+
+
+def params_of(node: dict[str, Any]) -> Any:
+    """The parameters a transform's recorded ``node`` holds, decoded; None where its coin skipped it (or it drew
+    nothing a tape saw)."""
+    return None if node.get("skipped", False) or "params" not in node else decode(node["params"])
 
 
 class Tape:

@@ -18,9 +18,6 @@ def can_gaussian_blur(image: torch.Tensor) -> bool:
     return can_use(image)
 
 
-_NATIVE_TAPS = 1025  # the compiled blur's longest kernel (BLUR_MAX_TAPS in _native.c); longer ones take OpenCV
-
-
 def gaussian_blur(image: torch.Tensor, kernel_x: Sequence[float], kernel_y: Sequence[float]) -> torch.Tensor:
     """Separable convolution of each ``H x W`` plane of ``[..., H, W]`` with 1-D kernels, reflect border
     (no edge repeat). The compiled kernel computes the torch path's float32 steps value for value: float32 planes
@@ -30,7 +27,8 @@ def gaussian_blur(image: torch.Tensor, kernel_x: Sequence[float], kernel_y: Sequ
     module = native()
     if (
         module is not None and (image.dtype == torch.float32 or module.AVX512)
-        and max(len(kernel_x), len(kernel_y)) <= _NATIVE_TAPS and module.blur(src, dst, kernel_x, kernel_y)
+        and max(len(kernel_x), len(kernel_y)) <= module.BLUR_MAX_TAPS  # longer kernels: OpenCV
+        and module.blur(src, dst, kernel_x, kernel_y)
     ):
         return out
     kx, ky = np.asarray(kernel_x, dtype=np.float32), np.asarray(kernel_y, dtype=np.float32)

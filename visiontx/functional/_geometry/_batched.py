@@ -117,21 +117,6 @@ def warp_batch(
     return sample(images, grid, mode, fill_values)
 
 
-def reads_edge_band(inverse: torch.Tensor, canvas: Sequence[int], in_size: Sequence[int]) -> torch.Tensor:
-    """``[B]``: whether each affine output -> input map ``inverse[b]`` (``[B, 3, 3]``, last rows ignored) takes every
-    output pixel centre of ``canvas`` from inside the input (of ``in_size``), some of them from its outer half pixel
-    (between the border and the edge pixels' centres, where bilinear sampling blends in the fill): an upscale
-    reaching the border, which a resize would give the edge pixels. An affine map's extremes over the grid of
-    output centres are at its corners."""
-    (height, width), (in_height, in_width) = canvas, in_size
-    xs = inverse.new_tensor([0.5, width - 0.5, 0.5, width - 0.5])
-    ys = inverse.new_tensor([0.5, 0.5, height - 0.5, height - 0.5])
-    u, v = (inverse[:, axis, 0:1] * xs + inverse[:, axis, 1:2] * ys + inverse[:, axis, 2:3] for axis in (0, 1))
-    inside = ((u >= -1e-6) & (u <= in_width + 1e-6) & (v >= -1e-6) & (v <= in_height + 1e-6)).all(dim=1)
-    band = (torch.minimum(u, in_width - u) < 0.5 - 1e-6) | (torch.minimum(v, in_height - v) < 0.5 - 1e-6)
-    return inside & band.any(dim=1)
-
-
 def shrinks_by_two(matrices: torch.Tensor, canvas: Sequence[int]) -> torch.Tensor:
     """``[B]``: whether each input -> output map shrinks its input by 2 or more along an axis at the
     canvas centre (where ``_generic.block_factors`` gives an antialiased warp blocks to average first)."""

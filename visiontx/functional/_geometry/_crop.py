@@ -16,7 +16,6 @@ from ..._args import CropSize, parse_crop_size
 from ..._names import accepts_canvas_size, mask_kernel, video_kernel
 from ...datapoints import BoundingBoxFormat, Image, Mask, Video
 from .._checks import check_spatial
-from .. import _cv2
 from .._interpolation import InterpolationMode, nearest_source
 from .._registry import get_kernel, register_geometry_kernel, register_kernels, register_mask_kernel
 from ._description import Geometry, register_geometry, transform_bounding_box
@@ -29,6 +28,7 @@ from ._resize import (
     resize_image_pil,
     resize_image_tensor,
     resize_mask,
+    take_rows_columns,
 )
 
 __all__ = [
@@ -310,10 +310,7 @@ def window_resize_mask(
     kept = (0, 0, *work.shape[-2:]) if kept is None else kept
     rows, row_span = _window_sources(top, height, size[0], vflip, kept[0], kept[2], work.shape[-2])
     columns, column_span = _window_sources(left, width, size[1], hflip, kept[1], kept[3], work.shape[-1])
-    if _cv2.can_gather(work):
-        out = _cv2.gather(work, rows, columns)
-    else:
-        out = work.index_select(-2, rows.to(work.device)).index_select(-1, columns.to(work.device))
+    out = take_rows_columns(work, rows, columns)
     for dim, (first, stop), length in ((-2, row_span, size[0]), (-1, column_span, size[1])):
         out.narrow(dim, 0, first).zero_()
         out.narrow(dim, stop, length - stop).zero_()

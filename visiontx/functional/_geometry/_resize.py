@@ -142,7 +142,15 @@ def _nearest_by_index(image: torch.Tensor, size: tuple[int, int], mode: Interpol
     integer kernels besides uint8)."""
     rows = nearest_source(image.shape[-2], size[0], mode.value, image.device)
     cols = nearest_source(image.shape[-1], size[1], mode.value, image.device)
-    return image.index_select(-2, rows).index_select(-1, cols)
+    return take_rows_columns(image, rows, cols)
+
+
+def take_rows_columns(image: torch.Tensor, rows: torch.Tensor, columns: torch.Tensor) -> torch.Tensor:
+    """``image[..., rows, :][..., columns]`` (int64 indices within the image, on its device or the CPU): the
+    OpenCV wing's gather where it takes the image, else two ``index_select``s."""
+    if _cv2.can_gather(image):
+        return _cv2.gather(image, rows, columns)
+    return image.index_select(-2, rows.to(image.device)).index_select(-1, columns.to(image.device))
 
 
 @register_kernels(resize, (torch.Tensor, Image, Video))

@@ -11,8 +11,7 @@ from ...datapoints import Datapoint
 from ...functional._color._batched import per_image
 from .. import _random
 from .._container import Compose, RandomApply, RandomChoice, RandomOrder, _Container
-from .._tape import Tape, decode, entry_points
-from .._tape import state as _TAPE
+from .._tape import Tape, entry_points, listening, params_of
 from .._transform import Transform
 from . import _draws
 from ._batch import Batch
@@ -191,12 +190,9 @@ def _container_single(container: _Container, unpack: bool, sample: Any) -> tuple
     """``container`` on one sample and what it drew, as its batched record lists a sample's draws: read off a
     recording tape around the call (the same draws and result as without one)."""
     call = entry_points["call"]  # _record.py's, set there (it imports the transforms, this module among them)
-    tape, node, before = Tape(replaying=False), {}, _TAPE.tape
-    _TAPE.tape = tape
-    try:
+    node: dict[str, Any] = {}
+    with listening(Tape(replaying=False)) as tape:
         output = call(tape, container, node, "sample", *(sample if unpack else (sample,)))
-    finally:
-        _TAPE.tape = before
     return output, _as_params(container, node)
 
 
@@ -213,6 +209,4 @@ def _as_params(step: Any, node: dict[str, Any]) -> Any:
         if isinstance(step, RandomOrder):
             return list(zip(node["order"], children))
         return children
-    if node.get("skipped", False) or "params" not in node:
-        return None
-    return decode(node["params"])
+    return params_of(node)

@@ -14,7 +14,7 @@ from ...datapoints import Datapoint, Image, Mask
 from ...functional import Geometry, InterpolationMode, warp
 from ...functional._color._batched import per_image
 from ...functional._geometry import _batched as G
-from .._fusion import _RANKS, apply_run, repeats_edges, split_runs
+from .._fusion import _RANKS, apply_run, reads_edge_band, repeats_edges, split_runs
 from .._geometry import (
     RandomAffine,
     RandomCrop,
@@ -24,8 +24,7 @@ from .._geometry import (
     RandomRotation,
     RandomVerticalFlip,
 )
-from .._tape import Tape, decode
-from .._tape import state as _TAPE
+from .._tape import Tape, listening, params_of
 from .._utils import FillMixin
 from ._batch import Batch, _index
 from ._core import Context, LeafRecord, Loop, Record, batched_for, own_generator, run_sequence
@@ -47,14 +46,10 @@ def _fused_single(run: list[Any], sample: Any) -> tuple[Any, list[Any]]:
     """``apply_run`` of one sample, with each transform's parameters (None where its coin skipped it), read off a
     recording tape (the draws and the fused result are the same without one)."""
     nodes: list[dict[str, Any]] = [{} for _ in run]
-    tape, before = Tape(replaying=False), _TAPE.tape
-    tape.pending = list(zip(run, nodes))
-    _TAPE.tape = tape
-    try:
+    with listening(Tape(replaying=False)) as tape:
+        tape.pending = list(zip(run, nodes))
         output = apply_run(run, sample)
-    finally:
-        _TAPE.tape = before
-    return output, [decode(node["params"]) if "params" in node else None for node in nodes]
+    return output, [params_of(node) for node in nodes]
 
 
 class _RunRecord(Record):
@@ -162,15 +157,15 @@ def _run_matrices(run: list[Any], batch: Batch, context: Context) -> tuple[Batch
 
 def _edge_boxes(inverse: torch.Tensor, canvas: tuple[int, int], in_size: Sequence[int]) -> torch.Tensor | None:
     """``warp_batch``'s source boxes: the edge pixels' centres for the maps that read only the input and its outer
-    half pixel (``reads_edge_band``: there the edge pixel, as a resize and as the fused Compose give), no bound for
+    half pixel (``reads_edge_band``, the fused Compose's test: there the edge pixel, as a resize gives), no bound for
     the others; None when no map does."""
-    band = G.reads_edge_band(inverse, canvas, in_size)
-    if not bool(band.any()):
+    band = [reads_edge_band(matrix, canvas, in_size) for matrix in inverse.tolist()]
+    if not any(band):
         return None
     height, width = in_size
     centres = inverse.new_tensor([0.5, 0.5, width - 0.5, height - 0.5])
     unbounded = inverse.new_tensor([-math.inf, -math.inf, math.inf, math.inf])
-    return torch.where(band[:, None], centres, unbounded)
+    return torch.where(torch.tensor(band, device=inverse.device)[:, None], centres, unbounded)
 
 
 def _warp_leaf(
