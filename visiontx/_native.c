@@ -310,6 +310,7 @@ static Py_ssize_t halving_1331(const uint8_t *s, Py_ssize_t width, uint8_t *d, P
     return j;
 }
 
+#define PREFETCH_AHEAD 256  /* bytes: how far ahead along its rows the transposed pass asks for them */
 #define TILE 32  /* rows per block of the transposed horizontal pass: one tile column is 32 bytes */
 
 /* The horizontal pass of TILE rows, transposed: tile holds their pixels column by column (TILE bytes a column,
@@ -732,7 +733,19 @@ ALWAYS_INLINE void transpose(Rows src, Py_ssize_t rows, Py_ssize_t cols, Rows ds
         const uint8_t *s[16];
         for (int k = 0; k < 16; k++) s[k] = row_at(src, r + k);
         Py_ssize_t c = 0;
-        for (; c + 16 <= cols; c += 16) transpose16(s, c, dst, r);
+        /* software prefetch PREFETCH_AHEAD bytes ahead along the 16 rows, running on into the next 16 rows' starts:
+         * 16 interleaved streams are more than the hardware prefetchers follow from a freshly decoded image */
+        const uint8_t *next[16];
+        int more = r + 32 <= rows;
+        for (int k = 0; k < 16; k++) next[k] = more ? row_at(src, r + 16 + k) : s[k];
+        for (; c + 16 <= cols; c += 16) {
+            if ((c & 63) == 0) {
+                Py_ssize_t ahead = c + PREFETCH_AHEAD;
+                for (int k = 0; k < 16; k++)
+                    _mm_prefetch((const char *)(ahead < cols ? s[k] + ahead : next[k] + (ahead - cols)), _MM_HINT_T0);
+            }
+            transpose16(s, c, dst, r);
+        }
         transpose8_cols(s, c, cols, dst, r);
         transpose8_cols(s + 8, c, cols, dst, r + 8);
     }
