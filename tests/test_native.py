@@ -213,6 +213,29 @@ def test_resize_without_antialias_reads_only_the_rows_it_needs() -> None:
         torch.testing.assert_close(fast, reference, rtol=0, atol=0)
 
 
+@pytest.mark.parametrize("in_width", [15, 16, 17, 31, 33, 64, 69, 70, 100, 257, 1000])
+def test_two_tap_rows_by_windows_equal_torch(in_width: int, loops: str) -> None:
+    """Bilinear without antialias, and upscales, take the row-wise pass by 16-byte windows where every output has at
+    most two taps and four outputs' taps fit a window (scales up to ~4.3; widths of 16 and more; AVX2), the rest the
+    transposed one: output widths whose last block is short, scales around the window's limit (69 -> 16 fits, 70 ->
+    16 does not; at 4.8 four outputs span 16 or 17 bytes), upscales whose edge outputs have one tap, rows of a crop (a
+    wider row stride), 0 / 255 values."""
+    rng = np.random.default_rng(in_width)
+    scales = (2, 3, 4, 4.2, 4.6, 4.8, 5, 5.3)
+    widths = {1, 2, 15, 16, 17, 31, 33, 47, in_width - 1, in_width, in_width + 1, 2 * in_width + 3, 4 * in_width,
+              *(round(in_width / scale) for scale in scales)}
+    for out_width in sorted(w for w in widths if w >= 1):
+        for antialias in (False, True):
+            shape = (2, 13, in_width + 9)
+            values = rng.choice([0, 255], shape) if out_width % 2 else rng.integers(0, 256, shape)
+            crop = torch.from_numpy(values.astype(np.uint8))[:, 2:11, 4 : 4 + in_width]
+            for size in ((9, out_width), (4, out_width), (20, out_width)):
+                out = np.empty((2, *size), dtype=np.uint8)
+                _native().resize(crop.numpy(), out, False, antialias)
+                reference = _torch_resize(crop.contiguous(), size, "bilinear", antialias)
+                torch.testing.assert_close(torch.from_numpy(out), reference, rtol=0, atol=0)
+
+
 @pytest.mark.parametrize("in_size", [(2, 2), (2, 34), (6, 66), (64, 130), (512, 512), (10, 2), (768, 1024)])
 def test_resize_halving_without_antialias_is_torchs_rounded_2x2_mean(in_size: tuple[int, int], loops: str) -> None:
     """Its own loop (no weights): widths around the 16- and 32-wide blocks, crops with strided rows."""

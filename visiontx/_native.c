@@ -9,11 +9,14 @@
  * plane by plane. The vertical pass combines whole rows, two at a time per multiply-add (_mm_madd_epi16).
  * The horizontal pass runs along the rows where it halves the width (each output's taps then sit two
  * pixels after the previous output's; the few edge outputs, whose taps the border cuts, then go 16 rows at
- * a time from each row's first and last 16 bytes, transposed); otherwise 32 rows at a time are transposed
- * into a tile that stays in cache, where each output column is a sum of whole columns, as in the vertical
- * pass. It skips the input rows the vertical pass does not read (reductions without antialias). The weights
- * of the last few axes are kept between calls. A halving without antialias (weights of one half) is one fused pass of
- * rounded pair means.
+ * a time from each row's first and last 16 bytes, transposed); along the rows by 16-byte windows where every
+ * output has at most two taps and four outputs' taps fit one window (bilinear without antialias up to a scale of
+ * ~4.3, upscales; AVX2: each window's bytes shuffled into int16 pairs, one _mm256_madd_epi16 for 8 outputs);
+ * otherwise 32 rows at a time are transposed into a tile that stays in cache, where each output column is a sum
+ * of whole columns, as in the vertical pass. Both ask for the rows they read ahead (software prefetch: a freshly
+ * decoded image is out of cache). It skips the input rows the vertical pass does not read (reductions without
+ * antialias). The weights of the last few axes are kept between calls. A halving without antialias (weights of one
+ * half) is one fused pass of rounded pair means.
  *
  * luma(src, dst, weights): the torch grayscale kernel's fixed-point luma of RGB images, as the vertical
  * pass over the rows R, G, G, B.
@@ -483,6 +486,34 @@ __attribute__((target("avx2"))) static Py_ssize_t mean2x2_avx2(const uint8_t *r0
     return x;
 }
 
+/* Sums of 8 outputs of a two-tap axis, groups g and g + 1 of 4: each group's 16-byte window of the row (window[g]),
+ * its taps' bytes picked into int16 pairs (picks: 16 shuffle bytes a group), times its weights (8 int16 a group). */
+AVX2_INLINE __m256i window_sums_avx2(const uint8_t *s, const Py_ssize_t *window, const uint8_t *picks,
+                                     const int16_t *weights, Py_ssize_t g, __m256i bias) {
+    __m128i lo = _mm_loadu_si128((const __m128i *)(s + window[g]));
+    __m128i hi = _mm_loadu_si128((const __m128i *)(s + window[g + 1]));
+    __m256i bytes = _mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1);
+    __m256i taps = _mm256_shuffle_epi8(bytes, _mm256_loadu_si256((const __m256i *)(picks + 16 * g)));
+    return _mm256_add_epi32(bias, _mm256_madd_epi16(taps, _mm256_loadu_si256((const __m256i *)(weights + 8 * g))));
+}
+
+/* The outputs of one row along a two-tap axis (see window_sums_avx2), 16 at a time: returns the first left over. */
+__attribute__((target("avx2"))) static Py_ssize_t row_windows_avx2(const uint8_t *s, uint8_t *d, Py_ssize_t out,
+                                                                  const Py_ssize_t *window, const uint8_t *picks,
+                                                                  const int16_t *weights, int precision) {
+    const __m256i bias = _mm256_set1_epi32(1 << (precision - 1)), order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    const __m128i shift = _mm_cvtsi32_si128(precision);
+    Py_ssize_t j = 0;
+    for (; j + 16 <= out; j += 16) {
+        __m256i a = _mm256_sra_epi32(window_sums_avx2(s, window, picks, weights, j / 4, bias), shift);
+        __m256i b = _mm256_sra_epi32(window_sums_avx2(s, window, picks, weights, j / 4 + 2, bias), shift);
+        __m256i packed = _mm256_packs_epi32(a, b);  /* lanes: outputs 0-3 and 8-11 | 4-7 and 12-15 */
+        __m256i bytes = _mm256_permutevar8x32_epi32(_mm256_packus_epi16(packed, packed), order);
+        _mm_storeu_si128((__m128i *)(d + j), _mm256_castsi256_si128(bytes));
+    }
+    return j;
+}
+
 static int cpu_has_avx2(void) {
     __builtin_cpu_init();
     return __builtin_cpu_supports("avx2");
@@ -511,6 +542,11 @@ static Py_ssize_t halving_1331_avx2(const uint8_t *s, Py_ssize_t width, uint8_t 
 }
 
 static Py_ssize_t mean2x2_avx2(const uint8_t *r0, const uint8_t *r1, Py_ssize_t width, uint8_t *d) { return 0; }
+
+static Py_ssize_t row_windows_avx2(const uint8_t *s, uint8_t *d, Py_ssize_t out, const Py_ssize_t *window,
+                                   const uint8_t *picks, const int16_t *weights, int precision) {
+    return 0;
+}
 
 static int cpu_has_avx2(void) { return 0; }
 #endif
@@ -618,6 +654,11 @@ static void mean2x2_row(const uint8_t *r0, const uint8_t *r1, Py_ssize_t width, 
 static int use_avx2;
 
 static int cpu_has_avx2(void) { return 0; }
+
+static Py_ssize_t row_windows_avx2(const uint8_t *s, uint8_t *d, Py_ssize_t out, const Py_ssize_t *window,
+                                   const uint8_t *picks, const int16_t *weights, int precision) {
+    return 0;  /* never called: plan_init plans no windows without AVX2 */
+}
 
 #define TILE 32
 
@@ -780,21 +821,59 @@ static void halving_run(const Axis *axis, Py_ssize_t *j0, Py_ssize_t *j1) {
     *j1 = best1;
 }
 
-/* How the horizontal pass of a call runs: along the rows where most of it is a halving (j0..j1, vectorised),
- * otherwise (with SSE2) TILE rows at a time, transposed into a tile of TILE-byte columns (see tile_columns). */
+/* How the horizontal pass of a call runs: along the rows where most of it is a halving (j0..j1, vectorised); along
+ * the rows by 16-byte windows where every output has two taps or one and four outputs' taps fit a window (bilinear
+ * without a low-pass filter, scales up to ~4.3; AVX2); otherwise (with SSE2) TILE rows at a time, transposed into a
+ * tile of TILE-byte columns (see tile_columns). */
 typedef struct {
     Py_ssize_t j0, j1;
     uint8_t *tile, *tile_out;  /* (in_w + 1) x TILE and out_w x TILE, or NULL along the rows */
     int32_t *pairs;            /* each output's weights in pairs, from first_pair[j] */
     Py_ssize_t *first_pair;
+    Py_ssize_t *window;        /* by windows: each group of 4 outputs' 16-byte window, or NULL */
+    uint8_t *picks;            /* its shuffle (16 bytes a group: each output's taps as int16) */
+    int16_t *window_weights;   /* and its weights (8 a group: each output's two, 0 for a missing second tap) */
 } Plan;
+
+/* The window plan of a two-tap axis (see Plan): 1 planned, 0 where an output has more taps or four outputs' taps
+ * do not fit 16 bytes, -1 out of memory. */
+static int plan_windows(Plan *plan, const Axis *axis, Py_ssize_t in_w) {
+    Py_ssize_t out = axis->out, groups = (out + 3) / 4;
+    if (!use_avx2 || in_w < 16) return 0;
+    for (Py_ssize_t j = 0; j < out; j++) {
+        Py_ssize_t first = axis->start[j - j % 4], window = first < in_w - 16 ? first : in_w - 16;
+        if (axis->count[j] > 2 || axis->start[j] + axis->count[j] > window + 16) return 0;
+    }
+    plan->window = malloc(sizeof(Py_ssize_t) * (size_t)groups);
+    plan->picks = malloc((size_t)(16 * groups));
+    plan->window_weights = calloc((size_t)(8 * groups), sizeof(int16_t));
+    if (!plan->window || !plan->picks || !plan->window_weights) return -1;
+    memset(plan->picks, 0x80, (size_t)(16 * groups));  /* 0x80: a zero byte */
+    for (Py_ssize_t j = 0; j < out; j++) {
+        Py_ssize_t g = j / 4, first = axis->start[4 * g];
+        Py_ssize_t window = plan->window[g] = first < in_w - 16 ? first : in_w - 16;
+        uint8_t *pick = plan->picks + 16 * g + 4 * (j % 4);
+        int16_t *weight = plan->window_weights + 8 * g + 2 * (j % 4);
+        const int16_t *w = axis->weights + j * axis->taps;
+        for (int t = 0; t < axis->count[j]; t++) {
+            pick[2 * t] = (uint8_t)(axis->start[j] + t - window);
+            weight[t] = w[t];
+        }
+    }
+    return 1;
+}
 
 static int plan_init(Plan *plan, const Axis *axis, Py_ssize_t in_w) {
     halving_run(axis, &plan->j0, &plan->j1);
     plan->tile = plan->tile_out = NULL;
     plan->pairs = NULL;
     plan->first_pair = NULL;
+    plan->window = NULL;
+    plan->picks = NULL;
+    plan->window_weights = NULL;
     if (!SIMD || 2 * (plan->j1 - plan->j0) >= axis->out) return 0;
+    int windows = plan_windows(plan, axis, in_w);
+    if (windows != 0) return windows < 0 ? -1 : 0;
     Py_ssize_t total = 0;
     for (Py_ssize_t j = 0; j < axis->out; j++) total += (axis->count[j] + 1) / 2;
     plan->tile = calloc((size_t)(in_w + 1), TILE);  /* the extra column: an odd tap's partner, at weight 0 */
@@ -818,6 +897,9 @@ static void plan_free(Plan *plan) {
     free(plan->tile_out);
     free(plan->pairs);
     free(plan->first_pair);
+    free(plan->window);
+    free(plan->picks);
+    free(plan->window_weights);
 }
 
 #if SIMD
@@ -874,9 +956,28 @@ static int taps_within(const Axis *axis, Py_ssize_t j_from, Py_ssize_t j_to, Py_
 }
 #endif
 
+#define ROWS_AHEAD 4  /* rows the windowed pass asks for ahead of the one it works on (~60 ns of work a row) */
+
+static inline void prefetch_row(const uint8_t *row, Py_ssize_t width) {
+#if SIMD
+    for (Py_ssize_t x = 0; x < width; x += 64) _mm_prefetch((const char *)(row + x), _MM_HINT_T0);
+#endif
+}
+
 /* The horizontal pass of the input rows listed in rows[0..n): each into the same row of dst. */
 static void horizontal(const uint8_t *src, Py_ssize_t src_stride, const Py_ssize_t *rows, Py_ssize_t n,
                        Py_ssize_t width, uint8_t *dst, Py_ssize_t dst_stride, const Axis *axis, const Plan *plan) {
+    if (plan->window) {
+        for (Py_ssize_t k = 0; k < n; k++) {
+            const uint8_t *s = src + rows[k] * src_stride;
+            uint8_t *d = dst + rows[k] * dst_stride;
+            if (k + ROWS_AHEAD < n) prefetch_row(src + rows[k + ROWS_AHEAD] * src_stride, width);
+            Py_ssize_t j = row_windows_avx2(s, d, axis->out, plan->window, plan->picks, plan->window_weights,
+                                            axis->precision);
+            row_plain(s, d, axis, j, axis->out);
+        }
+        return;
+    }
     if (plan->tile) {
         Rows tile = {plan->tile, TILE, NULL}, tile_out = {plan->tile_out, TILE, NULL};
         for (Py_ssize_t k = 0; k < n; k += TILE) {  /* a short last block leaves stale lanes, never stored */
