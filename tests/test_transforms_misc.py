@@ -363,6 +363,7 @@ def test_opencv_lookup_tables_leave_sides_over_int_range_to_torch() -> None:
     write nothing there, silently) takes the torch path, as the wing's shared gate says."""
     wide = torch.zeros(1, 1, 1, dtype=torch.uint8).expand(1, 1, 2**31 + 8)  # no memory behind it
     assert not _cv2.can_use(wide)
+    assert not _cv2.can_use(torch.zeros(1, 1, 1, dtype=torch.uint8).expand(1, 2**31 + 8, 1))  # as tall
     assert not _cv2.can_lut_planes(wide, np.zeros((1, 256), dtype=np.float32))
     assert not _cv2.can_lut_planes(wide, torch.zeros(1, 256, dtype=torch.uint8))
     assert not _cv2.can_lut(wide, torch.zeros(256, dtype=torch.uint8))

@@ -115,7 +115,11 @@ def exp_uniform(low: float, high: float) -> float:
     """``exp`` (in float32) of a float32 draw from ``[low, high)``, as
     ``torch.exp(torch.empty(1).uniform_(low, high)).item()`` (one draw, the exponential taken in place)."""
     scratch = _scratch
-    scratch.float.uniform_(low, high, generator=scratch.generator).exp_()
+    generator = scratch.generator
+    if generator is None:
+        scratch.float.uniform_(low, high).exp_()
+    else:
+        scratch.float.uniform_(low, high, generator=generator).exp_()
     return scratch.float_view.item(0)
 
 
@@ -148,7 +152,11 @@ def randints(highs: Sequence[int]) -> list[int]:
         return [randint(high) for high in highs]
     scratch = _scratch
     buffers = scratch.ints.get(len(highs)) or _int_buffers(len(highs))
-    buffers[0].random_(0, common, generator=scratch.generator)
+    generator = scratch.generator
+    if generator is None:
+        buffers[0].random_(0, common)
+    else:
+        buffers[0].random_(0, common, generator=generator)
     return [value % high for value, high in zip(buffers[1].tolist(), highs)]
 
 

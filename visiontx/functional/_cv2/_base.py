@@ -73,7 +73,7 @@ def can_use(image: torch.Tensor, *, dtypes: Sequence[torch.dtype] = _DTYPES) -> 
         and not image.requires_grad
         and image.ndim >= 2
         and image.numel() > 0
-        and max(image.shape[-2:]) < MAT_SIDE
+        and image.shape[-1] < MAT_SIDE > image.shape[-2]
         and not is_wrapped(image)
     )
 
