@@ -461,6 +461,25 @@ def test_fast_sharpness_smoothing_is_exact(band_pixels: int, monkeypatch: pytest
 
 
 @needs_cv2
+@pytest.mark.parametrize("size", [(1, 1), (1, 7), (30, 40), (257, 130)])
+def test_elastic_source_points_equal_the_grids_value_for_value(size: tuple[int, int]) -> None:
+    """The wing's elastic builds each axis's source points from the identity axes and the displacement's plane: the
+    values of the interleaved grid ``identity + displacement`` turned into pixels, bit for bit, for a planar field
+    (the transform's) and an interleaved one (a user's)."""
+    from visiontx.functional._geometry._warp import _displaced_points, _identity_grid
+
+    generator = torch.Generator().manual_seed(size[0])
+    planar = (torch.randn(1, 2, *size, generator=generator) * 0.3).permute(0, 2, 3, 1)
+    for displacement in (planar, planar.contiguous()):
+        grid = _identity_grid(size, torch.float32, torch.device("cpu")).add_(displacement[0])
+        expected = [_cv2.source_points(grid[..., i], extent) for i, extent in enumerate((size[1], size[0]))]
+        for got, want in zip(_displaced_points(size, displacement[0]), expected):
+            assert got.shape == want.shape and got.flags.c_contiguous
+            np.testing.assert_array_equal(got.view(np.int32), want.view(np.int32))
+    assert torch.equal(displacement, planar)  # the field is read, never written
+
+
+@needs_cv2
 def test_fast_elastic_matches_torch_path() -> None:
     import visiontx.functional as F
 
@@ -717,11 +736,12 @@ def test_grouped_warps_equal_plane_by_plane(dtype: torch.dtype, channels: int, b
     affine = [[0.9, -0.35, 6.0], [0.3, 1.05, -4.0]]
     projective = [*affine, [0.004, -0.006, 1.0]]
     grid = torch.rand(21, 33, 2, generator=torch.Generator().manual_seed(1), dtype=torch.float32) * 2.4 - 1.2
+    maps = tuple(_cv2.source_points(grid[..., i], extent) for i, extent in enumerate((30, 23)))
     runs = {
         "affine": lambda x, fill, c: _warp.warp_planes(x, affine, (21, 33), "bilinear", fill, c),
         "perspective": lambda x, fill, c: _warp.warp_planes(x, projective, (21, 33), "bilinear", fill, c),
         "warp with fill": lambda x, fill, c: _cv2.warp(x, projective, (21, 33), fill),
-        "remap with fill": lambda x, fill, c: _cv2.remap(x, grid, fill),
+        "remap with fill": lambda x, fill, c: _cv2.remap(x, maps, fill),
     }
     planes = image.reshape(-1, *image.shape[-2:])
     for name, run in runs.items():

@@ -67,7 +67,15 @@ from ._geometry import (
 )
 from ._layout import can_pil_planes, contiguous, interleaved, pil_planes, planar
 from ._misc import can_erase, can_gaussian_blur, can_jpeg, erase, gaussian_blur, jpeg, scale_normalize
-from ._warp import can_remap_nearest, can_warp, remap, remap_nearest, warp, warp_nearest
+from ._warp import (
+    can_remap_nearest,
+    can_warp,
+    remap,
+    remap_nearest,
+    source_points,
+    warp,
+    warp_nearest,
+)
 
 __all__ = [
     "ContrastTables",
@@ -127,6 +135,7 @@ __all__ = [
     "saturation_step",
     "scale_normalize",
     "sharpen",
+    "source_points",
     "takes_batch_per_image",
     "warp",
     "warp_nearest",

@@ -32,7 +32,7 @@ def _can_sample(image: torch.Tensor, fill: Sequence[float] | None) -> bool:
 
 
 def can_warp(image: torch.Tensor, mode: InterpolationMode, fill: Sequence[float] | None) -> bool:
-    """Whether a warp of ``image`` (:func:`warp` by a matrix, :func:`remap` by a grid) can take OpenCV:
+    """Whether a warp of ``image`` (:func:`warp` by a matrix, :func:`remap` by source points) can take OpenCV:
     bilinear only (OpenCV's warps round nearest-neighbour ties differently; nearest sampling goes through
     :func:`remap_nearest`; its bicubic maps source points to 1/32 pixel, where ``grid_sample`` does not),
     and for uint8 a fill within 0..255 (OpenCV saturates its border sums before the blend could undo them)."""
@@ -213,13 +213,17 @@ def _native_blend(out: torch.Tensor, weight: np.ndarray, fill: Sequence[float], 
     native().blend_border(planes, weight, fills, tuple(in_size), flat, projective, map_x, map_y)
 
 
-def remap(image: torch.Tensor, grid: torch.Tensor, fill: Sequence[float] | None) -> torch.Tensor:
-    """Bilinear sampling of ``[..., C, H, W]`` at ``grid`` ``(H_out, W_out, 2)`` (``grid_sample``
-    convention: ``(x, y)`` normalised to ``[-1, 1]``, ``align_corners=False``); outside points as
-    :func:`warp`."""
+def source_points(normalised: torch.Tensor, extent: int, *, in_place: bool = False) -> np.ndarray:
+    """Pixel coordinates of float32 ``grid_sample`` coordinates along an axis of ``extent`` pixels, ``(g + 1)
+    extent / 2 - 0.5`` (``in_place``: in ``normalised``'s memory, which must then be contiguous)."""
+    shifted = normalised.add_(1.0) if in_place else normalised.add(1.0)
+    return shifted.mul_(extent / 2).sub_(0.5).numpy()
+
+
+def remap(image: torch.Tensor, maps: tuple[np.ndarray, np.ndarray], fill: Sequence[float] | None) -> torch.Tensor:
+    """Bilinear sampling of ``[..., C, H, W]`` at the float32 source columns and rows ``maps`` ``(H_out, W_out)``
+    each (``grid_sample``'s points in pixels: :func:`source_points`); outside points as :func:`warp`."""
     height, width = image.shape[-2:]
-    grid = grid.to(torch.float32)
-    maps = tuple(grid[..., i].add(1.0).mul_(extent / 2).sub_(0.5).numpy() for i, extent in enumerate((width, height)))
     channels = channel_count(image)
 
     def op(src: np.ndarray, border: Any, dst: np.ndarray | None = None) -> np.ndarray:

@@ -250,12 +250,21 @@ def _check_displacement(displacement: Any, size: Sequence[int]) -> torch.Tensor:
     return displacement
 
 
+def _identity_axes(size: Sequence[int], dtype: torch.dtype, device: torch.device) -> tuple[torch.Tensor, torch.Tensor]:
+    """The normalised x of each column and y of each row of the pixel centers."""
+    height, width = size
+    xs = torch.arange(width, dtype=dtype, device=device).mul_(2.0 / width).add_(1.0 / width - 1.0)
+    ys = torch.arange(height, dtype=dtype, device=device).mul_(2.0 / height).add_(1.0 / height - 1.0)
+    return xs, ys
+
+
 def _identity_grid(size: Sequence[int], dtype: torch.dtype, device: torch.device) -> torch.Tensor:
     """``(H, W, 2)`` normalised coordinates of the pixel centers."""
     height, width = size
     grid = torch.empty((height, width, 2), dtype=dtype, device=device)
-    grid[..., 0] = torch.arange(width, dtype=dtype, device=device).mul_(2.0 / width).add_(1.0 / width - 1.0)
-    grid[..., 1] = torch.arange(height, dtype=dtype, device=device).mul_(2.0 / height).add_(1.0 / height - 1.0)[:, None]
+    xs, ys = _identity_axes(size, dtype, device)
+    grid[..., 0] = xs
+    grid[..., 1] = ys[:, None]
     return grid
 
 
@@ -313,14 +322,26 @@ def sample_displaced(
     if has_no_pixels(images, size):
         return filled(images, size, fill_values)
     dtype = work_dtype(images.dtype)
-    grid = _identity_grid(size, dtype, images.device)
     displacement = displacement.to(dtype=dtype, device=images.device)
+    if displacement.shape[0] == 1 and dtype == torch.float32 and _cv2.can_warp(images, mode, fill_values):
+        return _cv2.remap(images, _displaced_points(size, displacement[0]), fill_values)
+    grid = _identity_grid(size, dtype, images.device)
     if displacement.shape[0] != 1:
         return sample(images, grid[None] + displacement, mode, fill_values)
-    grid = grid.add_(displacement[0])
-    if _cv2.can_warp(images, mode, fill_values):
-        return _cv2.remap(images, grid, fill_values)
-    return sample(images, grid, mode, fill_values)
+    return sample(images, grid.add_(displacement[0]), mode, fill_values)
+
+
+def _displaced_points(size: Sequence[int], displacement: torch.Tensor) -> tuple[np.ndarray, np.ndarray]:
+    """The source columns and rows of the identity grid moved by float32 ``displacement`` ``(H, W, 2)``, axis by
+    axis: the values of ``_identity_grid(size) + displacement`` turned into pixels (``_cv2.source_points``), without
+    building the interleaved grid (each axis one contiguous plane: a planar displacement's component is read
+    straight)."""
+    height, width = size
+    identity = _identity_axes(size, torch.float32, displacement.device)
+    return tuple(  # type: ignore[return-value]
+        _cv2.source_points(torch.add(displacement[..., i], axis), extent, in_place=True)
+        for i, (axis, extent) in enumerate(zip((identity[0][None, :], identity[1][:, None]), (width, height)))
+    )
 
 
 elastic_video = video_kernel(elastic_image_tensor)

@@ -112,15 +112,17 @@ class ElasticTransform(_WarpMixin, Transform):
         ``grid_sample``'s normalised units."""
         if height == 0 or width == 0 or n == 0:  # nothing to displace (and no noise to blur)
             return torch.zeros(n, height, width, 2, device=device)
-        components = []
+        field = None
         for axis, extent in ((0, width), (1, height)):
-            noise = rand(n, 1, height, width) * 2 - 1
+            noise = rand(n, 1, height, width).mul_(2).sub_(1)  # the steps of ``* 2 - 1``, in the fresh draw's memory
+            if field is None:  # planar, on the draws' device: each axis one contiguous plane
+                field = noise.new_empty((n, 2, height, width))
             if self.sigma[axis] > 0:
                 radius = int(8 * self.sigma[axis] + 1) // 2
                 kernel_size = [2 * min(radius, width - 1) + 1, 2 * min(radius, height - 1) + 1]
                 noise = F.gaussian_blur(noise, kernel_size, self.sigma)
-            components.append(noise * self.alpha[axis] / extent)
-        return torch.cat(components, dim=1).permute(0, 2, 3, 1)
+            torch.mul(noise, self.alpha[axis], out=field[:, axis : axis + 1]).div_(extent)
+        return field.permute(0, 2, 3, 1)
 
     def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
         fill = self._fill_for(inpt)
