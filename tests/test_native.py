@@ -37,10 +37,15 @@ def _switched(setter: str, on: bool, name: str):
     switch(before)
 
 
-@pytest.fixture(params=["avx2", "sse2"])
+@pytest.fixture(params=["avx512", "avx2", "sse2"])
 def loops(request: pytest.FixtureRequest):
-    """Each test of values runs the 256-bit loops (where the CPU has AVX2) and the 128-bit ones."""
-    yield from _switched("set_avx2", request.param == "avx2", request.param)
+    """Each test of values runs the 512-bit loops (the halving's, where the CPU has AVX-512BW), the 256-bit ones
+    (where it has AVX2) and the 128-bit ones."""
+    module = _native()
+    avx2, avx512 = module.set_avx2(request.param != "sse2"), module.set_avx512(request.param == "avx512")
+    yield request.param
+    module.set_avx2(avx2)
+    module.set_avx512(avx512)
 
 
 # (interpolation, antialias): the compiled kernel's modes. torch samples bicubic without antialias otherwise.

@@ -42,7 +42,8 @@
  * an OpenCV warp or remap with a fill, where its sampled alpha plane is strictly between 0 and 255
  * (_native_warp.c).
  *
- * The loops use SSE2 (every x86-64 CPU), and AVX2 where the CPU has it (checked when the module loads);
+ * The loops use SSE2 (every x86-64 CPU), and AVX2 where the CPU has it (checked when the module loads; the
+ * halving's 1, 3, 3, 1 loops and the blur also 512-bit ones where it has AVX-512);
  * other machines get plain C loops, and visiontx prefers torch's kernels there (SIMD is 0).
  * src: uint8 buffers with contiguous rows (any plane and row strides); dst: C-contiguous uint8 buffers.
  * The GIL is released while they work.
@@ -56,6 +57,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The 512-bit loops (the blur's, the halving's) where the CPU has AVX-512 (each checks its own features); for tests */
+static int use_avx512 = 1;
 
 typedef struct {
     Py_ssize_t out;       /* output length */
@@ -422,9 +426,8 @@ AVX2_INLINE __m256i eighths_1331_avx2(__m256i ab, __m256i cd) {
     return _mm256_srli_epi16(_mm256_add_epi16(sum, _mm256_set1_epi16(4)), 3);
 }
 
-__attribute__((target("avx2"))) static Py_ssize_t vertical_1331_avx2(const uint8_t *const *rows, Py_ssize_t width,
-                                                                    uint8_t *d) {
-    Py_ssize_t x = 0;
+__attribute__((target("avx2"))) static Py_ssize_t vertical_1331_avx2(const uint8_t *const *rows, Py_ssize_t x,
+                                                                    Py_ssize_t width, uint8_t *d) {
     for (Py_ssize_t at; (at = block_start(x, 0, width, 32, 2 * width)) >= 0; x = at + 32) {
         __m256i a = _mm256_loadu_si256((const __m256i *)(rows[0] + at));
         __m256i b = _mm256_loadu_si256((const __m256i *)(rows[1] + at));
@@ -451,6 +454,48 @@ __attribute__((target("avx2"))) static Py_ssize_t halving_1331_avx2(const uint8_
         _mm256_storeu_si256((__m256i *)(d + at), _mm256_permute4x64_epi64(packed, 0xD8));
     }
     return j;
+}
+
+/* The two 1, 3, 3, 1 loops again on 512-bit vectors (AVX-512BW, checked when the module loads): lane by lane the
+ * 128-bit ones, 64 bytes a turn. */
+#define AVX512_INLINE static inline __attribute__((always_inline, target("avx512bw")))
+
+AVX512_INLINE __m512i eighths_1331_avx512(__m512i ab, __m512i cd) {
+    __m512i sum = _mm512_add_epi16(_mm512_maddubs_epi16(ab, _mm512_set1_epi16(0x0301)),
+                                   _mm512_maddubs_epi16(cd, _mm512_set1_epi16(0x0103)));
+    return _mm512_srli_epi16(_mm512_add_epi16(sum, _mm512_set1_epi16(4)), 3);
+}
+
+__attribute__((target("avx512bw"))) static Py_ssize_t vertical_1331_avx512(const uint8_t *const *rows,
+                                                                         Py_ssize_t width, uint8_t *d) {
+    Py_ssize_t x = 0;
+    for (Py_ssize_t at; (at = block_start(x, 0, width, 64, 2 * width)) >= 0; x = at + 64) {
+        __m512i a = _mm512_loadu_si512(rows[0] + at), b = _mm512_loadu_si512(rows[1] + at);
+        __m512i c = _mm512_loadu_si512(rows[2] + at), e = _mm512_loadu_si512(rows[3] + at);
+        __m512i lo = eighths_1331_avx512(_mm512_unpacklo_epi8(a, b), _mm512_unpacklo_epi8(c, e));
+        __m512i hi = eighths_1331_avx512(_mm512_unpackhi_epi8(a, b), _mm512_unpackhi_epi8(c, e));
+        _mm512_storeu_si512(d + at, _mm512_packus_epi16(lo, hi));  /* lane by lane: in order */
+    }
+    return x;
+}
+
+__attribute__((target("avx512bw"))) static Py_ssize_t halving_1331_avx512(const uint8_t *s, Py_ssize_t width,
+                                                                        uint8_t *d, Py_ssize_t j, Py_ssize_t j1,
+                                                                        Py_ssize_t offset) {
+    const __m512i order = _mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7);
+    for (Py_ssize_t at, j0 = j; (at = block_start(j, j0, j1, 64, width - offset - 130)) >= 0; j = at + 64) {
+        const uint8_t *q = s + 2 * at + offset;  /* lane k of each half: outputs 8k..8k+7 of its 32 */
+        __m512i first = eighths_1331_avx512(_mm512_loadu_si512(q), _mm512_loadu_si512(q + 2));
+        __m512i second = eighths_1331_avx512(_mm512_loadu_si512(q + 64), _mm512_loadu_si512(q + 66));
+        /* lane k: outputs 8k..8k+7 then 32+8k..; the eight quarters in order */
+        _mm512_storeu_si512(d + at, _mm512_permutexvar_epi64(order, _mm512_packus_epi16(first, second)));
+    }
+    return j;
+}
+
+static int cpu_has_avx512bw(void) {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512bw");
 }
 
 __attribute__((target("avx2"))) static void tile_columns_avx2(const uint8_t *tile, const Axis *axis,
@@ -531,7 +576,9 @@ static Py_ssize_t vertical_avx2(const uint8_t *const *rows, Py_ssize_t width, co
     return 0;
 }
 
-static Py_ssize_t vertical_1331_avx2(const uint8_t *const *rows, Py_ssize_t width, uint8_t *d) { return 0; }
+static Py_ssize_t vertical_1331_avx2(const uint8_t *const *rows, Py_ssize_t x, Py_ssize_t width, uint8_t *d) {
+    return x;
+}
 
 static void tile_columns_avx2(const uint8_t *tile, const Axis *axis, const int32_t *pairs,
                               const Py_ssize_t *first_pair, uint8_t *out) {}
@@ -543,6 +590,15 @@ static Py_ssize_t halving_1331_avx2(const uint8_t *s, Py_ssize_t width, uint8_t 
 
 static Py_ssize_t mean2x2_avx2(const uint8_t *r0, const uint8_t *r1, Py_ssize_t width, uint8_t *d) { return 0; }
 
+static Py_ssize_t vertical_1331_avx512(const uint8_t *const *rows, Py_ssize_t width, uint8_t *d) { return 0; }
+
+static Py_ssize_t halving_1331_avx512(const uint8_t *s, Py_ssize_t width, uint8_t *d, Py_ssize_t j, Py_ssize_t j1,
+                                      Py_ssize_t offset) {
+    return j;
+}
+
+static int cpu_has_avx512bw(void) { return 0; }
+
 static Py_ssize_t row_windows_avx2(const uint8_t *s, uint8_t *d, Py_ssize_t out, const Py_ssize_t *window,
                                    const uint8_t *picks, const int16_t *weights, int precision) {
     return 0;
@@ -552,6 +608,10 @@ static int cpu_has_avx2(void) { return 0; }
 #endif
 
 static int use_avx2;  /* set when the module loads; switchable for tests (set_avx2) */
+static int has_avx512bw;  /* set when the module loads */
+
+/* Whether the halving's 512-bit loops run: with the AVX2 ones, where the CPU has AVX-512BW and set_avx512 allows. */
+static inline int wide_halving(void) { return use_avx2 && use_avx512 && has_avx512bw; }
 
 /* The weights of a halving's interior, once per call: 1, 3, 3, 1 eighths, or pairs (none: too many taps). */
 typedef struct {
@@ -571,7 +631,8 @@ static Py_ssize_t row_halving(const uint8_t *s, Py_ssize_t width, uint8_t *d, Py
     const __m128i *wp = h->wp;
     int pairs = h->pairs;
     if (h->eighths) {
-        Py_ssize_t j = use_avx2 ? halving_1331_avx2(s, width, d, j0, j1, offset) : j0;
+        Py_ssize_t j = wide_halving() ? halving_1331_avx512(s, width, d, j0, j1, offset) : j0;
+        j = use_avx2 ? halving_1331_avx2(s, width, d, j, j1, offset) : j;
         return halving_1331(s, width, d, j0, j, j1, offset);
     }
     if (pairs == 0) return j0;
@@ -606,7 +667,8 @@ static void vertical_row(const uint8_t *src, Py_ssize_t stride, Py_ssize_t width
     int pairs = weight_pairs(w, count, wp);
     for (int t = 0; t < 2 * pairs; t++) rows[t] = src + (t < count ? t : t - 1) * stride;  /* weight 0 past the end */
     if (is_1331(w, count, precision)) {
-        Py_ssize_t x = use_avx2 ? vertical_1331_avx2(rows, width, d) : 0;
+        Py_ssize_t x = wide_halving() ? vertical_1331_avx512(rows, width, d) : 0;
+        x = use_avx2 ? vertical_1331_avx2(rows, x, width, d) : x;
         vertical_columns(src, stride, vertical_1331(rows, x, width, d), width, w, count, precision, d);
         return;
     }
@@ -652,8 +714,11 @@ static void mean2x2_row(const uint8_t *r0, const uint8_t *r1, Py_ssize_t width, 
 #define AVX2 0
 
 static int use_avx2;
+static int has_avx512bw;
 
 static int cpu_has_avx2(void) { return 0; }
+
+static int cpu_has_avx512bw(void) { return 0; }
 
 static Py_ssize_t row_windows_avx2(const uint8_t *s, uint8_t *d, Py_ssize_t out, const Py_ssize_t *window,
                                    const uint8_t *picks, const int16_t *weights, int precision) {
@@ -1045,10 +1110,13 @@ static void vertical(const uint8_t *src, Py_ssize_t src_stride, Py_ssize_t width
         const uint8_t *first = src + axis->start[i] * src_stride;
         uint8_t *d = dst + i * dst_stride;
 #if SIMD
-        /* a halving's inner rows straight to the AVX2 loop: a quarter of that pass went on vertical_row's set-up */
+        /* a halving's inner rows straight to the 512- / 256-bit loops: a quarter of that pass went on vertical_row's
+         * set-up */
         if (use_avx2 && width >= 32 && is_1331(w, axis->count[i], axis->precision)) {
             const uint8_t *rows[4] = {first, first + src_stride, first + 2 * src_stride, first + 3 * src_stride};
-            vertical_columns(first, src_stride, vertical_1331_avx2(rows, width, d), width, w, 4, axis->precision, d);
+            Py_ssize_t x = wide_halving() ? vertical_1331_avx512(rows, width, d) : 0;
+            x = vertical_1331_avx2(rows, x, width, d);
+            vertical_columns(first, src_stride, x, width, w, 4, axis->precision, d);
             continue;
         }
 #endif
@@ -1659,7 +1727,6 @@ int blur_planes(const uint8_t *src, int is_float, ptrdiff_t planes, ptrdiff_t pl
                 int avx2, int avx512);  /* _native_blur.c */
 int blur_wide_available(void);
 
-static int use_avx512 = 1;  /* the blur's 16-lane loops where the CPU has AVX-512 (checked there); for tests */
 
 #define BLUR_MAX_TAPS 1025
 
@@ -1744,8 +1811,8 @@ static PyObject *set_avx2(PyObject *self, PyObject *args) {
 
 static PyMethodDef methods[] = {
     {"set_avx512", set_avx512, METH_VARARGS,
-     "set_avx512(on): let the blur use its 16-lane loops where the CPU has AVX-512 (the default) or not; returns the "
-     "previous setting."},
+     "set_avx512(on): let the blur and the halving use their 512-bit loops where the CPU has AVX-512 (the default) or "
+     "not; returns the previous setting."},
     {"set_avx2", set_avx2, METH_VARARGS,
      "set_avx2(on): use the AVX2 loops where the CPU has them (the default) or not; returns the previous setting."},
     {"luma", luma, METH_VARARGS,
@@ -1794,6 +1861,7 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "visiontx._native",
 PyMODINIT_FUNC PyInit__native(void) {
     PyObject *m = PyModule_Create(&module);
     use_avx2 = SIMD && cpu_has_avx2();
+    has_avx512bw = use_avx2 && cpu_has_avx512bw();
     if (m && (PyModule_AddIntConstant(m, "SIMD", SIMD) < 0 || PyModule_AddIntConstant(m, "AVX2", use_avx2) < 0
               || PyModule_AddIntConstant(m, "AVX512", blur_wide_available()) < 0
               || PyModule_AddIntConstant(m, "BLUR_MAX_TAPS", BLUR_MAX_TAPS) < 0)) {
