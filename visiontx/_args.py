@@ -135,8 +135,9 @@ def symmetric_range(
 # -------------------------------------------------------------------------------------------- sizes
 def parse_size(size: SizeArg, max_size: int | None) -> list[int] | None:
     """Resize's ``size``: an int or ``[s]`` (the shorter edge), ``(h, w)``, or None (only with ``max_size``)."""
-    if type(size) is list and len(size) == 1 and type(size[0]) is int and size[0] > 0:
-        return [size[0]]  # already parsed (transforms store it so); a copy, as below
+    if type(size) in (list, tuple) and 1 <= len(size) <= 2 and (max_size is None or len(size) == 1):
+        if all(type(s) is int and s > 0 for s in size):  # the parsed forms transforms store: a copy, as below
+            return list(size)
     if isinstance(size, int) and not isinstance(size, bool):
         size = [size]
     elif size is None:
