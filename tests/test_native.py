@@ -376,7 +376,7 @@ def test_hue_equals_the_torch_path_on_every_layout(factor: float, loops: str) ->
     torch.testing.assert_close(torch.from_numpy(pixels).permute(2, 0, 1), expected[0], rtol=0, atol=0)
 
 
-@pytest.mark.parametrize("width", [1, 2, 7, 8, 9, 15, 16, 17, 63, 64, 65, 71])
+@pytest.mark.parametrize("width", [1, 2, 7, 8, 9, 15, 16, 17, 24, 63, 64, 65, 71, 80, 129])
 def test_hue_on_widths_around_the_vector_blocks_batches_and_crops(width: int, loops: str) -> None:
     """Widths around the 8-pixel blocks and the 64-pixel chunks (the last pixels take a padded copy); crops read
     through their row and plane strides, left as they were; nothing written after the output."""

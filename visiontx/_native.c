@@ -43,7 +43,7 @@
  * (_native_warp.c).
  *
  * The loops use SSE2 (every x86-64 CPU), and AVX2 where the CPU has it (checked when the module loads; the
- * halving's 1, 3, 3, 1 loops and the blur also 512-bit ones where it has AVX-512);
+ * halving's 1, 3, 3, 1 loops, the blur and the hue rotation of planes also 512-bit ones where it has AVX-512);
  * other machines get plain C loops, and visiontx prefers torch's kernels there (SIMD is 0).
  * src: uint8 buffers with contiguous rows (any plane and row strides); dst: C-contiguous uint8 buffers.
  * The GIL is released while they work.
@@ -1365,7 +1365,7 @@ static PyObject *color_planes(PyObject *src_obj, PyObject *dst_obj, int op, cons
         return release(&src, &dst, 0);
     }
     Py_ssize_t images = src.shape[0], rows = src.shape[2], width = src.shape[3];
-    int avx2 = use_avx2;
+    int avx2 = use_avx2 ? 1 + use_avx512 : 0;  /* 2: the hue's 16-lane loop where the CPU has AVX-512 */
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t n = 0; n < images; n++)
         for (Py_ssize_t y = 0; y < rows; y++) {
@@ -1811,8 +1811,8 @@ static PyObject *set_avx2(PyObject *self, PyObject *args) {
 
 static PyMethodDef methods[] = {
     {"set_avx512", set_avx512, METH_VARARGS,
-     "set_avx512(on): let the blur and the halving use their 512-bit loops where the CPU has AVX-512 (the default) or "
-     "not; returns the previous setting."},
+     "set_avx512(on): let the blur, the halving and the hue rotation use their 512-bit loops where the CPU has AVX-512 "
+     "(the default) or not; returns the previous setting."},
     {"set_avx2", set_avx2, METH_VARARGS,
      "set_avx2(on): use the AVX2 loops where the CPU has them (the default) or not; returns the previous setting."},
     {"luma", luma, METH_VARARGS,

@@ -13,7 +13,8 @@
  *
  * The hue's loops are long chains of dependent steps: each turn works on four independent blocks of 8 pixels, and
  * GCC schedules the instructions before allocating registers (off by default on x86), so that the blocks' steps
- * interleave: 224 x 224 planar 110 -> 73 us.
+ * interleave: 224 x 224 planar 110 -> 73 us. On planes it also runs 16 lanes at a time where the CPU has AVX-512F
+ * (the same steps, bit for bit): 56 -> 39 us.
  */
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC optimize("schedule-insns")
@@ -208,6 +209,69 @@ __attribute__((target("avx2"))) static void matrix_lanes_avx2(const uint8_t *r, 
     op_planes_avx2(r, g, b, n, matrix8_op, M, o);
 }
 
+/* The hue rotation again on 16 lanes (AVX-512F, where the CPU has it): rotate8's steps, its masks as mask registers
+ * (each "add 1 where" an add of 1.0 or 0.0, as there), saturated to bytes as pack3 does, stored to the planes. */
+#define AVX512_FN static inline __attribute__((always_inline, target("avx512f")))
+
+AVX512_FN __m512 floats16(const uint8_t *p) {
+    return _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)p)));
+}
+
+AVX512_FN __m512 ones_where(__mmask16 k) { return _mm512_maskz_mov_ps(k, _mm512_set1_ps(1.0f)); }
+
+AVX512_FN __m512 wrap_turn16(__m512 h) {
+    h = _mm512_sub_ps(h, ones_where(_mm512_cmp_ps_mask(h, _mm512_set1_ps(1.0f), _CMP_GE_OQ)));
+    return _mm512_add_ps(h, ones_where(_mm512_cmp_ps_mask(h, _mm512_setzero_ps(), _CMP_LT_OQ)));
+}
+
+AVX512_FN void channel16(__m512 v, __m512 c, __m512 sextant, float opposite, uint8_t *d) {
+    __m512 dist = _mm512_abs_ps(_mm512_sub_ps(sextant, _mm512_set1_ps(opposite)));
+    __m512 w = _mm512_max_ps(_mm512_sub_ps(_mm512_set1_ps(2.0f), dist), _mm512_sub_ps(dist, _mm512_set1_ps(4.0f)));
+    w = _mm512_min_ps(_mm512_max_ps(w, _mm512_setzero_ps()), _mm512_set1_ps(1.0f));
+    __m512i x = _mm512_cvtps_epi32(_mm512_sub_ps(v, _mm512_mul_ps(c, w)));
+    _mm_storeu_si128((__m128i *)d, _mm512_cvtusepi32_epi8(_mm512_max_epi32(x, _mm512_setzero_si512())));
+}
+
+AVX512_FN void rotate16(const uint8_t *r, const uint8_t *g, const uint8_t *b, __m512 f, uint8_t *const *o,
+                        ptrdiff_t i) {
+    const __m512 zero = _mm512_setzero_ps(), one = _mm512_set1_ps(1.0f), six = _mm512_set1_ps(6.0f);
+    __m512 R = floats16(r + i), G = floats16(g + i), B = floats16(b + i);
+    __m512 v = _mm512_max_ps(_mm512_max_ps(R, G), B);
+    __m512 c = _mm512_sub_ps(v, _mm512_min_ps(_mm512_min_ps(R, G), B));
+    __mmask16 is_r = _mm512_cmp_ps_mask(v, R, _CMP_EQ_OQ);
+    __mmask16 is_g = (__mmask16)(~is_r & _mm512_cmp_ps_mask(v, G, _CMP_EQ_OQ));
+    __m512 num_b = _mm512_add_ps(_mm512_sub_ps(R, G), _mm512_mul_ps(c, _mm512_set1_ps(4.0f)));
+    __m512 num_g = _mm512_add_ps(_mm512_sub_ps(B, R), _mm512_add_ps(c, c));
+    __m512 num = _mm512_mask_blend_ps(is_r, _mm512_mask_blend_ps(is_g, num_b, num_g), _mm512_sub_ps(G, B));
+    __m512 h = _mm512_div_ps(num, _mm512_mul_ps(_mm512_max_ps(c, one), six));
+    h = _mm512_add_ps(h, ones_where(_mm512_cmp_ps_mask(h, zero, _CMP_LT_OQ)));
+    __m512 sextant = _mm512_mul_ps(wrap_turn16(_mm512_add_ps(h, f)), six);
+    channel16(v, c, sextant, 3.0f, o[0] + i);
+    channel16(v, c, sextant, 5.0f, o[1] + i);
+    channel16(v, c, sextant, 1.0f, o[2] + i);
+}
+
+/* Lanes 0.. of the planes through rotate16, four blocks a turn, then one: returns how many (a multiple of 16). */
+__attribute__((target("avx512f"))) static ptrdiff_t hue_lanes_avx512(const uint8_t *r, const uint8_t *g,
+                                                                    const uint8_t *b, ptrdiff_t n, float factor,
+                                                                    uint8_t *const *o) {
+    const __m512 f = _mm512_set1_ps(factor);
+    ptrdiff_t i = 0;
+    for (; i + 64 <= n; i += 64) {
+        rotate16(r, g, b, f, o, i);
+        rotate16(r, g, b, f, o, i + 16);
+        rotate16(r, g, b, f, o, i + 32);
+        rotate16(r, g, b, f, o, i + 48);
+    }
+    for (; i + 16 <= n; i += 16) rotate16(r, g, b, f, o, i);
+    return i;
+}
+
+static int cpu_has_avx512f(void) {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f");
+}
+
 #define Z (-1) /* a zero byte in a shuffle */
 
 /* rotate8's R, G, B (R in bytes 0-7 and G in 8-15 of the low half, B in 0-7 of the high half) as 24 bytes of
@@ -321,6 +385,11 @@ static void matrix_lanes(const uint8_t *r, const uint8_t *g, const uint8_t *b, p
 #endif
 
 #if !COLOR_AVX2 /* never called: the callers test COLOR_AVX2 first */
+static ptrdiff_t hue_lanes_avx512(const uint8_t *r, const uint8_t *g, const uint8_t *b, ptrdiff_t n, float factor,
+                                  uint8_t *const *o) {
+    return 0;
+}
+static int cpu_has_avx512f(void) { return 0; }
 static void hue_lanes_avx2(const uint8_t *r, const uint8_t *g, const uint8_t *b, ptrdiff_t n, float factor,
                            uint8_t *const *o) {}
 static void matrix_lanes_avx2(const uint8_t *r, const uint8_t *g, const uint8_t *b, ptrdiff_t n, const float *m,
@@ -329,15 +398,26 @@ static ptrdiff_t hue_pixels_avx2(const uint8_t *s, uint8_t *d, ptrdiff_t n, floa
 static ptrdiff_t matrix_pixels_avx2(const uint8_t *s, uint8_t *d, ptrdiff_t n, const float *m) { return 0; }
 #endif
 
+/* Whether the CPU has AVX-512F (asked once; a race asks twice, harmlessly). */
+static int has_avx512f(void) {
+    static int known = -1;
+    if (known < 0) known = cpu_has_avx512f();
+    return known;
+}
+
 /* Lanes 0..n-1 (n a multiple of 8) of the planes r, g, b through op (COLOR_HUE: params[0] the factor;
- * COLOR_MATRIX: params[0..8] the matrix) into o[0..2]. */
+ * COLOR_MATRIX: params[0..8] the matrix) into o[0..2]; avx2: 0 (SSE2), 1 (AVX2), 2 (AVX2, and the hue's 16-lane loop
+ * where the CPU has AVX-512F). */
 static void op_lanes(const uint8_t *r, const uint8_t *g, const uint8_t *b, ptrdiff_t n, int op, const float *params,
                      uint8_t *const *o, int avx2) {
     if (op == COLOR_HUE) {
-        if (avx2 && COLOR_AVX2)
-            hue_lanes_avx2(r, g, b, n, params[0], o);
-        else
+        if (avx2 && COLOR_AVX2) {
+            ptrdiff_t done = avx2 > 1 && has_avx512f() ? hue_lanes_avx512(r, g, b, n, params[0], o) : 0;
+            uint8_t *const rest[3] = {o[0] + done, o[1] + done, o[2] + done};
+            if (done < n) hue_lanes_avx2(r + done, g + done, b + done, n - done, params[0], rest);
+        } else {
             hue_lanes(r, g, b, n, params[0], o);
+        }
     } else if (avx2 && COLOR_AVX2) {
         matrix_lanes_avx2(r, g, b, n, params, o);
     } else {
