@@ -219,12 +219,12 @@ def test_resize_without_antialias_reads_only_the_rows_it_needs() -> None:
 
 
 @pytest.mark.parametrize("in_width", [15, 16, 17, 31, 33, 64, 69, 70, 100, 257, 1000])
-def test_two_tap_rows_by_windows_equal_torch(in_width: int, loops: str) -> None:
-    """Bilinear without antialias, and upscales, take the row-wise pass by 16-byte windows where every output has at
-    most two taps and four outputs' taps fit a window (scales up to ~4.3; widths of 16 and more; AVX2), the rest the
-    transposed one: output widths whose last block is short, scales around the window's limit (69 -> 16 fits, 70 ->
-    16 does not; at 4.8 four outputs span 16 or 17 bytes), upscales whose edge outputs have one tap, rows of a crop (a
-    wider row stride), 0 / 255 values."""
+def test_rows_by_windows_equal_torch(in_width: int, loops: str) -> None:
+    """Bilinear without antialias, antialiased up to ~2.7x and upscales take the row-wise pass by 16-byte windows where
+    every output has at most six taps and four outputs' taps fit a window (widths of 16 and more; AVX2; the last
+    outputs 4 at a time), the rest the transposed one: output widths whose last block is short, scales around the
+    window's limit (69 -> 16 fits, 70 -> 16 does not; at 4.8 four outputs span 16 or 17 bytes), upscales whose edge
+    outputs have one tap, rows of a crop (a wider row stride), 0 / 255 values."""
     rng = np.random.default_rng(in_width)
     scales = (2, 3, 4, 4.2, 4.6, 4.8, 5, 5.3)
     widths = {1, 2, 15, 16, 17, 31, 33, 47, in_width - 1, in_width, in_width + 1, 2 * in_width + 3, 4 * in_width,

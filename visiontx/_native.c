@@ -10,8 +10,9 @@
  * The horizontal pass runs along the rows where it halves the width (each output's taps then sit two
  * pixels after the previous output's; the few edge outputs, whose taps the border cuts, then go 16 rows at
  * a time from each row's first and last 16 bytes, transposed); along the rows by 16-byte windows where every
- * output has at most two taps and four outputs' taps fit one window (bilinear without antialias up to a scale of
- * ~4.3, upscales; AVX2: each window's bytes shuffled into int16 pairs, one _mm256_madd_epi16 for 8 outputs);
+ * output has at most six taps and four outputs' taps fit one window (bilinear without antialias up to a scale of
+ * ~4.3, antialiased up to ~2.7, upscales; AVX2: each window's bytes shuffled into int16 pairs, one
+ * _mm256_madd_epi16 a pair of taps for 8 outputs);
  * otherwise 32 rows at a time are transposed into a tile that stays in cache, where each output column is a sum
  * of whole columns, as in the vertical pass. Both ask for the rows they read ahead (software prefetch: a freshly
  * decoded image is out of cache). It skips the input rows the vertical pass does not read (reductions without
@@ -69,6 +70,10 @@ typedef struct {
     int *count;           /* taps used by each output */
     int16_t *weights;     /* out x taps */
 } Axis;
+
+/* Groups of 4 outputs a window plan holds: one more than the outputs fill, an empty one (no taps), so that a block
+ * of 8 outputs can end in it. */
+static inline Py_ssize_t window_groups(Py_ssize_t out) { return (out + 3) / 4 + 1; }
 
 static double linear_filter(double x) {
     if (x < 0.0) x = -x;
@@ -531,32 +536,56 @@ __attribute__((target("avx2"))) static Py_ssize_t mean2x2_avx2(const uint8_t *r0
     return x;
 }
 
-/* Sums of 8 outputs of a two-tap axis, groups g and g + 1 of 4: each group's 16-byte window of the row (window[g]),
- * its taps' bytes picked into int16 pairs (picks: 16 shuffle bytes a group), times its weights (8 int16 a group). */
+/* Sums of 8 outputs, groups g and g + 1 of 4 outputs: each group's 16-byte window of the row (window[g]); for each
+ * pair p of taps, its bytes picked into int16 pairs (picks: 16 shuffle bytes a group, pair-major: p * groups + g),
+ * times their weights (8 int16 a group, the same order), summed. */
 AVX2_INLINE __m256i window_sums_avx2(const uint8_t *s, const Py_ssize_t *window, const uint8_t *picks,
-                                     const int16_t *weights, Py_ssize_t g, __m256i bias) {
+                                     const int16_t *weights, Py_ssize_t g, __m256i bias, const int pairs,
+                                     Py_ssize_t groups) {
     __m128i lo = _mm_loadu_si128((const __m128i *)(s + window[g]));
     __m128i hi = _mm_loadu_si128((const __m128i *)(s + window[g + 1]));
-    __m256i bytes = _mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1);
-    __m256i taps = _mm256_shuffle_epi8(bytes, _mm256_loadu_si256((const __m256i *)(picks + 16 * g)));
-    return _mm256_add_epi32(bias, _mm256_madd_epi16(taps, _mm256_loadu_si256((const __m256i *)(weights + 8 * g))));
+    __m256i bytes = _mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1), sum = bias;
+    for (int p = 0; p < pairs; p++) {
+        Py_ssize_t at = p * groups + g;
+        __m256i taps = _mm256_shuffle_epi8(bytes, _mm256_loadu_si256((const __m256i *)(picks + 16 * at)));
+        sum = _mm256_add_epi32(sum, _mm256_madd_epi16(taps, _mm256_loadu_si256((const __m256i *)(weights + 8 * at))));
+    }
+    return sum;
 }
 
-/* The outputs of one row along a two-tap axis (see window_sums_avx2), 16 at a time: returns the first left over. */
-__attribute__((target("avx2"))) static Py_ssize_t row_windows_avx2(const uint8_t *s, uint8_t *d, Py_ssize_t out,
-                                                                  const Py_ssize_t *window, const uint8_t *picks,
-                                                                  const int16_t *weights, int precision) {
+/* The outputs of one row by windows (see window_sums_avx2), 16 at a time: returns the first left over. Inlined with a
+ * constant pair count, for the compiler to unroll. */
+AVX2_INLINE Py_ssize_t windows_blocks_avx2(const uint8_t *s, uint8_t *d, Py_ssize_t out, const Py_ssize_t *window,
+                                           const uint8_t *picks, const int16_t *weights, int precision,
+                                           const int pairs) {
     const __m256i bias = _mm256_set1_epi32(1 << (precision - 1)), order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
     const __m128i shift = _mm_cvtsi32_si128(precision);
-    Py_ssize_t j = 0;
+    Py_ssize_t j = 0, groups = window_groups(out);
     for (; j + 16 <= out; j += 16) {
-        __m256i a = _mm256_sra_epi32(window_sums_avx2(s, window, picks, weights, j / 4, bias), shift);
-        __m256i b = _mm256_sra_epi32(window_sums_avx2(s, window, picks, weights, j / 4 + 2, bias), shift);
-        __m256i packed = _mm256_packs_epi32(a, b);  /* lanes: outputs 0-3 and 8-11 | 4-7 and 12-15 */
+        __m256i a = window_sums_avx2(s, window, picks, weights, j / 4, bias, pairs, groups);
+        __m256i b = window_sums_avx2(s, window, picks, weights, j / 4 + 2, bias, pairs, groups);
+        __m256i packed = _mm256_packs_epi32(_mm256_sra_epi32(a, shift), _mm256_sra_epi32(b, shift));
+        /* lanes: outputs 0-3 and 8-11 | 4-7 and 12-15 */
         __m256i bytes = _mm256_permutevar8x32_epi32(_mm256_packus_epi16(packed, packed), order);
         _mm_storeu_si128((__m128i *)(d + j), _mm256_castsi256_si128(bytes));
     }
+    for (; j + 4 <= out; j += 4) {  /* the last blocks of 4 (the plan's extra group pairs with the last one) */
+        __m256i a = _mm256_sra_epi32(window_sums_avx2(s, window, picks, weights, j / 4, bias, pairs, groups), shift);
+        __m128i packed = _mm_packs_epi32(_mm256_castsi256_si128(a), _mm256_castsi256_si128(a));
+        *(int32_t *)(d + j) = _mm_cvtsi128_si32(_mm_packus_epi16(packed, packed));
+    }
     return j;
+}
+
+__attribute__((target("avx2"))) static Py_ssize_t row_windows_avx2(const uint8_t *s, uint8_t *d, Py_ssize_t out,
+                                                                  const Py_ssize_t *window, const uint8_t *picks,
+                                                                  const int16_t *weights, int precision, int pairs) {
+    switch (pairs) {
+        case 1: return windows_blocks_avx2(s, d, out, window, picks, weights, precision, 1);  /* two taps */
+        case 2: return windows_blocks_avx2(s, d, out, window, picks, weights, precision, 2);
+        case 3: return windows_blocks_avx2(s, d, out, window, picks, weights, precision, 3);
+        default: return windows_blocks_avx2(s, d, out, window, picks, weights, precision, pairs);
+    }
 }
 
 static int cpu_has_avx2(void) {
@@ -600,7 +629,7 @@ static Py_ssize_t halving_1331_avx512(const uint8_t *s, Py_ssize_t width, uint8_
 static int cpu_has_avx512bw(void) { return 0; }
 
 static Py_ssize_t row_windows_avx2(const uint8_t *s, uint8_t *d, Py_ssize_t out, const Py_ssize_t *window,
-                                   const uint8_t *picks, const int16_t *weights, int precision) {
+                                   const uint8_t *picks, const int16_t *weights, int precision, int pairs) {
     return 0;
 }
 
@@ -721,7 +750,7 @@ static int cpu_has_avx2(void) { return 0; }
 static int cpu_has_avx512bw(void) { return 0; }
 
 static Py_ssize_t row_windows_avx2(const uint8_t *s, uint8_t *d, Py_ssize_t out, const Py_ssize_t *window,
-                                   const uint8_t *picks, const int16_t *weights, int precision) {
+                                   const uint8_t *picks, const int16_t *weights, int precision, int pairs) {
     return 0;  /* never called: plan_init plans no windows without AVX2 */
 }
 
@@ -887,42 +916,48 @@ static void halving_run(const Axis *axis, Py_ssize_t *j0, Py_ssize_t *j1) {
 }
 
 /* How the horizontal pass of a call runs: along the rows where most of it is a halving (j0..j1, vectorised); along
- * the rows by 16-byte windows where every output has two taps or one and four outputs' taps fit a window (bilinear
- * without a low-pass filter, scales up to ~4.3; AVX2); otherwise (with SSE2) TILE rows at a time, transposed into a
- * tile of TILE-byte columns (see tile_columns). */
+ * the rows by 16-byte windows where every output has at most 2 * WINDOW_PAIRS taps and four outputs' taps fit a
+ * window (bilinear without a low-pass filter up to a scale of ~4.3, antialiased up to ~2.5, upscales; AVX2);
+ * otherwise (with SSE2) TILE rows at a time, transposed into a tile of TILE-byte columns (see tile_columns). */
 typedef struct {
     Py_ssize_t j0, j1;
     uint8_t *tile, *tile_out;  /* (in_w + 1) x TILE and out_w x TILE, or NULL along the rows */
     int32_t *pairs;            /* each output's weights in pairs, from first_pair[j] */
     Py_ssize_t *first_pair;
     Py_ssize_t *window;        /* by windows: each group of 4 outputs' 16-byte window, or NULL */
-    uint8_t *picks;            /* its shuffle (16 bytes a group: each output's taps as int16) */
-    int16_t *window_weights;   /* and its weights (8 a group: each output's two, 0 for a missing second tap) */
+    int window_pairs;          /* pairs of taps an output (the most any output has) */
+    uint8_t *picks;            /* a shuffle a pair and group (16 bytes: each output's pair as int16), pair-major */
+    int16_t *window_weights;   /* and its weights (8: each output's pair, 0 for a missing tap) */
 } Plan;
 
-/* The window plan of a two-tap axis (see Plan): 1 planned, 0 where an output has more taps or four outputs' taps
- * do not fit 16 bytes, -1 out of memory. */
+#define WINDOW_PAIRS 3
+
+/* The window plan of an axis (see Plan): 1 planned, 0 where an output has more than 2 * WINDOW_PAIRS taps or four
+ * outputs' taps do not fit 16 bytes, -1 out of memory. */
 static int plan_windows(Plan *plan, const Axis *axis, Py_ssize_t in_w) {
-    Py_ssize_t out = axis->out, groups = (out + 3) / 4;
+    Py_ssize_t out = axis->out, groups = window_groups(out);
+    int pairs = 1;
     if (!use_avx2 || in_w < 16) return 0;
     for (Py_ssize_t j = 0; j < out; j++) {
         Py_ssize_t first = axis->start[j - j % 4], window = first < in_w - 16 ? first : in_w - 16;
-        if (axis->count[j] > 2 || axis->start[j] + axis->count[j] > window + 16) return 0;
+        if (axis->count[j] > 2 * WINDOW_PAIRS || axis->start[j] + axis->count[j] > window + 16) return 0;
+        if ((axis->count[j] + 1) / 2 > pairs) pairs = (axis->count[j] + 1) / 2;
     }
+    plan->window_pairs = pairs;
     plan->window = malloc(sizeof(Py_ssize_t) * (size_t)groups);
-    plan->picks = malloc((size_t)(16 * groups));
-    plan->window_weights = calloc((size_t)(8 * groups), sizeof(int16_t));
+    plan->picks = malloc((size_t)(16 * pairs * groups));
+    plan->window_weights = calloc((size_t)(8 * pairs * groups), sizeof(int16_t));
     if (!plan->window || !plan->picks || !plan->window_weights) return -1;
-    memset(plan->picks, 0x80, (size_t)(16 * groups));  /* 0x80: a zero byte */
+    memset(plan->picks, 0x80, (size_t)(16 * pairs * groups));  /* 0x80: a zero byte */
+    for (Py_ssize_t g = 0; g < groups; g++) plan->window[g] = 0;  /* the extra group's, and those filled below */
     for (Py_ssize_t j = 0; j < out; j++) {
         Py_ssize_t g = j / 4, first = axis->start[4 * g];
         Py_ssize_t window = plan->window[g] = first < in_w - 16 ? first : in_w - 16;
-        uint8_t *pick = plan->picks + 16 * g + 4 * (j % 4);
-        int16_t *weight = plan->window_weights + 8 * g + 2 * (j % 4);
         const int16_t *w = axis->weights + j * axis->taps;
         for (int t = 0; t < axis->count[j]; t++) {
-            pick[2 * t] = (uint8_t)(axis->start[j] + t - window);
-            weight[t] = w[t];
+            Py_ssize_t at = (t / 2) * groups + g;  /* pair t / 2 of group g */
+            plan->picks[16 * at + 4 * (j % 4) + 2 * (t % 2)] = (uint8_t)(axis->start[j] + t - window);
+            plan->window_weights[8 * at + 2 * (j % 4) + t % 2] = w[t];
         }
     }
     return 1;
@@ -1038,7 +1073,7 @@ static void horizontal(const uint8_t *src, Py_ssize_t src_stride, const Py_ssize
             uint8_t *d = dst + rows[k] * dst_stride;
             if (k + ROWS_AHEAD < n) prefetch_row(src + rows[k + ROWS_AHEAD] * src_stride, width);
             Py_ssize_t j = row_windows_avx2(s, d, axis->out, plan->window, plan->picks, plan->window_weights,
-                                            axis->precision);
+                                            axis->precision, plan->window_pairs);
             row_plain(s, d, axis, j, axis->out);
         }
         return;
