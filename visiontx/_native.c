@@ -44,8 +44,8 @@
  * (_native_warp.c).
  *
  * The loops use SSE2 (every x86-64 CPU), and AVX2 where the CPU has it (checked when the module loads; the
- * halving's 1, 3, 3, 1 loops, the blur, the hue rotation of planes and normalize also 512-bit ones where it has
- * AVX-512);
+ * halving's 1, 3, 3, 1 loops, the blur and the hue rotation and colour matrix of planes also 512-bit ones where it
+ * has AVX-512);
  * other machines get plain C loops, and visiontx prefers torch's kernels there (SIMD is 0).
  * src: uint8 buffers with contiguous rows (any plane and row strides); dst: C-contiguous uint8 buffers.
  * The GIL is released while they work.
@@ -1514,25 +1514,12 @@ __attribute__((target("avx2"))) static Py_ssize_t normalize_row_avx2(const uint8
     }
     return i;
 }
-
-/* The same on 16 lanes (AVX-512F): where the divider's width doubles, twice the quotients a cycle. */
-__attribute__((target("avx512f"))) static Py_ssize_t normalize_row_avx512(const uint8_t *s, float *d, Py_ssize_t n,
-                                                                         float scale, float mean, float std) {
-    const __m512 k = _mm512_set1_ps(scale), m = _mm512_set1_ps(mean), sd = _mm512_set1_ps(std);
-    Py_ssize_t i = 0;
-    for (; i + 16 <= n; i += 16) {
-        __m512 x = _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(s + i))));
-        _mm512_storeu_ps(d + i, _mm512_div_ps(_mm512_sub_ps(_mm512_mul_ps(x, k), m), sd));
-    }
-    return i;
-}
 #endif
 
 static void normalize_row(const uint8_t *s, float *d, Py_ssize_t n, float scale, float mean, float std, int avx2) {
     Py_ssize_t i = 0;
 #if AVX2
-    if (avx2 > 1) i = normalize_row_avx512(s, d, n, scale, mean, std);
-    if (avx2) i += normalize_row_avx2(s + i, d + i, n - i, scale, mean, std);
+    if (avx2) i = normalize_row_avx2(s, d, n, scale, mean, std);
 #endif
 #if SIMD
     const __m128 k = _mm_set1_ps(scale), m = _mm_set1_ps(mean), sd = _mm_set1_ps(std);
@@ -1574,7 +1561,7 @@ static PyObject *normalize(PyObject *self, PyObject *args) {
         return release(&src, &dst, 0);
     }
     Py_ssize_t images = src.shape[0], rows = src.shape[2], width = src.shape[3];
-    int avx2 = use_avx2 ? 1 + (use_avx512 && has_avx512bw) : 0;  /* 2: 16 lanes (AVX-512BW implies F) */
+    int avx2 = use_avx2;
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t n = 0; n < images; n++)
         for (Py_ssize_t c = 0; c < channels; c++)
@@ -1860,8 +1847,8 @@ static PyObject *set_avx2(PyObject *self, PyObject *args) {
 
 static PyMethodDef methods[] = {
     {"set_avx512", set_avx512, METH_VARARGS,
-     "set_avx512(on): let the blur, the halving, the hue rotation and normalize use their 512-bit loops where the CPU "
-     "has AVX-512 (the default) or not; returns the previous setting."},
+     "set_avx512(on): let the blur, the halving, the hue rotation and the colour matrix use their 512-bit loops where "
+     "the CPU has AVX-512 (the default) or not; returns the previous setting."},
     {"set_avx2", set_avx2, METH_VARARGS,
      "set_avx2(on): use the AVX2 loops where the CPU has them (the default) or not; returns the previous setting."},
     {"luma", luma, METH_VARARGS,
