@@ -60,7 +60,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The 512-bit loops (the blur's, the halving's) where the CPU has AVX-512 (each checks its own features); for tests */
+/* The 512-bit loops (the blur's, the halving's, the hue rotation's and colour matrix's) where the CPU has AVX-512
+ * (each checks its own features); switchable for tests (set_avx512) */
 static int use_avx512 = 1;
 
 typedef struct {
@@ -918,7 +919,7 @@ static void halving_run(const Axis *axis, Py_ssize_t *j0, Py_ssize_t *j1) {
 
 /* How the horizontal pass of a call runs: along the rows where most of it is a halving (j0..j1, vectorised); along
  * the rows by 16-byte windows where every output has at most 2 * WINDOW_PAIRS taps and four outputs' taps fit a
- * window (bilinear without a low-pass filter up to a scale of ~4.3, antialiased up to ~2.5, upscales; AVX2);
+ * window (bilinear without a low-pass filter up to a scale of ~4.3, antialiased up to ~2.7, upscales; AVX2);
  * otherwise (with SSE2) TILE rows at a time, transposed into a tile of TILE-byte columns (see tile_columns). */
 typedef struct {
     Py_ssize_t j0, j1;
