@@ -61,7 +61,7 @@
 #include <string.h>
 
 /* The 512-bit loops (the blur's, the halving's, the hue rotation's and colour matrix's) where the CPU has AVX-512
- * (each checks its own features); switchable for tests (set_avx512) */
+ * (wide_loops); switchable for tests (set_avx512) */
 static int use_avx512 = 1;
 
 typedef struct {
@@ -500,9 +500,9 @@ __attribute__((target("avx512bw"))) static Py_ssize_t halving_1331_avx512(const 
     return j;
 }
 
-static int cpu_has_avx512bw(void) {
+static int cpu_has_avx512(void) {  /* the F and BW subsets, all the 512-bit loops use */
     __builtin_cpu_init();
-    return __builtin_cpu_supports("avx512bw");
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
 }
 
 __attribute__((target("avx2"))) static void tile_columns_avx2(const uint8_t *tile, const Axis *axis,
@@ -628,7 +628,7 @@ static Py_ssize_t halving_1331_avx512(const uint8_t *s, Py_ssize_t width, uint8_
     return j;
 }
 
-static int cpu_has_avx512bw(void) { return 0; }
+static int cpu_has_avx512(void) { return 0; }
 
 static Py_ssize_t row_windows_avx2(const uint8_t *s, uint8_t *d, Py_ssize_t out, const Py_ssize_t *window,
                                    const uint8_t *picks, const int16_t *weights, int precision, int pairs) {
@@ -639,10 +639,11 @@ static int cpu_has_avx2(void) { return 0; }
 #endif
 
 static int use_avx2;  /* set when the module loads; switchable for tests (set_avx2) */
-static int has_avx512bw;  /* set when the module loads */
+static int has_avx512;  /* set when the module loads */
 
-/* Whether the halving's 512-bit loops run: with the AVX2 ones, where the CPU has AVX-512BW and set_avx512 allows. */
-static inline int wide_halving(void) { return use_avx2 && use_avx512 && has_avx512bw; }
+/* Whether the 512-bit loops run (the halving's here; the blur's, the hue rotation's and colour matrix's in the other
+ * files, told by their callers): with the AVX2 ones, where the CPU has AVX-512 and set_avx512 allows. */
+static inline int wide_loops(void) { return use_avx2 && use_avx512 && has_avx512; }
 
 /* The weights of a halving's interior, once per call: 1, 3, 3, 1 eighths, or pairs (none: too many taps). */
 typedef struct {
@@ -662,7 +663,7 @@ static Py_ssize_t row_halving(const uint8_t *s, Py_ssize_t width, uint8_t *d, Py
     const __m128i *wp = h->wp;
     int pairs = h->pairs;
     if (h->eighths) {
-        Py_ssize_t j = wide_halving() ? halving_1331_avx512(s, width, d, j0, j1, offset) : j0;
+        Py_ssize_t j = wide_loops() ? halving_1331_avx512(s, width, d, j0, j1, offset) : j0;
         j = use_avx2 ? halving_1331_avx2(s, width, d, j, j1, offset) : j;
         return halving_1331(s, width, d, j0, j, j1, offset);
     }
@@ -698,7 +699,7 @@ static void vertical_row(const uint8_t *src, Py_ssize_t stride, Py_ssize_t width
     int pairs = weight_pairs(w, count, wp);
     for (int t = 0; t < 2 * pairs; t++) rows[t] = src + (t < count ? t : t - 1) * stride;  /* weight 0 past the end */
     if (is_1331(w, count, precision)) {
-        Py_ssize_t x = wide_halving() ? vertical_1331_avx512(rows, width, d) : 0;
+        Py_ssize_t x = wide_loops() ? vertical_1331_avx512(rows, width, d) : 0;
         x = use_avx2 ? vertical_1331_avx2(rows, x, width, d) : x;
         vertical_columns(src, stride, vertical_1331(rows, x, width, d), width, w, count, precision, d);
         return;
@@ -745,11 +746,13 @@ static void mean2x2_row(const uint8_t *r0, const uint8_t *r1, Py_ssize_t width, 
 #define AVX2 0
 
 static int use_avx2;
-static int has_avx512bw;
+static int has_avx512;
+
+static inline int wide_loops(void) { return 0; }
 
 static int cpu_has_avx2(void) { return 0; }
 
-static int cpu_has_avx512bw(void) { return 0; }
+static int cpu_has_avx512(void) { return 0; }
 
 static Py_ssize_t row_windows_avx2(const uint8_t *s, uint8_t *d, Py_ssize_t out, const Py_ssize_t *window,
                                    const uint8_t *picks, const int16_t *weights, int precision, int pairs) {
@@ -1151,7 +1154,7 @@ static void vertical(const uint8_t *src, Py_ssize_t src_stride, Py_ssize_t width
          * set-up */
         if (use_avx2 && width >= 32 && is_1331(w, axis->count[i], axis->precision)) {
             const uint8_t *rows[4] = {first, first + src_stride, first + 2 * src_stride, first + 3 * src_stride};
-            Py_ssize_t x = wide_halving() ? vertical_1331_avx512(rows, width, d) : 0;
+            Py_ssize_t x = wide_loops() ? vertical_1331_avx512(rows, width, d) : 0;
             x = vertical_1331_avx2(rows, x, width, d);
             vertical_columns(first, src_stride, x, width, w, 4, axis->precision, d);
             continue;
@@ -1402,7 +1405,7 @@ static PyObject *color_planes(PyObject *src_obj, PyObject *dst_obj, int op, cons
         return release(&src, &dst, 0);
     }
     Py_ssize_t images = src.shape[0], rows = src.shape[2], width = src.shape[3];
-    int avx2 = use_avx2 ? 1 + use_avx512 : 0;  /* 2: the hue's 16-lane loop where the CPU has AVX-512 */
+    int avx2 = use_avx2 ? 1 + wide_loops() : 0;  /* 2: the 16-lane loops too */
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t n = 0; n < images; n++)
         for (Py_ssize_t y = 0; y < rows; y++) {
@@ -1762,7 +1765,6 @@ static PyObject *nearest_points(PyObject *self, PyObject *args) {
 int blur_planes(const uint8_t *src, int is_float, ptrdiff_t planes, ptrdiff_t plane_stride, ptrdiff_t row_stride,
                 ptrdiff_t height, ptrdiff_t width, const float *wy, int ky, const float *wx, int kx, uint8_t *dst,
                 int avx2, int avx512);  /* _native_blur.c */
-int blur_wide_available(void);
 
 
 #define BLUR_MAX_TAPS 1025
@@ -1814,7 +1816,7 @@ static PyObject *blur(PyObject *self, PyObject *args) {
                                           "larger than half of each kernel; dst a C-contiguous one of its shape and "
                                           "dtype");
     } else {
-        int avx2 = use_avx2, avx512 = use_avx512;
+        int avx2 = use_avx2, avx512 = wide_loops();
         Py_BEGIN_ALLOW_THREADS
         done = blur_planes((const uint8_t *)src.buf, is_float, src.shape[0], src.strides[0], src.strides[1],
                            src.shape[1], src.shape[2], wy, ky, wx, kx, (uint8_t *)dst.buf, avx2, avx512);
@@ -1898,9 +1900,9 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "visiontx._native",
 PyMODINIT_FUNC PyInit__native(void) {
     PyObject *m = PyModule_Create(&module);
     use_avx2 = SIMD && cpu_has_avx2();
-    has_avx512bw = use_avx2 && cpu_has_avx512bw();
+    has_avx512 = use_avx2 && cpu_has_avx512();
     if (m && (PyModule_AddIntConstant(m, "SIMD", SIMD) < 0 || PyModule_AddIntConstant(m, "AVX2", use_avx2) < 0
-              || PyModule_AddIntConstant(m, "AVX512", blur_wide_available()) < 0
+              || PyModule_AddIntConstant(m, "AVX512", has_avx512) < 0
               || PyModule_AddIntConstant(m, "BLUR_MAX_TAPS", BLUR_MAX_TAPS) < 0)) {
         Py_DECREF(m);
         return NULL;

@@ -2,7 +2,8 @@
  * path (functional/_misc/_blur.py): uint8 values read as floats; a vertical pass, then a horizontal one; each output
  * the first tap's product, then one fused multiply-add per further tap in order (torch's add with alpha); reflected
  * borders (no edge repeat); uint8 outputs rounded half to even and saturated. Only with AVX2 and FMA (elsewhere the
- * caller keeps OpenCV's sepFilter2D); 16 lanes where the CPU also has AVX-512, with the same values. */
+ * caller keeps OpenCV's sepFilter2D); 16 lanes where the caller says the CPU also has AVX-512, with the same
+ * values. */
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -167,31 +168,19 @@ static int blur_supported(void) {
     return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
 }
 
-static int blur_wide_supported(void) {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx512f");
-}
 #endif
-
-/* Whether the blur's 16-lane loops can run here (the CPU has AVX2, FMA and AVX-512). */
-int blur_wide_available(void) {
-#if BLUR_SIMD
-    return blur_supported() && blur_wide_supported();
-#else
-    return 0;
-#endif
-}
 
 /* The blur of planes (planes x height x width, uint8 or float32 as is_float says; contiguous rows, strides in bytes)
  * by the kernels wy (ky taps, down the columns) and wx (kx taps, along the rows) into dst (C-contiguous, the same
  * dtype). Half of each kernel must fit in the plane (ky / 2 < height, kx / 2 < width). Returns 1 when done, 0 when
- * this machine lacks AVX2 or FMA (nothing written), -1 when out of memory. */
+ * this machine lacks AVX2 or FMA (nothing written), -1 when out of memory. avx512: the 16-lane loops too (the
+ * caller has checked the CPU has AVX-512). */
 int blur_planes(const uint8_t *src, int is_float, ptrdiff_t planes, ptrdiff_t plane_stride, ptrdiff_t row_stride,
                 ptrdiff_t height, ptrdiff_t width, const float *wy, int ky, const float *wx, int kx, uint8_t *dst,
                 int avx2, int avx512) {
 #if BLUR_SIMD
     if (!avx2 || !blur_supported()) return 0;
-    int wide = avx512 && blur_wide_supported();
+
     Scratch scratch = {malloc(sizeof(float) * (size_t)(width + kx)), malloc(sizeof(float *) * (size_t)kx),
                        malloc(sizeof(float *) * (size_t)ky),
                        is_float ? NULL : malloc(sizeof(float) * (size_t)(ky * width)),
@@ -200,7 +189,7 @@ int blur_planes(const uint8_t *src, int is_float, ptrdiff_t planes, ptrdiff_t pl
     size_t plane_bytes = (size_t)(height * width) * (is_float ? sizeof(float) : 1);
     for (ptrdiff_t p = 0; ok && p < planes; p++)
         blur_plane(src + p * plane_stride, row_stride, height, width, is_float, wy, ky, wx, kx, dst + p * plane_bytes,
-                   &scratch, wide);
+                   &scratch, avx512);
     free(scratch.padded);
     free(scratch.shifted);
     free(scratch.rows);

@@ -288,11 +288,6 @@ __attribute__((target("avx512f"))) static ptrdiff_t matrix_lanes_avx512(const ui
     return i;
 }
 
-static int cpu_has_avx512f(void) {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx512f");
-}
-
 #define Z (-1) /* a zero byte in a shuffle */
 
 /* rotate8's R, G, B (R in bytes 0-7 and G in 8-15 of the low half, B in 0-7 of the high half) as 24 bytes of
@@ -410,7 +405,6 @@ static ptrdiff_t hue_lanes_avx512(const uint8_t *r, const uint8_t *g, const uint
                                   uint8_t *const *o) {
     return 0;
 }
-static int cpu_has_avx512f(void) { return 0; }
 static ptrdiff_t matrix_lanes_avx512(const uint8_t *r, const uint8_t *g, const uint8_t *b, ptrdiff_t n, const float *m,
                                      uint8_t *const *o) {
     return 0;
@@ -423,28 +417,21 @@ static ptrdiff_t hue_pixels_avx2(const uint8_t *s, uint8_t *d, ptrdiff_t n, floa
 static ptrdiff_t matrix_pixels_avx2(const uint8_t *s, uint8_t *d, ptrdiff_t n, const float *m) { return 0; }
 #endif
 
-/* Whether the CPU has AVX-512F (asked once; a race asks twice, harmlessly). */
-static int has_avx512f(void) {
-    static int known = -1;
-    if (known < 0) known = cpu_has_avx512f();
-    return known;
-}
-
 /* Lanes 0..n-1 (n a multiple of 8) of the planes r, g, b through op (COLOR_HUE: params[0] the factor;
- * COLOR_MATRIX: params[0..8] the matrix) into o[0..2]; avx2: 0 (SSE2), 1 (AVX2), 2 (AVX2, and 16-lane loops where
- * the CPU has AVX-512F). */
+ * COLOR_MATRIX: params[0..8] the matrix) into o[0..2]; avx2: 0 (SSE2), 1 (AVX2), 2 (AVX2 and the 16-lane loops: the
+ * caller has checked the CPU has AVX-512). */
 static void op_lanes(const uint8_t *r, const uint8_t *g, const uint8_t *b, ptrdiff_t n, int op, const float *params,
                      uint8_t *const *o, int avx2) {
     if (op == COLOR_HUE) {
         if (avx2 && COLOR_AVX2) {
-            ptrdiff_t done = avx2 > 1 && has_avx512f() ? hue_lanes_avx512(r, g, b, n, params[0], o) : 0;
+            ptrdiff_t done = avx2 > 1 ? hue_lanes_avx512(r, g, b, n, params[0], o) : 0;
             uint8_t *const rest[3] = {o[0] + done, o[1] + done, o[2] + done};
             if (done < n) hue_lanes_avx2(r + done, g + done, b + done, n - done, params[0], rest);
         } else {
             hue_lanes(r, g, b, n, params[0], o);
         }
     } else if (avx2 && COLOR_AVX2) {
-        ptrdiff_t done = avx2 > 1 && has_avx512f() ? matrix_lanes_avx512(r, g, b, n, params, o) : 0;
+        ptrdiff_t done = avx2 > 1 ? matrix_lanes_avx512(r, g, b, n, params, o) : 0;
         uint8_t *const rest[3] = {o[0] + done, o[1] + done, o[2] + done};
         if (done < n) matrix_lanes_avx2(r + done, g + done, b + done, n - done, params, rest);
     } else {
