@@ -472,7 +472,8 @@ def test_elastic_source_points_equal_the_grids_value_for_value(size: tuple[int, 
     planar = (torch.randn(1, 2, *size, generator=generator) * 0.3).permute(0, 2, 3, 1)
     for displacement in (planar, planar.contiguous()):
         grid = _identity_grid(size, torch.float32, torch.device("cpu")).add_(displacement[0])
-        expected = [_cv2.source_points(grid[..., i], extent) for i, extent in enumerate((size[1], size[0]))]
+        # the unnormalisation in torch's steps, beside the points' numpy ones
+        expected = [grid[..., i].add(1.0).mul_(extent / 2).sub_(0.5).numpy() for i, extent in enumerate(size[::-1])]
         for got, want in zip(_displaced_points(size, displacement[0]), expected):
             assert got.shape == want.shape and got.flags.c_contiguous
             np.testing.assert_array_equal(got.view(np.int32), want.view(np.int32))
@@ -736,7 +737,7 @@ def test_grouped_warps_equal_plane_by_plane(dtype: torch.dtype, channels: int, b
     affine = [[0.9, -0.35, 6.0], [0.3, 1.05, -4.0]]
     projective = [*affine, [0.004, -0.006, 1.0]]
     grid = torch.rand(21, 33, 2, generator=torch.Generator().manual_seed(1), dtype=torch.float32) * 2.4 - 1.2
-    maps = tuple(_cv2.source_points(grid[..., i], extent) for i, extent in enumerate((30, 23)))
+    maps = tuple(_cv2.pixel_points(grid[..., i].numpy().copy(), extent) for i, extent in enumerate((30, 23)))
     runs = {
         "affine": lambda x, fill, c: _warp.warp_planes(x, affine, (21, 33), "bilinear", fill, c),
         "perspective": lambda x, fill, c: _warp.warp_planes(x, projective, (21, 33), "bilinear", fill, c),

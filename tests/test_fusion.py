@@ -639,7 +639,7 @@ def test_fused_upscales_give_the_edge_pixels_as_unfused(chain, dtype) -> None:
 
 def test_edge_band_test_of_one_map_agrees_with_the_batched_one() -> None:
     """The fused Compose and PerSample's batched runs pick the same maps (one test, ``reads_edge_band``)."""
-    from visiontx.transforms._fusion import reads_edge_band
+    from visiontx.transforms._fusion import edge_bands, reads_edge_band
     from visiontx.transforms._per_sample._fusion import _edge_boxes
 
     size = (20, 30)
@@ -656,6 +656,9 @@ def test_edge_band_test_of_one_map_agrees_with_the_batched_one() -> None:
     batched = [_edge_boxes(torch.tensor([g.inverse_matrix], dtype=torch.float64), g.canvas_size, size) is not None
                for g in geometries]
     assert batched == expected
+    bands = [edge_bands(torch.tensor([g.inverse_matrix], dtype=torch.float64), g.canvas_size, size).tolist()
+             for g in geometries]
+    assert bands == [[band] for band in expected]
 
 
 def test_fused_runs_with_a_warp_keep_blending_the_fill_at_the_border() -> None:

@@ -54,7 +54,7 @@ from ._utils import FillMixin
 
 __all__ = [
     "FUSIBLE", "WHOLE_PIXEL", "FusedRun", "WholePixelRun", "apply_run", "apply_whole_pixel_run", "is_fusible",
-    "reads_edge_band", "repeats_edges", "split_runs", "whole_pixel_stages",
+    "edge_bands", "reads_edge_band", "repeats_edges", "split_runs", "whole_pixel_stages",
 ]
 
 # Transforms whose every call goes through described ops (their params need only the sample's size, or for
@@ -353,6 +353,18 @@ def reads_edge_band(inverse: Sequence[Sequence[float]], canvas: Sequence[int], s
     sources = [(a * x + b * y + c, d * x + e * y + f) for x in (0.5, width - 0.5) for y in (0.5, height - 0.5)]
     inside = all(-1e-6 <= u <= size[1] + 1e-6 and -1e-6 <= v <= size[0] + 1e-6 for u, v in sources)
     return inside and any(min(u, size[1] - u) < 0.5 - 1e-6 or min(v, size[0] - v) < 0.5 - 1e-6 for u, v in sources)
+
+
+def edge_bands(inverse: torch.Tensor, canvas: Sequence[int], size: Sequence[int]) -> torch.Tensor:
+    """:func:`reads_edge_band` of each affine map of ``inverse`` ``[B, 3, 3]`` (float64, on any device), the same
+    corners in the same float64 steps, as a ``[B]`` bool tensor on its device (nothing read back to the host)."""
+    height, width = canvas
+    x = inverse.new_tensor([0.5, 0.5, width - 0.5, width - 0.5])
+    y = inverse.new_tensor([0.5, height - 0.5, 0.5, height - 0.5])
+    u, v = (inverse[:, i, 0, None] * x + inverse[:, i, 1, None] * y + inverse[:, i, 2, None] for i in (0, 1))
+    inside = ((u >= -1e-6) & (u <= size[1] + 1e-6) & (v >= -1e-6) & (v <= size[0] + 1e-6)).all(-1)
+    band = (torch.minimum(u, size[1] - u) < 0.5 - 1e-6) | (torch.minimum(v, size[0] - v) < 0.5 - 1e-6)
+    return inside & band.any(-1)
 
 
 def _common_size(flat_inputs: list[Any], needs: list[bool]) -> tuple[int, int] | None:

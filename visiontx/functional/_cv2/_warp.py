@@ -213,16 +213,18 @@ def _native_blend(out: torch.Tensor, weight: np.ndarray, fill: Sequence[float], 
     native().blend_border(planes, weight, fills, tuple(in_size), flat, projective, map_x, map_y)
 
 
-def source_points(normalised: torch.Tensor, extent: int, *, in_place: bool = False) -> np.ndarray:
-    """Pixel coordinates of float32 ``grid_sample`` coordinates along an axis of ``extent`` pixels, ``(g + 1)
-    extent / 2 - 0.5`` (``in_place``: in ``normalised``'s memory, which must then be contiguous)."""
-    shifted = normalised.add_(1.0) if in_place else normalised.add(1.0)
-    return shifted.mul_(extent / 2).sub_(0.5).numpy()
+def pixel_points(normalised: np.ndarray, extent: int) -> np.ndarray:
+    """float32 ``grid_sample`` coordinates along an axis of ``extent`` pixels turned into pixel coordinates in place,
+    ``(g + 1) extent / 2 - 0.5`` step by step, as ``grid_sample`` unnormalises them; returns ``normalised``."""
+    normalised += np.float32(1.0)
+    normalised *= np.float32(extent / 2)
+    normalised -= np.float32(0.5)
+    return normalised
 
 
 def remap(image: torch.Tensor, maps: tuple[np.ndarray, np.ndarray], fill: Sequence[float] | None) -> torch.Tensor:
     """Bilinear sampling of ``[..., C, H, W]`` at the float32 source columns and rows ``maps`` ``(H_out, W_out)``
-    each (``grid_sample``'s points in pixels: :func:`source_points`); outside points as :func:`warp`."""
+    each (``grid_sample``'s points in pixels: :func:`pixel_points`); outside points as :func:`warp`."""
     height, width = image.shape[-2:]
     channels = channel_count(image)
 
@@ -267,12 +269,11 @@ def _rounded_source_points(
     compiled pass where the module has AVX2 loops (``nearest_points``: the same float32 steps), else in numpy."""
     u, v = scratch([((out_size[0], out_size[1]), np.float32)] * 2, slot="maps")
     terms, origin, projective = grid_terms(inverse, out_size, in_size, np.float32, projective)
-    half_extents = np.float32(in_size[1] / 2), np.float32(in_size[0] / 2)
     module = native()
-    if module is not None and module.nearest_points(u, v, [float(k) for k in terms], projective, *half_extents,
-                                                     *origin):  # AVX2 only: numpy's loops are as fast as SSE2's
+    if module is not None and module.nearest_points(u, v, [float(k) for k in terms], projective, in_size[1] / 2,
+                                                     in_size[0] / 2, *origin):  # AVX2 only: numpy's are as fast
         return u, v
-    _source_points(u, v, terms, projective, origin, half_extents)
+    _source_points(u, v, terms, projective, origin, in_size)
     for coords in (u, v):
         np.rint(coords, out=coords)
         if not np.isfinite(coords).all():  # a projective horizon (0 / 0) or an overflow
@@ -282,11 +283,11 @@ def _rounded_source_points(
 
 def _source_points(
     u: np.ndarray, v: np.ndarray, k: Sequence[np.float32], projective: bool, origin: Sequence[float],
-    half_extents: Sequence[np.float32],
+    in_size: Sequence[int],
 ) -> None:
     """The unrounded float32 source columns ``u`` and rows ``v`` of every output pixel (written in place), as the
     torch path computes them: the normalised grid of ``matrix_grid`` (``k`` and ``origin``: ``grid_terms``), then
-    ``(g + 1) extent / 2 - 0.5``."""
+    :func:`pixel_points` for an input of ``in_size``."""
     f32 = np.float32
     xs = np.arange(u.shape[1], dtype=f32) + f32(origin[0])
     ys = np.arange(u.shape[0], dtype=f32) + f32(origin[1])
@@ -301,10 +302,8 @@ def _source_points(
             v /= denominator
             u -= f32(1.0)
             v -= f32(1.0)
-        for coords, half in zip((u, v), half_extents):
-            coords += f32(1.0)
-            coords *= half
-            coords -= f32(0.5)
+        pixel_points(u, in_size[1])
+        pixel_points(v, in_size[0])
 
 
 def _remap_whole(image: torch.Tensor, x: np.ndarray, y: np.ndarray, fill: Sequence[float] | None) -> torch.Tensor:

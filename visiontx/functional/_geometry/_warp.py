@@ -333,13 +333,13 @@ def sample_displaced(
 
 def _displaced_points(size: Sequence[int], displacement: torch.Tensor) -> tuple[np.ndarray, np.ndarray]:
     """The source columns and rows of the identity grid moved by float32 ``displacement`` ``(H, W, 2)``, axis by
-    axis: the values of ``_identity_grid(size) + displacement`` turned into pixels (``_cv2.source_points``), without
+    axis: the values of ``_identity_grid(size) + displacement`` turned into pixels (``_cv2.pixel_points``), without
     building the interleaved grid (each axis one contiguous plane: a planar displacement's component is read
     straight)."""
     height, width = size
     identity = _identity_axes(size, torch.float32, displacement.device)
     return tuple(  # type: ignore[return-value]
-        _cv2.source_points(torch.add(displacement[..., i], axis), extent, in_place=True)
+        _cv2.pixel_points(torch.add(displacement[..., i], axis).numpy(), extent)
         for i, (axis, extent) in enumerate(zip((identity[0][None, :], identity[1][:, None]), (width, height)))
     )
 

@@ -14,7 +14,7 @@ from ...datapoints import Datapoint, Image, Mask
 from ...functional import Geometry, InterpolationMode, warp
 from ...functional._color._batched import per_image
 from ...functional._geometry import _batched as G
-from .._fusion import _RANKS, apply_run, reads_edge_band, repeats_edges, split_runs
+from .._fusion import _RANKS, apply_run, edge_bands, repeats_edges, split_runs
 from .._geometry import (
     RandomAffine,
     RandomCrop,
@@ -157,15 +157,15 @@ def _run_matrices(run: list[Any], batch: Batch, context: Context) -> tuple[Batch
 
 def _edge_boxes(inverse: torch.Tensor, canvas: tuple[int, int], in_size: Sequence[int]) -> torch.Tensor | None:
     """``warp_batch``'s source boxes: the edge pixels' centres for the maps that read only the input and its outer
-    half pixel (``reads_edge_band``, the fused Compose's test: there the edge pixel, as a resize gives), no bound for
-    the others; None when no map does."""
-    band = [reads_edge_band(matrix, canvas, in_size) for matrix in inverse.tolist()]
-    if not any(band):
+    half pixel (``edge_bands``, the fused Compose's test: there the edge pixel, as a resize gives), no bound for the
+    others; on the CPU None when no map does (elsewhere that would be a read-back: the bounds are always given)."""
+    band = edge_bands(inverse, canvas, in_size)
+    if inverse.device.type == "cpu" and not bool(band.any()):
         return None
     height, width = in_size
     centres = inverse.new_tensor([0.5, 0.5, width - 0.5, height - 0.5])
     unbounded = inverse.new_tensor([-math.inf, -math.inf, math.inf, math.inf])
-    return torch.where(torch.tensor(band, device=inverse.device)[:, None], centres, unbounded)
+    return torch.where(band[:, None], centres, unbounded)
 
 
 def _warp_leaf(
