@@ -50,6 +50,12 @@ def test_run_bench_writes_a_markdown_report(tmp_path, capsys) -> None:
     assert "| classification (JPEG bytes: decode+RRC+flip+jitter+normalize) |" in text
     assert "| DataLoader, classification (JPEG bytes" in text
     assert "CPU:" in text and "torch " in text
+    headings = [line for line in text.splitlines() if line.startswith("## ")]
+    # shown in the order of SECTIONS though the DataLoader runs first; the overall means come last
+    assert text.index("## Pipelines") < text.index("## DataLoader") < text.index("## Dispatch overhead")
+    assert headings[-1].startswith("## Overall: every entry")
+    overall = text[text.index("## Overall"):]
+    assert "Geometric means: vs torchvision" in overall and " at 24 x 32 " not in overall.splitlines()[0]
     assert "Targets" not in text and "goal" not in text and "****" not in text
 
 
@@ -83,6 +89,9 @@ def test_albumentations_in_another_interpreter_is_timed_like_a_local_peer(capsys
     cells = [c.strip() for c in flip.split("|")[2:6]]
     assert all(c and c[0].isdigit() for c in cells), cells  # img/s of all four peers
     assert "slowest vs albumentationsx" in text
+    below = [line for line in text.splitlines() if line.startswith("Below 0.9x albumentations")]
+    assert [line.split(":")[0] for line in below] == ["Below 0.9x albumentations", "Below 0.9x albumentationsx"]
+    assert all(line.endswith(" of 4 entries.") for line in below), below  # 2 transforms, 2 DataLoader rows
     loader_row = next(line for line in text.splitlines() if line.startswith("| DataLoader"))
     assert "error" not in loader_row
 

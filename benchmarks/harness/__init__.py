@@ -28,6 +28,9 @@ from .timing import FULL, QUICK, Progress, Settings, interleaved_runs
 __all__ = ["BenchConfig", "QUICK_CONFIG", "run_bench"]
 
 SECTIONS = ("transforms", "pipelines", "loader", "fusion", "dispatch", "batch", "scaling", "per_sample")
+# The DataLoader runs first, its workers forked from a process that has run nothing else yet (as a training
+# script's): forked after the other sections, visiontx's workers measured up to 10% slower (NOTES.md, round 16).
+RUN_ORDER = ("loader",) + tuple(name for name in SECTIONS if name != "loader")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -88,6 +91,8 @@ class _Run:
     missing: tuple[str, ...]
     config: BenchConfig
     progress: Progress
+    # every row of the per-image tables (transforms, pipelines, DataLoader), its label prefixed by its table
+    rows: list = dataclasses.field(default_factory=list)
 
     @property
     def columns(self) -> tuple[str, ...]:
@@ -133,9 +138,24 @@ def _run(peers: dict, config: BenchConfig) -> list[str]:
         "per_sample": lambda: [line for device in devices for line in _per_sample(run, device)],
     }
     try:
-        return [line for name in SECTIONS if name in config.sections for line in parts[name]()]
+        lines = {name: parts[name]() for name in RUN_ORDER if name in config.sections}
     finally:
         run.progress.close()
+    return [line for name in SECTIONS if name in lines for line in lines[name]] + _overall(run)
+
+
+def _overall(run: _Run) -> list[str]:
+    """The geometric means over every row of the per-image tables of this run, all sizes together."""
+    if not run.rows:
+        return []
+    lines = ["", "## Overall: every entry of the transform, pipeline and DataLoader tables above", ""]
+    lines += _summary_line(run.rows, run.missing, run.columns)[1:]
+    for peer in run.columns[1:]:
+        ratios = [r for _, times, _ in run.rows if (r := report.speedup(times, peer)) is not None]
+        if peer.startswith("albumentations") and ratios:
+            slow = sum(r < 0.9 for r in ratios)
+            lines += ["", f"Below 0.9x {peer}: {slow} of {len(ratios)} entries."]
+    return lines
 
 
 def _header(peers: dict, config: BenchConfig) -> list[str]:
@@ -159,6 +179,7 @@ def _per_size(run: _Run, title: str, selected: list, min_calls: int | None = Non
     lines: list[str] = []
     for size in run.config.sizes:
         rows, unavailable = sections.run_cases(selected, run.peers, size, settings, run.progress)
+        run.rows += [(f"{label} at {size[0]} x {size[1]}", *rest) for label, *rest in rows]
         lines += ["", f"## {title}, uint8 RGB {size[0]} x {size[1]} (H x W)", ""]
         table = (report.throughput_table(rows, missing=run.missing, peers=run.columns, floor=True)
                  + _summary_line(rows, run.missing, run.columns))
@@ -210,9 +231,11 @@ def _loader(run: _Run) -> list[str]:
     rows = []
     with loader.temporary_folder() as folder:
         paths = loader.write_jpegs(folder, config.loader_images)
+        loader.warm_up(paths, config.loader_workers)
         for case in jpeg_cases:
             results = interleaved_runs(_loader_passes(run, case, paths), config.loader_repeats)
             rows.append(("DataLoader, " + case.name, results, case.note))
+    run.rows += rows
     title = (f"## DataLoader: {config.loader_images} JPEG files on disk, {config.loader_workers} workers, batch "
              f"{config.loader_batch}, read + decode + the classification pipeline (images/s, end to end)")
     return ["", title, ""] + report.throughput_table(rows, missing=run.missing, peers=run.columns)

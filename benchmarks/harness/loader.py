@@ -76,5 +76,18 @@ def images_per_second(dataset: JpegFiles, batch_size: int, workers: int) -> floa
     return count / (time.perf_counter() - start)
 
 
+def warm_up(paths: list[str], workers: int) -> None:
+    """One untimed pass over a few files, reading only their bytes: the process's first DataLoader iteration
+    imports and sets up the multiprocessing machinery, which would otherwise count against whichever
+    library is timed first."""
+    dataset = JpegFiles(paths[:2 * max(workers, 1)], _byte_tensor, lambda data: data)
+    for _ in torch.utils.data.DataLoader(dataset, batch_size=1, num_workers=workers):
+        pass
+
+
+def _byte_tensor(data: bytes) -> torch.Tensor:
+    return torch.frombuffer(bytearray(data), dtype=torch.uint8)
+
+
 def temporary_folder() -> tempfile.TemporaryDirectory:
     return tempfile.TemporaryDirectory(prefix="visiontx-bench-")
