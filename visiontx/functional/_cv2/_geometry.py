@@ -239,7 +239,12 @@ def can_pad(image: torch.Tensor, padding: Sequence[int], padding_mode: str, fill
         return True
     if len(fill) != 1 and (image.ndim < 3 or len(fill) != image.shape[-3]):
         return False
-    return image.dtype != torch.uint8 or all(float(v).is_integer() and 0 <= v <= 255 for v in fill)
+    if image.dtype != torch.uint8:
+        return True
+    for value in fill:
+        if not (0 <= value <= 255 and float(value).is_integer()):
+            return False
+    return True
 
 
 def pad(image: torch.Tensor, padding: Sequence[int], padding_mode: str, fill: Sequence[float]) -> torch.Tensor:
@@ -249,12 +254,13 @@ def pad(image: torch.Tensor, padding: Sequence[int], padding_mode: str, fill: Se
     size = (image.shape[-2] + top + bottom, image.shape[-1] + left + right)
     border = _BORDERS[padding_mode]
     src, out, dst = planes(image, size)
-    channels = channel_count(image)
     constant = padding_mode == "constant"  # the other modes take no fill (as torch's path: any fill is ignored)
-    fills = [plane_fill(fill, channels, i) if constant else 0.0 for i in range(src.shape[0])]
     if constant and src.dtype == np.uint8 and native() is not None:  # whole fills 0..255 (can_pad)
-        native().pad(src, dst, tuple(padding), bytes(int(value) for value in fills))  # each byte written once
+        per_channel = bytes([int(value) for value in fill])  # one for all, or one per channel (can_pad)
+        native().pad(src, dst, tuple(padding), per_channel * (src.shape[0] // len(per_channel)))  # bytes written once
         return out
+    channels = channel_count(image)
+    fills = [plane_fill(fill, channels, i) if constant else 0.0 for i in range(src.shape[0])]
     for i in range(src.shape[0]):
         cv2.copyMakeBorder(src[i], top, bottom, left, right, border, dst=dst[i], value=fills[i])
     return out
