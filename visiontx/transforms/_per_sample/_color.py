@@ -23,6 +23,8 @@ class BatchedColorJitter(Leaf):
     slots before the common hue step, those after it left-aligned in the slots after (empty slots are the
     identity), so ``n`` adjustments take ``2 (n - 1)`` blend steps and one hue step."""
 
+    listed = ("order", "factors")
+
     def draw(self, batch: Batch, context: Context) -> dict[str, Any]:
         size, device, generator = batch.size, batch.device, context.generator
         ranges = (self.transform.brightness, self.transform.contrast, self.transform.saturation, self.transform.hue)
@@ -32,7 +34,7 @@ class BatchedColorJitter(Leaf):
 
     def sample_params(self, values: dict[str, Any], i: int) -> dict[str, Any]:
         factors = [None if f is None else float(f[i]) for f in values["factors"]]
-        return dict(order=values["order"][i].tolist(), factors=factors)
+        return dict(order=values["order"][i], factors=factors)
 
     def apply(self, leaf: torch.Tensor, values: dict[str, Any]) -> torch.Tensor:
         factors = values["factors"]
@@ -87,6 +89,7 @@ class BatchedPhotometricDistort(Leaf):
     permutation per sample: two contrast slots, one taken per sample, and the hue kept where its coin fell."""
 
     _STEPS = ("brightness", "contrast", "saturation", "hue")
+    listed = (*_STEPS, *(f"{name}_on" for name in _STEPS), "contrast_before", "permute_on", "permutation")
 
     def draw(self, batch: Batch, context: Context) -> dict[str, Any]:
         t, n, device, generator = self.transform, batch.size, batch.device, context.generator
@@ -106,7 +109,7 @@ class BatchedPhotometricDistort(Leaf):
             f"{name}_factor": float(values[name][i]) if bool(values[f"{name}_on"][i]) else None for name in self._STEPS
         }
         params["contrast_before"] = bool(values["contrast_before"][i])
-        params["permutation"] = values["permutation"][i].tolist() if bool(values["permute_on"][i]) else None
+        params["permutation"] = values["permutation"][i] if values["permute_on"][i] else None
         return params
 
     def apply(self, leaf: torch.Tensor, values: dict[str, Any]) -> torch.Tensor:

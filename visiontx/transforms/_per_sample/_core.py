@@ -181,7 +181,7 @@ class LeafRecord(Record):
 
     def params(self, i: int) -> dict[str, Any] | None:
         if self._host is None:  # one read-back per record, only when asked (boxes, replay, tests)
-            values = {k: v.cpu() if isinstance(v, torch.Tensor) else v for k, v in self._values.items()}
+            values = self._implementation.host_values(self._values)
             self._host = (values, None if self._applied is None else self._applied.tolist())
         values, applied = self._host
         if applied is not None and not applied[i]:
@@ -206,6 +206,9 @@ class Leaf(Batched):
     takes_datapoints = False
     # whether CPU batches the OpenCV wing can take go image by image through the single kernels
     per_image = True
+    # the values sample_params reads element by element: it gets them as Python lists (one ``tolist`` a
+    # value, where indexing a tensor costs ~1 µs an element); a list of tensors becomes a list of lists
+    listed: tuple[str, ...] = ()
 
     def draw(self, batch: Batch, context: Context) -> dict[str, Any]:
         """The parameters of every sample: tensors with leading dim ``B`` (or values shared by all)."""
@@ -216,8 +219,19 @@ class Leaf(Batched):
         """The transformed batched ``leaf`` (a plain tensor ``[B, ...]``; masks when ``moves_masks``)."""
 
     def sample_params(self, values: dict[str, Any], i: int) -> dict[str, Any]:
-        """Sample ``i``'s parameters from the host copy of :meth:`draw`'s values."""
+        """Sample ``i``'s parameters from the host copy of :meth:`draw`'s values (:meth:`host_values`)."""
         return {}
+
+    def host_values(self, values: dict[str, Any]) -> dict[str, Any]:
+        """:meth:`draw`'s values on the host (one read-back each), those named in ``listed`` as lists."""
+        host = {}
+        for key, value in values.items():
+            if key in self.listed:
+                value = value.tolist() if isinstance(value, torch.Tensor) else [_listed(v) for v in value]
+            elif isinstance(value, torch.Tensor):
+                value = value.cpu()
+            host[key] = value
+        return host
 
     def coins(self, batch: Batch, context: Context) -> torch.Tensor | None:
         if isinstance(self.transform, RandomApplyTransform):
@@ -256,7 +270,7 @@ class Leaf(Batched):
     def _per_image_outputs(self, leaf: Any, values: dict[str, Any], applied: torch.Tensor | None) -> list[Any]:
         """The single transform's ``transform`` on each applied image of ``leaf`` (a batch tensor or
         ``Pieces``) with its parameters (one read-back of the draws); skipped images as they are."""
-        host = {k: v.cpu() if isinstance(v, torch.Tensor) else v for k, v in values.items()}
+        host = self.host_values(values)
         skip = [False] * leaf.shape[0] if applied is None else (~applied).tolist()
         return [
             _index(leaf, i) if skip[i] else self.transform.transform(_index(leaf, i), self.sample_params(host, i))
@@ -276,3 +290,7 @@ class Leaf(Batched):
 
     def _moves(self, leaf: Any) -> bool:
         return isinstance(leaf, self.transform._transformed_types) and isinstance(leaf, Datapoint)
+
+
+def _listed(value: Any) -> Any:
+    return value.tolist() if isinstance(value, torch.Tensor) else value

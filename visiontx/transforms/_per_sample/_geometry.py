@@ -82,6 +82,8 @@ def _center(transform: Any, size: tuple[int, int]) -> list[float]:
 
 @register(RandomAffine)
 class BatchedAffine(Warp):
+    listed = ("angle", "translate", "scale", "shear")
+
     def draw(self, batch: Batch, context: Context) -> dict[str, Any]:
         t, (height, width), n = self.transform, batch.spatial_size, batch.size
         device, generator = batch.device, context.generator
@@ -116,6 +118,8 @@ class BatchedRotation(Warp):
     """Rotations about the centre keep the size; with ``expand`` each sample has its own size: a loop,
     whose samples cannot be stacked unless their sizes agree."""
 
+    listed = ("angle",)
+
     def batched(self, leaf: torch.Tensor) -> bool:
         return not self.transform.expand
 
@@ -133,6 +137,7 @@ class BatchedRotation(Warp):
 @register(RandomPerspective)
 class BatchedPerspective(Warp):
     projective = True
+    listed = ("endpoints",)
 
     def draw(self, batch: Batch, context: Context) -> dict[str, Any]:
         (height, width), n, device, generator = batch.spatial_size, batch.size, batch.device, context.generator
@@ -154,7 +159,7 @@ class BatchedPerspective(Warp):
     def sample_params(self, values: dict[str, Any], i: int) -> dict[str, Any]:
         height, width = values["out_size"]
         startpoints = [[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]]
-        return dict(startpoints=startpoints, endpoints=values["endpoints"][i].tolist())
+        return dict(startpoints=startpoints, endpoints=values["endpoints"][i])
 
 
 @register(RandomResizedCrop)
@@ -163,6 +168,8 @@ class BatchedResizedCrop(Warp):
     centre crop). The batched warp clamps source points to the crop, as the resize of a crop repeats its
     edges: the same bilinear sampling, where nothing shrinks. Masks (nearest), other filters and crops
     that may shrink with ``antialias`` loop."""
+
+    listed = ("top", "left", "height", "width")
 
     def batched(self, leaf: torch.Tensor) -> bool:
         t = self.transform
@@ -202,6 +209,8 @@ class BatchedResizedCrop(Warp):
 class BatchedCrop(Warp):
     """Integer shifts sampled with nearest neighbours (exact), the constant padding as the fill; other
     padding modes loop."""
+
+    listed = ("top", "left")
 
     def batched(self, leaf: torch.Tensor) -> bool:
         return self.transform.padding_mode == "constant"

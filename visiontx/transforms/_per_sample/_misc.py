@@ -20,6 +20,8 @@ from ._core import Context, Leaf, register
 class BatchedGaussianBlur(Leaf):
     """One separable blur of the batch with per-sample weights (grouped by sample, no loop)."""
 
+    listed = ("sigma",)
+
     def draw(self, batch: Batch, context: Context) -> dict[str, Any]:
         low, high = self.transform.sigma
         return dict(sigma=_draws.uniform(batch.size, low, high, batch.device, context.generator))
@@ -38,6 +40,8 @@ class BatchedErasing(Leaf):
     """Up to 10 rectangles per sample drawn at once, each sample taking its first that fits (none: the
     sample is left as it is); one masked fill of the batch. ``value="random"`` draws normal noise for the
     whole batch and each sample's rectangle takes its part."""
+
+    listed = ("found", "top", "left", "height", "width")
 
     def draw(self, batch: Batch, context: Context) -> dict[str, Any]:
         t, n, device, generator = self.transform, batch.size, batch.device, context.generator
