@@ -196,7 +196,7 @@ def test_vectorised_draws_and_matrices_match_the_descriptions() -> None:
                           (T.RandomResizedCrop((9, 11)), "resized_crop")]:
         implementation = batched_for(transform)
         values = implementation.draw(batch, Context(None, False))
-        host = {k: v.cpu() if isinstance(v, torch.Tensor) else v for k, v in values.items()}
+        host = implementation.host_values(values)
         for i in range(B):
             params = implementation.sample_params(host, i)
             if op == "rotate":
@@ -205,6 +205,22 @@ def test_vectorised_draws_and_matrices_match_the_descriptions() -> None:
                 params = dict(params, size=list(transform.size))
             expected = torch.tensor(F.geometry_of(op, SIZE, **params).inverse_matrix, dtype=torch.float64)
             torch.testing.assert_close(values["inverse"][i], expected, rtol=1e-9, atol=1e-9)
+
+
+def test_sample_params_read_the_listed_values_as_lists() -> None:
+    """The host copy holds the values each vectorised transform reads per sample as Python lists (indexing a
+    tensor costs ~1 µs an element), and the samples' parameters are plain numbers, not 0-d tensors."""
+    batch = Batch.split(_batch())
+    for transform in [T.RandomAffine(30, (0.2, 0.2), (0.5, 1.5), (-10, 10, -5, 5)), T.RandomRotation(45),
+                      T.RandomPerspective(p=1.0), T.RandomResizedCrop((9, 11)), T.RandomCrop(12, padding=3),
+                      T.ColorJitter(0.4, 0.4, 0.4, 0.1), T.RandomPhotometricDistort(p=0.5),
+                      T.GaussianBlur(3, sigma=(0.5, 2.0)), T.RandomErasing(p=1.0)]:
+        implementation = batched_for(transform)
+        host = implementation.host_values(implementation.draw(batch, Context(None, False)))
+        assert implementation.listed and all(isinstance(host[key], list) for key in implementation.listed)
+        for i in range(B):
+            leaves = torch.utils._pytree.tree_leaves(implementation.sample_params(host, i))
+            assert not any(isinstance(leaf, torch.Tensor) and leaf.ndim == 0 for leaf in leaves), transform
 
 
 def test_boxes_key_points_and_labels_per_sample_stay_aligned() -> None:
