@@ -223,6 +223,22 @@ def test_solarize_uint8_for_several_thresholds() -> None:
         assert_equal(F.solarize(image, threshold=threshold), torch.where(image >= threshold, 255 - image, image))
 
 
+def test_solarize_uint8_compares_in_the_default_float_dtype_as_torch() -> None:
+    """``uint8 >= threshold`` compares in torch's default float dtype: ``255 * m`` of a float32 magnitude just
+    above a whole number (the auto-augment policies' thresholds: 221.000002, ...) is that number in float32."""
+    image = torch.arange(256, dtype=torch.uint8).view(1, 16, 16)
+    thresholds = [255 * m for m in torch.linspace(0.0, 1.0, 31).tolist()] + [220.5, 221.0000001, 17.000001]
+    for dtype in (torch.float32, torch.float64):
+        previous = torch.get_default_dtype()
+        torch.set_default_dtype(dtype)
+        try:
+            for threshold in thresholds:
+                expected = torch.where(image >= threshold, 255 - image, image)
+                assert_equal(F.solarize(image, threshold=threshold), expected)
+        finally:
+            torch.set_default_dtype(previous)
+
+
 def test_saturation_zero_is_grayscale() -> None:
     image = make_image_tensor(dtype=torch.float32)
     expected = F.rgb_to_grayscale(image, num_output_channels=3)

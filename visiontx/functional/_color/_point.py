@@ -7,6 +7,7 @@ from typing import Any
 
 import PIL.Image
 import PIL.ImageOps
+import numpy as np
 import torch
 
 from ..._args import is_number
@@ -138,8 +139,16 @@ def solarize_image_tensor(image: torch.Tensor, threshold: float) -> torch.Tensor
     """Solarize ``[..., C, H, W]``."""
     threshold = _check_threshold(threshold, image.dtype)
     if image.dtype == torch.uint8:
-        return apply_lut(image, _solarize_lut(float(threshold)).to(image.device))
+        return apply_lut(image, _solarize_lut(_as_default_float(threshold)).to(image.device))
     return torch.where(image >= threshold, invert_image_tensor(image), image)
+
+
+def _as_default_float(value: float) -> float:
+    """``value`` rounded to torch's default float dtype: what ``uint8_tensor >= value`` compares with (so
+    ``255 * m`` of a float32 magnitude ``m`` just above a whole number stays above it, as in torchvision)."""
+    if torch.get_default_dtype() == torch.float32:
+        return float(np.float32(value))
+    return float(torch.tensor(float(value), dtype=torch.get_default_dtype()))
 
 
 @functools.lru_cache(maxsize=64)
