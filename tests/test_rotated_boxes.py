@@ -191,6 +191,34 @@ def test_ops_match_torchvision(op: str, kwargs: dict, format: str, mode: str | N
     torch.testing.assert_close(corners(ours, format), corners(theirs, format), atol=TOLERANCE, rtol=0)
 
 
+FLAT = torch.tensor([[10.0, 10.0, 0.0, 5.0, 30.0], [12.5, 12.0, 0.0, 0.0, -130.0], [20.0, 9.0, 0.0, 7.0, 170.0]])
+
+
+@pytest.mark.parametrize("format", ["XYWHR", "CXCYWHR"])
+def test_zero_width_boxes_keep_their_angle_under_crops_pads_and_flips_as_torchvision(format: str) -> None:
+    """Their corners give no direction (p1 == p2): the angle comes from the map, not from the corners."""
+    tv, F2 = _tv()
+    for op, kwargs in [op for op in OPS if op[0] in ("crop", "pad", "center_crop", "horizontal_flip", "vertical_flip")]:
+        ours = getattr(F, op)(BoundingBox(FLAT, format=format, canvas_size=(40, 40), clamping_mode=None), **kwargs)
+        theirs = getattr(F2, op)(tv.BoundingBoxes(FLAT, format=format, canvas_size=(40, 40), clamping_mode=None), **kwargs)
+        ours, theirs = ours.as_subclass(torch.Tensor), theirs.as_subclass(torch.Tensor)
+        torch.testing.assert_close(ours[:, :4], theirs[:, :4], atol=1e-4, rtol=0)
+        turn = (ours[:, 4] - theirs[:, 4]).remainder(360)  # torchvision's flips leave (-180, 180]: 310 is -50
+        assert torch.minimum(turn, 360 - turn).max() < 1e-3, (op, ours[:, 4], theirs[:, 4])
+
+
+@pytest.mark.parametrize(("op", "kwargs"), [op for op in OPS if op[0] != "perspective"] + [("resize", dict(size=[80, 80]))],
+                         ids=lambda v: v if isinstance(v, str) else None)
+@pytest.mark.parametrize("format", ["XYWHR", "CXCYWHR"])
+def test_zero_width_boxes_move_as_their_corners(op: str, kwargs: dict, format: str) -> None:
+    """Unclamped, a zero-width box lands where its four corners do (torchvision's resizes and warps give it
+    angle 0, turning the segment; its crops, pads and flips keep it, as here)."""
+    boxes = BoundingBox(FLAT, format=format, canvas_size=(40, 40), clamping_mode=None)
+    moved = getattr(F, op)(boxes, **kwargs)
+    as_corners = getattr(F, op)(F.convert_bounding_box_format(boxes, new_format="XYXYXYXY"), **kwargs)
+    torch.testing.assert_close(corners(moved, format), as_corners.as_subclass(torch.Tensor), atol=1e-4, rtol=0)
+
+
 @pytest.mark.parametrize("format", ROTATED)
 def test_uniform_resize_and_scale_jitter_sizes_match_torchvision(format: str) -> None:
     tv, F2 = _tv()

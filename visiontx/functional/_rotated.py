@@ -33,13 +33,16 @@ def xywhr_to_corners(boxes: torch.Tensor) -> torch.Tensor:
     return torch.stack([x1, y1, x2, y2, x3, y3, x4, y4], dim=-1)
 
 
-def corners_to_xywhr(corners: torch.Tensor) -> torch.Tensor:
+def corners_to_xywhr(corners: torch.Tensor, flat_angle: torch.Tensor | None = None) -> torch.Tensor:
     """``XYXYXYXY`` ``[..., 8]`` -> ``XYWHR`` ``[..., 5]``: the first corner, ``w = |p2 - p1|``,
-    ``h = |p3 - p2|`` and the angle of the first edge, in ``(-180, 180]``."""
+    ``h = |p3 - p2|`` and the angle of the first edge, in ``(-180, 180]``. A box of zero width has no first
+    edge to turn: its angle is ``flat_angle`` where given, else 0 (torchvision's conversion)."""
     x1, y1, x2, y2, x3, y3 = corners[..., :6].unbind(-1)
     angle = torch.atan2(y1 - y2, x2 - x1) * (180.0 / math.pi)
     width = torch.hypot(x2 - x1, y2 - y1)
     height = torch.hypot(x3 - x2, y3 - y2)
+    if flat_angle is not None:
+        angle = torch.where(width == 0, flat_angle.to(angle.dtype), angle)
     return torch.stack([x1, y1, width, height, angle], dim=-1)
 
 
@@ -61,11 +64,14 @@ def rotated_to_corners(boxes: torch.Tensor, format: BoundingBoxFormat) -> torch.
     return xywhr_to_corners(xywhr)
 
 
-def corners_to_rotated(corners: torch.Tensor, format: BoundingBoxFormat) -> torch.Tensor:
-    """Four corners ``[..., 8]`` as rotated boxes in ``format`` (a new tensor)."""
+def corners_to_rotated(
+    corners: torch.Tensor, format: BoundingBoxFormat, flat_angle: torch.Tensor | None = None
+) -> torch.Tensor:
+    """Four corners ``[..., 8]`` as rotated boxes in ``format`` (a new tensor; ``flat_angle``: the angle of
+    those of zero width, see :func:`corners_to_xywhr`)."""
     if format == _CORNERS:
         return corners.clone()
-    xywhr = corners_to_xywhr(corners)
+    xywhr = corners_to_xywhr(corners, flat_angle)
     return _shift_centre(xywhr, 1.0) if format == _CXCYWHR else xywhr
 
 

@@ -203,21 +203,41 @@ def transform_rotated_boxes(
     scales) gives the smallest rotated box around the mapped parallelogram (it covers the pixels), a
     perspective the rectangle torchvision 0.29 makes of the mapped corners. Then the box is clamped in
     ``clamping_mode`` unless the geometry is a flip (torchvision clamps rotated boxes after every op but
-    flips, resizes included)."""
+    flips, resizes included). An unclamped box of zero width keeps the direction of its first edge under
+    maps keeping right angles (its corners give none): as torchvision's crops, pads and flips; torchvision's
+    resizes and warps give it angle 0."""
     check_rotated_dtype(bounding_box, format)
     (a, b, _), (d, e, _), _ = geometry.matrix
     corners = rotated_to_corners(bounding_box, format).unflatten(-1, (4, 2))
     mapped = transform_points(corners, geometry.matrix).flatten(-2)
+    flat_angle = None
     if geometry.is_projective:
         mapped = torchvision_rectangle(mapped)
     else:
-        if a * e - b * d < 0:
+        mirrored = a * e - b * d < 0
+        if mirrored:
             mapped = reverse_orientation(mapped)
         if not _keeps_right_angles(a, b, d, e):
             mapped = enclosing_rectangle(mapped)
+        elif format != BoundingBoxFormat.XYXYXYXY:
+            flat_angle = _mapped_angle(bounding_box[..., 4], (a, b, d, e), mirrored)
     if clamping_mode is not None and (geometry.clamp is not None or not _is_flip(geometry.matrix)):
         mapped = clamp_rotated_corners(mapped, geometry.canvas_size, clamping_mode)
-    return corners_to_rotated(mapped, format)
+        flat_angle = None  # clamped to zero width, a box takes the angle torchvision's clamp gives it
+    return corners_to_rotated(mapped, format, flat_angle)
+
+
+def _mapped_angle(angle: torch.Tensor, linear: tuple[float, float, float, float], mirrored: bool) -> torch.Tensor:
+    """The angles (degrees) of boxes' first edges, direction ``u = (cos, -sin)``, under the linear part
+    ``(a, b, d, e)`` of a map keeping right angles, their corners re-listed under a mirror (``p2`` first):
+    what a box of zero width, whose corners give no direction, keeps (as torchvision's crops and flips)."""
+    a, b, d, e = linear
+    radians = angle.to(torch.float64) * (math.pi / 180.0)
+    cos, sin = radians.cos(), radians.sin()
+    ux, uy = a * cos - b * sin, d * cos - e * sin
+    if mirrored:
+        ux, uy = -ux, -uy
+    return torch.atan2(-uy, ux) * (180.0 / math.pi)
 
 
 def _keeps_right_angles(a: float, b: float, d: float, e: float) -> bool:
