@@ -338,6 +338,30 @@ def test_per_sample_records_each_sample_and_replays_bit_exactly(seeded: bool) ->
         torch.testing.assert_close(sample.as_subclass(torch.Tensor), out[i].as_subclass(torch.Tensor), atol=1, rtol=0)
 
 
+@pytest.mark.parametrize("wrapped", ["own generator", "seeded compose", "noise"])
+def test_per_sample_replays_the_generators_of_what_it_wraps_and_leaves_them(wrapped: str) -> None:
+    """A transform inside PerSample with its own generator (or a seeded Compose) draws from that one: the record
+    holds its state, the replay draws from it and leaves the generator where it was."""
+    generator = torch.Generator().manual_seed(9)
+    inner = {
+        "own generator": lambda: T.RandomAffine(30, generator=generator),
+        "seeded compose": lambda: T.Compose([T.RandomAffine(30), T.RandomHorizontalFlip()], seed=9),
+        "noise": lambda: T.GaussianNoise(sigma=0.2, generator=generator),
+    }[wrapped]()
+    pipeline = T.PerSample(inner)
+    batch = Image(torch.rand(4, 3, 20, 24, generator=torch.Generator().manual_seed(0)))
+    out, record = pipeline.record(batch)
+    record = json.loads(json.dumps(record))
+    owner = generator if wrapped != "seeded compose" else inner.generator
+    state = owner.get_state()
+    assert torch.equal(pipeline.replay(batch, record=record), out)
+    assert torch.equal(owner.get_state(), state)
+    assert not torch.equal(pipeline(batch), out)  # a call draws on from where the record left the generator
+    record["rng"]["inner"] = []
+    with pytest.raises(ValueError, match="states of 0 generators"):
+        pipeline.replay(batch, record=record)
+
+
 def _tape_decode(value: Any) -> Any:
     from visiontx.transforms._tape import decode
 

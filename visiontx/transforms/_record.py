@@ -7,8 +7,8 @@ A record is plain JSON data, one node per transform, nested as the pipeline:
 - a container: ``{"transform": "RandomApply", "applied": bool, "steps": [...]}``, ``"index"`` for
   ``RandomChoice``, ``"order"`` for ``RandomOrder``, nothing for ``Compose``; ``steps`` holds one node per
   applied transform, in the order applied (a fused run's transforms are nodes as unfused ones);
-- ``PerSample``: ``{"transform": "PerSample", "rng": the generator state before it, "samples": [what each
-  sample got, as ``draws.params(i)``]}``;
+- ``PerSample``: ``{"transform": "PerSample", "rng": the generator state before it (and, as ``"inner"``, those
+  of the generators of the transforms it wraps), "samples": [what each sample got, as ``draws.params(i)``]}``;
 - any other callable: ``{"transform": its name}`` (replay calls it again).
 
 The root also carries ``"record_version"``. Replay walks the pipeline and the record together and hands
@@ -178,13 +178,18 @@ def _call_with_rng(tape: Tape, step: Transform, node: dict[str, Any], where: str
     """A transform drawing while transforming (``GaussianNoise``) or per sample (``PerSample``): the state of
     the generator it draws from (its own, the current one, else torch's global RNG states) is recorded
     before it, and restored around its replay on a copy (so replay leaves every generator as it found it).
-    A ``PerSample`` node also holds what each sample got (``"samples"``, ``draws.params(i)``), to read."""
+    A ``PerSample`` node also holds the states of the generators of the transforms it wraps (``"inner"``:
+    their own ``generator=``, a seeded ``Compose``'s), set around its replay and put back after it, and what
+    each sample got (``"samples"``, ``draws.params(i)``), to read."""
     devices = list(range(torch.cuda.device_count())) if torch.cuda.is_initialized() else []
     saved, tape.pending = tape.pending, [(step, node)]
     try:
         if not tape.replaying:
             generator = step.generator or _random.current_generator()
             states = {"generator": generator.get_state()} if generator is not None else _rng_states(devices)
+            inner = _inner_generators(step)
+            if inner:
+                states["inner"] = [g.get_state() for g in inner]
             node["rng"] = _tape.encode(states, f"{where}'s RNG states")
             if not isinstance(step, PerSample):
                 return step(*inputs)
@@ -194,15 +199,49 @@ def _call_with_rng(tape: Tape, step: Transform, node: dict[str, Any], where: str
         states = _tape.decode(node.get("rng"))
         if not isinstance(states, dict) or not ("cpu" in states or "generator" in states):
             raise ValueError(f"{where}: the record of {node['transform']} holds no RNG states")
-        if "generator" in states:
-            return _call_with_generator_state(tape, step, node, states["generator"], inputs)
-        with torch.random.fork_rng(devices=devices):
-            torch.set_rng_state(states["cpu"])
-            for device, state in enumerate(states.get("cuda", [])[: len(devices)]):
-                torch.cuda.set_rng_state(state, device)
-            return step(*inputs)
+        with _inner_states(_inner_generators(step), states.get("inner", []), where):
+            if "generator" in states:
+                return _call_with_generator_state(tape, step, node, states["generator"], inputs)
+            with torch.random.fork_rng(devices=devices):
+                torch.set_rng_state(states["cpu"])
+                for device, state in enumerate(states.get("cuda", [])[: len(devices)]):
+                    torch.cuda.set_rng_state(state, device)
+                return step(*inputs)
     finally:
         tape.pending = saved
+
+
+def _inner_generators(step: Transform) -> list[torch.Generator]:
+    """The generators of the transforms a ``PerSample`` wraps (their own, a seeded ``Compose``'s), each once, in
+    module order."""
+    wrapped = getattr(step, "wrapped", None) if isinstance(step, PerSample) else None
+    if not isinstance(wrapped, torch.nn.Module):
+        return []
+    found: dict[int, torch.Generator] = {}
+    for module in wrapped.modules():
+        generator = getattr(module, "generator", None) if isinstance(module, Transform) else None
+        if generator is not None:
+            found.setdefault(id(generator), generator)
+    return list(found.values())
+
+
+@contextmanager
+def _inner_states(generators: list[torch.Generator], states: list[Any], where: str) -> Iterator[None]:
+    """The recorded ``states`` set in ``generators`` for a replay, their own put back after it (the transforms
+    are shared: a thread calling one of them meanwhile would draw from the recorded state)."""
+    if len(states) != len(generators):
+        raise ValueError(
+            f"{where}: the record holds the states of {len(states)} generators of the wrapped transforms, the "
+            f"pipeline has {len(generators)}"
+        )
+    own = [generator.get_state() for generator in generators]
+    try:
+        for generator, state in zip(generators, states):
+            generator.set_state(state)
+        yield
+    finally:
+        for generator, state in zip(generators, own):
+            generator.set_state(state)
 
 
 def _call_with_generator_state(
