@@ -325,3 +325,17 @@ def test_fused_runs_move_points_as_unfused_ones() -> None:
         outputs.append(T.Compose(steps, fuse_geometry=fuse)(image, points)[1])
     assert outputs[0].spatial_size == outputs[1].spatial_size == (30, 30)
     torch.testing.assert_close(outputs[1], outputs[0], rtol=0, atol=1e-4)
+
+
+def test_fused_runs_keep_points_an_intermediate_canvas_left_out_invisible() -> None:
+    """A point off the canvas after one step and brought back by a later one stays invisible, fused as unfused."""
+    image = make_image((40, 40))
+    points = KeyPoints([[0.64, 14.6], [20.0, 20.0]], canvas_size=(40, 40), visibility=torch.tensor([True, True]))
+    for steps in ([T.Resize((27, 16)), T.Pad(2)], [T.Resize((27, 16)), T.RandomAffine(0, translate=(0.3, 0.3))]):
+        outputs = []
+        for fuse in (False, True):
+            torch.manual_seed(0)
+            outputs.append(T.Compose(steps, fuse_geometry=fuse)(image, points)[1])
+        assert outputs[0].visibility.tolist()[0] is False  # the resize put it at x = -0.044
+        assert torch.equal(outputs[1].visibility, outputs[0].visibility)
+        torch.testing.assert_close(outputs[1], outputs[0], rtol=0, atol=1e-4)

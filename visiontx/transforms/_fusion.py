@@ -5,7 +5,8 @@ call, each transform of the run draws its parameters as it would unfused (same d
 a :class:`_GeometryProbe` of the size the sample would have by then) and runs its own ``transform`` on
 the probe, whose kernels compose each op's ``Geometry`` instead of moving pixels. Every leaf then
 moves once through the composed geometry (``F.warp``), but for the boxes of a run with a
-``RandomIoUCrop``, which move unfused (its draws read them: see :func:`_draw`). Runs of one applied transform
+``RandomIoUCrop``, which move unfused (its draws read them: see :func:`_draw`), and key points, which move
+step by step (a point an intermediate canvas left out stays invisible, as unfused). Runs of one applied transform
 replay the drawn parameters unfused. Runs whose applied transforms are all crops, pads and flips
 (:data:`WHOLE_PIXEL`) are exact: their images, videos and masks take one crop of the input and its flips, with
 the run's fill outside the part of the input every step kept, without the canvases in between, and the other
@@ -25,7 +26,7 @@ import torch
 
 from .. import functional as F
 from .._args import setup_fill_arg
-from ..datapoints import BoundingBox, Datapoint, Image, Mask, Video
+from ..datapoints import BoundingBox, Datapoint, Image, KeyPoints, Mask, Video
 from ..functional import Geometry, InterpolationMode
 from ..functional._geometry._description import describe_step
 from ..functional._geometry._crop import _valid_span, window_resize_mask
@@ -393,8 +394,12 @@ def apply_run(run: list[Transform], sample: Any) -> Any:
         exact = _exact(drawn, probe.steps, size, run, flat_inputs, needs, boxes) if whole else None
         outputs = _replay(drawn, flat_inputs) if exact is None else exact
     else:
+        # key points step by step, as unfused: a point an intermediate canvas left out stays invisible
+        points = [isinstance(x, KeyPoints) for x in flat_inputs]
+        stepped = _replay(drawn, flat_inputs, [not p for p in points]) if any(points) else flat_inputs
         outputs = [
-            (boxes[i] if i in boxes else _fused(x, probe.geometry, run, drawn)) if need else x
+            (boxes[i] if i in boxes else stepped[i] if isinstance(x, KeyPoints) else _fused(x, probe.geometry, run, drawn))
+            if need else x
             for i, (x, need) in enumerate(zip(flat_inputs, needs))
         ]
     return rebuild(outputs)
