@@ -421,3 +421,30 @@ def test_gaussian_noise_replay_leaves_the_transform_unchanged_while_it_runs() ->
     again = noise.replay(image, record=record)
     assert torch.equal(out, again)
     assert all(generator is own for generator in noise.seen) and len(noise.seen) == 2
+
+
+def test_an_iou_crop_replays_on_other_boxes_emptying_those_it_leaves_out() -> None:
+    """The crop's test of box centres is made on the boxes it is given: other boxes, as many or not."""
+    image = make_image((40, 40), seed=0)
+    drawn_for = BoundingBox([[5.0, 5.0, 30.0, 30.0], [1.0, 1.0, 4.0, 4.0]], format="XYXY", spatial_size=(40, 40))
+    pipeline = T.Compose([T.RandomIoUCrop()])
+    for seed in range(20):
+        torch.manual_seed(seed)
+        (_, boxes), record = pipeline.record(image, drawn_for)
+        params = record["steps"][0].get("params")
+        if params:
+            break
+    top, left, height, width = (params[k] for k in ("top", "left", "height", "width"))
+    others = BoundingBox([[2.0, 2.0, 10.0, 10.0], [20.0, 20.0, 35.0, 35.0], [0.0, 0.0, 40.0, 40.0]],
+                         format="XYXY", spatial_size=(40, 40))
+    replayed = pipeline.replay(image, others, record=record)[1]
+    assert replayed.spatial_size == (height, width)
+    for box, out in zip(others.tolist(), replayed.tolist()):
+        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        if left < cx < left + width and top < cy < top + height:  # kept: shifted, clamped to the crop
+            x1, y1, x2, y2 = box[0] - left, box[1] - top, box[2] - left, box[3] - top
+            expected = [min(max(x1, 0), width), min(max(y1, 0), height), min(max(x2, 0), width), min(max(y2, 0), height)]
+        else:
+            expected = [0.0, 0.0, 0.0, 0.0]
+        assert out == expected, (box, out, (top, left, height, width))
+    assert torch.equal(pipeline.replay(image, drawn_for, record=record)[1], boxes)

@@ -423,6 +423,18 @@ class RandomIoUCrop(Transform):
         crop_params = {k: params[k] for k in ("top", "left", "height", "width")}
         output = self.call_kernel(F.crop, inpt, **crop_params)
         if isinstance(output, BoundingBox):
-            keep = params["inside"].to(output.device).reshape(output.shape[:-1]).unsqueeze(-1)
+            # the boxes whose centre the crop leaves out are emptied: the test make_params ran ("inside", on the
+            # boxes it drew for), made on these boxes, so a replay on other boxes empties theirs
+            keep = _centres_inside(inpt, **crop_params).to(output.device).reshape(output.shape[:-1]).unsqueeze(-1)
             return BoundingBox.wrap_like(output, output.as_subclass(torch.Tensor).masked_fill(~keep, 0))
         return output
+
+
+def _centres_inside(boxes: BoundingBox, top: int, left: int, height: int, width: int) -> torch.Tensor:
+    """Whether each box's centre lies strictly inside the crop: ``RandomIoUCrop.make_params``' float32 test."""
+    xyxy = F.convert_format_bounding_box(boxes, new_format=BoundingBoxFormat.XYXY).as_subclass(torch.Tensor)
+    xyxy = xyxy.reshape(-1, 4).to(device="cpu", dtype=torch.float32).numpy()
+    cx, cy = 0.5 * (xyxy[:, 0] + xyxy[:, 2]), 0.5 * (xyxy[:, 1] + xyxy[:, 3])
+    x0, y0 = np.int64(left), np.int64(top)  # compared in float64, as make_params' int64 offsets
+    inside = (x0 < cx) & (cx < x0 + width) & (y0 < cy) & (cy < y0 + height)
+    return torch.from_numpy(inside)
