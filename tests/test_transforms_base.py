@@ -179,6 +179,9 @@ def test_random_apply_random_choice_random_order() -> None:
     assert outcomes == {True, False}
     with pytest.raises(ValueError, match="p"):
         T.RandomApply([T.Identity()], p=-0.1)
+    from_module_list = T.RandomApply(torch.nn.ModuleList([T.RandomHorizontalFlip(p=1.0)]), p=1.0)  # as torchvision's
+    assert_equal(from_module_list(image), F.horizontal_flip(image))
+    assert T.from_dict(from_module_list.to_dict()).transforms[0].p == 1.0
 
     choice = T.RandomChoice([T.RandomHorizontalFlip(p=1.0), T.RandomVerticalFlip(p=1.0)], p=[0, 1])
     assert_equal(choice(image), F.vertical_flip(image))

@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import torch
+from torch import nn
 
 from .._args import check_probability
 from . import _random
@@ -15,6 +16,8 @@ from ._transform import Transform
 
 
 def _check_transforms(transforms: Any) -> list[Callable]:
+    if isinstance(transforms, nn.ModuleList):  # as torchvision's RandomApply takes
+        transforms = list(transforms)
     if not isinstance(transforms, Sequence) or isinstance(transforms, str):
         raise TypeError(f"transforms must be a sequence of callables, got {type(transforms).__name__}")
     for t in transforms:

@@ -252,8 +252,9 @@ def _check_shapes(outputs: list[Any], name: str) -> None:
     if len(shapes) > 1:
         raise ValueError(
             f"{name} gave the samples of one batch different shapes {shapes}: a batch tensor cannot hold them "
-            "(give it a fixed output size, e.g. follow it by Resize / CenterCrop inside the PerSample, or apply it "
-            "per sample before batching)"
+            "(each transform inside a PerSample must give every sample one size, a Resize after it does not help: "
+            "give it a fixed output size, fuse it with the resize that follows in a Compose(..., fuse_geometry=True), "
+            "or apply it per sample before batching)"
         )
     dtypes = sorted({str(out.dtype) for out in outputs})
     if len(dtypes) > 1:  # stacking would promote: one sample's 0..255 beside another's 0..1
