@@ -301,3 +301,12 @@ def test_read_mode_names() -> None:
 def test_encode_cuda_tensor() -> None:
     image = make_image_tensor()
     assert_equal(decode_image(encode_png(image.cuda())), image)
+
+
+def test_torchvision_read_modes_and_a_bool_exif_flag() -> None:
+    tv_io = pytest.importorskip("torchvision.io")
+    data = encode_jpeg(make_image_tensor((16, 16))).numpy().tobytes()
+    for mode in ("GRAY", "RGB", "UNCHANGED"):
+        assert_equal(decode_image(data, mode=getattr(tv_io.ImageReadMode, mode)), decode_image(data, mode=mode))
+    with pytest.raises(TypeError, match="apply_exif_orientation"):
+        decode_image(data, apply_exif_orientation="yes")

@@ -306,3 +306,11 @@ def test_make_grid_places_every_image(num: int, nrow: int, padding: int, size: t
         left = (k % cols) * (size[1] + padding) + padding
         assert_equal(grid[:, top : top + size[0], left : left + size[1]], batch[k])
     assert int((grid == -1).sum()) == grid.numel() - batch.numel()
+
+
+def test_torchvision_rotated_boxes_are_drawn_as_visiontx_s() -> None:
+    tv_tensors = pytest.importorskip("torchvision.tv_tensors")
+    rotated = [[15.0, 16.0, 10.0, 8.0, 30.0], [30.0, 20.0, 12.0, 6.0, -60.0]]
+    theirs = tv_tensors.BoundingBoxes(rotated, format="CXCYWHR", canvas_size=SIZE)
+    ours = BoundingBox(rotated, format="CXCYWHR", canvas_size=SIZE)
+    assert_equal(draw_bounding_boxes(_image(), theirs), draw_bounding_boxes(_image(), ours))

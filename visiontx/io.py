@@ -23,6 +23,7 @@ import PIL.ImageOps
 import torch
 
 from ._args import check_positive_int
+from ._torchvision_interop import from_torchvision_enum
 from .functional import _cv2, to_image_pil
 from .functional._cv2 import planar
 
@@ -66,12 +67,19 @@ _REDUCTIONS = (1, 2, 4, 8)
 
 
 def _as_mode(mode: ImageReadMode | str) -> ImageReadMode:
+    mode = from_torchvision_enum(mode, ImageReadMode)  # torchvision's ImageReadMode: the member of that value
     if isinstance(mode, ImageReadMode):
         return mode
     if isinstance(mode, str) and mode.upper() in ImageReadMode.__members__:
         return ImageReadMode[mode.upper()]
     names = ", ".join(ImageReadMode.__members__)
     raise ValueError(f"mode must be an ImageReadMode or one of {names} (any case), got {mode!r}")
+
+
+def _check_exif(apply_exif_orientation: bool) -> bool:
+    if not isinstance(apply_exif_orientation, bool):
+        raise TypeError(f"apply_exif_orientation must be a bool, got {apply_exif_orientation!r}")
+    return apply_exif_orientation
 
 
 def _unchanged_mode(image: PIL.Image.Image) -> str:
@@ -164,7 +172,7 @@ def read_image(
     """
     mode = _as_mode(mode)
     path = _existing_file(path)
-    return _decode(lambda: PIL.Image.open(path), f"file {path!r}", mode, apply_exif_orientation)
+    return _decode(lambda: PIL.Image.open(path), f"file {path!r}", mode, _check_exif(apply_exif_orientation))
 
 
 def decode_image(
@@ -179,7 +187,7 @@ def decode_image(
     """
     if isinstance(data, (str, os.PathLike)):
         return read_image(data, mode, apply_exif_orientation)
-    mode = _as_mode(mode)
+    mode, apply_exif_orientation = _as_mode(mode), _check_exif(apply_exif_orientation)
     payload = _bytes_of(data, "data")
     rgb = mode in (ImageReadMode.UNCHANGED, ImageReadMode.RGB)
     if _cv2.can_decode_jpeg(payload, rgb, apply_exif_orientation):

@@ -23,6 +23,7 @@ import PIL.ImageFont
 import torch
 
 from ._args import check_number
+from ._torchvision_interop import is_torchvision_type, to_native
 from .datapoints import BoundingBox, BoundingBoxFormat, KeyPoints
 from .functional import convert_format_bounding_box, pil_to_tensor, to_dtype_image_tensor, to_image_pil
 
@@ -79,6 +80,8 @@ def _drawable_boxes(boxes: torch.Tensor) -> torch.Tensor:
     """``N x 4`` XYXY boxes, or ``N x 8`` corners of rotated boxes (a ``BoundingBox`` is converted)."""
     if not isinstance(boxes, torch.Tensor):
         raise TypeError(f"boxes must be a tensor N x 4 or N x 8, got {type(boxes).__name__}")
+    if is_torchvision_type(type(boxes)):  # torchvision's BoundingBoxes, rotated ones too, as visiontx's
+        boxes = to_native(boxes)
     if isinstance(boxes, BoundingBox):
         target = BoundingBoxFormat.XYXYXYXY if boxes.format.is_rotated else BoundingBoxFormat.XYXY
         boxes = convert_format_bounding_box(boxes, new_format=target) if boxes.format != target else boxes
