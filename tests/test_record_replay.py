@@ -443,7 +443,7 @@ def test_an_iou_crop_replays_on_other_boxes_emptying_those_it_leaves_out() -> No
         cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
         if left < cx < left + width and top < cy < top + height:  # kept: shifted, clamped to the crop
             x1, y1, x2, y2 = box[0] - left, box[1] - top, box[2] - left, box[3] - top
-            expected = [min(max(x1, 0), width), min(max(y1, 0), height), min(max(x2, 0), width), min(max(y2, 0), height)]
+            expected = [min(max(v, 0), side) for v, side in zip((x1, y1, x2, y2), (width, height) * 2)]
         else:
             expected = [0.0, 0.0, 0.0, 0.0]
         assert out == expected, (box, out, (top, left, height, width))

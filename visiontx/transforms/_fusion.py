@@ -397,11 +397,11 @@ def apply_run(run: list[Transform], sample: Any) -> Any:
         # key points step by step, as unfused: a point an intermediate canvas left out stays invisible
         points = [isinstance(x, KeyPoints) for x in flat_inputs]
         stepped = _replay(drawn, flat_inputs, [not p for p in points]) if any(points) else flat_inputs
-        outputs = [
-            (boxes[i] if i in boxes else stepped[i] if isinstance(x, KeyPoints) else _fused(x, probe.geometry, run, drawn))
-            if need else x
-            for i, (x, need) in enumerate(zip(flat_inputs, needs))
-        ]
+        outputs = []
+        for i, (x, need) in enumerate(zip(flat_inputs, needs)):
+            if need:
+                x = boxes[i] if i in boxes else stepped[i] if points[i] else _fused(x, probe.geometry, run, drawn)
+            outputs.append(x)
     return rebuild(outputs)
 
 

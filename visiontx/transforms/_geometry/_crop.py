@@ -423,8 +423,8 @@ class RandomIoUCrop(Transform):
         crop_params = {k: params[k] for k in ("top", "left", "height", "width")}
         output = self.call_kernel(F.crop, inpt, **crop_params)
         if isinstance(output, BoundingBox):
-            # the boxes whose centre the crop leaves out are emptied: the test make_params ran ("inside", on the
-            # boxes it drew for), made on these boxes, so a replay on other boxes empties theirs
+            # empty the boxes whose centre the crop leaves out, testing the boxes given (make_params recorded the
+            # same test on the boxes it drew for as "inside"): a replay on other boxes tests theirs
             keep = _centres_inside(inpt, **crop_params).to(output.device).reshape(output.shape[:-1]).unsqueeze(-1)
             return BoundingBox.wrap_like(output, output.as_subclass(torch.Tensor).masked_fill(~keep, 0))
         return output
