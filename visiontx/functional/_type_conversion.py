@@ -71,7 +71,8 @@ def _check_channels(channels: int) -> int:
 def to_image_pil(inpt: Any, mode: str | None = None) -> PIL.Image.Image:
     """Tensor / ``Image`` ``C x H x W`` (uint8, or float in [0, 1]) or numpy ``H x W x C`` -> PIL image.
 
-    Float values are scaled by 255, clamped to 0..255 and truncated (as torchvision: 0.999 gives 254).
+    Float values are scaled by 255, clamped to 0..255 and truncated (as torchvision: 0.999 gives 254), but for
+    ``mode="F"``, which keeps one channel's float values.
 
     Args:
         inpt: a tensor or ``Image`` ``C x H x W`` (or ``H x W``) with 1 to 4 channels, a numpy array
@@ -92,6 +93,8 @@ def to_image_pil(inpt: Any, mode: str | None = None) -> PIL.Image.Image:
         if tensor.ndim != 3:
             raise ValueError(f"inpt must be a single image C x H x W, got shape {tuple(inpt.shape)}")
         _check_channels(tensor.shape[0])
+        if mode == "F" and tensor.is_floating_point() and tensor.shape[0] == 1:  # the values kept, as torchvision
+            return PIL.Image.fromarray(tensor[0].to(device="cpu", dtype=torch.float32).numpy().copy())
         if tensor.is_floating_point():
             tensor = tensor.mul(255).clamp_(0, 255)  # the cast truncates
         array = _cv2.interleaved(tensor.to(torch.uint8).cpu())
@@ -99,6 +102,8 @@ def to_image_pil(inpt: Any, mode: str | None = None) -> PIL.Image.Image:
         array = inpt[:, :, None] if inpt.ndim == 2 else inpt
         if array.ndim != 3:
             raise ValueError(f"inpt as a numpy array must be H x W or H x W x C, got shape {inpt.shape}")
+        if mode == "F" and np.issubdtype(array.dtype, np.floating) and array.shape[-1] == 1:
+            return PIL.Image.fromarray(np.ascontiguousarray(array[..., 0], dtype=np.float32))
         if np.issubdtype(array.dtype, np.floating):
             array = np.clip(array * 255, 0, 255).astype(np.uint8)
     else:

@@ -145,10 +145,36 @@ def warp_image_pil(
         image = image.reduce((kx, ky), box=(0, 0, image.width // kx * kx, image.height // ky * ky))
     (a, b, c), (d, e, f), (g, h, i) = geometry.inverse_matrix
     size = (geometry.canvas_size[1], geometry.canvas_size[0])
+    transpose = _whole_canvas_transpose(geometry, image.width, image.height)
+    if transpose is not None:  # exact (Pillow resamples RGBA and LA through premultiplied alpha), as its rotate
+        return image.copy() if transpose == "copy" else image.transpose(transpose)
     if geometry.is_projective:
         data = [v / i for v in (a, b, c, d, e, f, g, h)]
         return image.transform(size, PIL.Image.Transform.PERSPECTIVE, data, resample=mode.pil, fillcolor=color)
     return image.transform(size, PIL.Image.Transform.AFFINE, (a, b, c, d, e, f), resample=mode.pil, fillcolor=color)
+
+
+def _whole_canvas_transpose(geometry: Geometry, width: int, height: int) -> PIL.Image.Transpose | str | None:
+    """The Pillow transpose (or ``"copy"``) that ``geometry`` is on a ``width x height`` image: a flip or quarter
+    turn whose output canvas is the input's, every output pixel centre on an input one; else None."""
+    inverse = [v for row in geometry.inverse_matrix for v in row]
+    out_h, out_w = geometry.canvas_size
+    for transpose, matrix, swaps in (
+        ("copy", (1, 0, 0, 0, 1, 0), False),
+        (PIL.Image.Transpose.FLIP_LEFT_RIGHT, (-1, 0, width, 0, 1, 0), False),
+        (PIL.Image.Transpose.FLIP_TOP_BOTTOM, (1, 0, 0, 0, -1, height), False),
+        (PIL.Image.Transpose.ROTATE_180, (-1, 0, width, 0, -1, height), False),
+        (PIL.Image.Transpose.ROTATE_90, (0, -1, width, 1, 0, 0), True),
+        (PIL.Image.Transpose.ROTATE_270, (0, 1, 0, -1, 0, height), True),
+        (PIL.Image.Transpose.TRANSPOSE, (0, 1, 0, 1, 0, 0), True),
+        (PIL.Image.Transpose.TRANSVERSE, (0, -1, width, -1, 0, height), True),
+    ):
+        if (out_w, out_h) != ((height, width) if swaps else (width, height)):
+            continue
+        expected = (*matrix[:3], *matrix[3:], 0, 0, 1)
+        if all(abs(got - want) <= 1e-9 * max(1.0, abs(want)) for got, want in zip(inverse, expected)):
+            return transpose
+    return None
 
 
 def warp(

@@ -122,7 +122,7 @@ def pad_mask(
 def _pil_color(image: PIL.Image.Image, fill: FillArg) -> Any:
     bands = len(image.getbands())
     values = parse_fill(fill, bands) or [0.0]
-    cast = float if image.mode in ("F", "I") else int
+    cast = float if image.mode == "F" else int  # Pillow's 32-bit "I" images take int colours
     values = [cast(v) for v in values] * (bands // len(values))
     return values[0] if bands == 1 else tuple(values)
 
@@ -143,7 +143,10 @@ def pad_image_pil(
         return out
     array = np.asarray(image)
     widths = [(top, bottom), (left, right)] + [(0, 0)] * (array.ndim - 2)
-    return PIL.Image.fromarray(np.pad(array, widths, mode=padding_mode))
+    out = PIL.Image.fromarray(np.pad(array, widths, mode=padding_mode))
+    if image.mode in ("P", "PA"):  # the padded indices, with the image's palette
+        out.putpalette(image.getpalette())
+    return out
 
 
 def pad_geometry(spatial_size: Sequence[int], padding: PaddingArg, padding_mode: str = "constant") -> Geometry:

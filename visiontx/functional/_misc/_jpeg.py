@@ -42,8 +42,8 @@ def _round_trip(image: PIL.Image.Image, quality: int) -> PIL.Image.Image:
     buffer = io.BytesIO()
     image.save(buffer, format="JPEG", quality=quality)
     buffer.seek(0)
-    with PIL.Image.open(buffer) as decoded:
-        return decoded.convert(image.mode)
+    with PIL.Image.open(buffer) as decoded:  # a 1-bit image comes back as the L image JPEG stores, as torchvision
+        return decoded.convert("L" if image.mode == "1" else image.mode)
 
 
 @register_kernels(jpeg, (torch.Tensor, Image, Video))
