@@ -77,6 +77,17 @@ def test_registration_invalidates_kernel_lookup_cache() -> None:
 def test_register_by_name_and_double_registration_refused(points_kernel) -> None:
     with pytest.raises(ValueError, match="already registered"):
         F.register_kernel("horizontal_flip", Points)(lambda p: p)
+    with pytest.raises(ValueError, match="already registered"):  # torchvision's alias names the same op
+        F.register_kernel("hflip", Points)(lambda p: p)
+
+
+def test_register_kernel_by_an_alias_name_as_torchvision_s_gallery() -> None:
+    try:
+        F.register_kernel(functional="vflip", datapoint_cls=Points)(lambda points: Points.wrap_like(points, -points))
+        assert F.vertical_flip(Points([[1.0, 2.0]], width=4)).tolist() == [[-1.0, -2.0]]
+    finally:
+        del _REGISTRY[F.vertical_flip][Points]
+        _LOOKUP_CACHE.clear()
 
 
 def test_register_kernel_refusals() -> None:

@@ -208,6 +208,11 @@ def test_identity_returns_same_objects_and_lambda_filters_types() -> None:
     assert out[0] is image and out[1] is boxes
     out = T.Lambda(lambda x: x + 1, int)(3, "s", 2.5)
     assert out == (4, "s", 2.5)
+    # plain tensors follow the plain-tensor rule, as torchvision's Lambda: the first one, with no image beside it
+    plus = T.Lambda(lambda x: x + 100, torch.Tensor)
+    assert [t.item() for t in plus(torch.ones(1), torch.ones(1))] == [101.0, 1.0]
+    out = plus(image, 5, torch.ones(1))
+    assert torch.equal(out[0], image + 100) and out[1] == 5 and out[2].item() == 1.0
     with pytest.raises(TypeError, match="lambd"):
         T.Lambda(3)
 

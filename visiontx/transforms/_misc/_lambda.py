@@ -24,6 +24,9 @@ class Identity(Transform):
 class Lambda(Transform):
     """Apply a function to every leaf of the sample of the given types.
 
+    Plain tensors follow the plain-tensor rule of every transform (as torchvision's): only the first one, and
+    only when the sample holds no image or video, is the image and goes to the function.
+
     Args:
         lambd: callable taking one leaf and returning its replacement.
         *types: the leaf types to apply it to (``isinstance``); none given: every leaf.
@@ -33,6 +36,7 @@ class Lambda(Transform):
     """
 
     _converts_torchvision = False  # the function gets torchvision's tensors as they are
+    _transformed_types = (object,)  # every leaf, and the types checked in transform()
 
     def __init__(self, lambd: Callable[[Any], Any], *types: type) -> None:
         super().__init__()
@@ -41,8 +45,5 @@ class Lambda(Transform):
         self.lambd = lambd
         self.types = types or (object,)
 
-    def _needs_transform_list(self, flat_inputs: list[Any]) -> list[bool]:
-        return [isinstance(inpt, self.types) for inpt in flat_inputs]
-
     def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
-        return self.lambd(inpt)
+        return self.lambd(inpt) if isinstance(inpt, self.types) else inpt
