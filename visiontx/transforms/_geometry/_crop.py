@@ -415,7 +415,7 @@ class RandomIoUCrop(Transform):
             return None
         i = int(passed.argmax())
         size = dict(top=int(top[i]), left=int(left[i]), height=int(crop_h[i]), width=int(crop_w[i]))
-        return i, dict(size, inside=torch.from_numpy(inside[i]))
+        return i, size
 
     def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
         if not params:
@@ -423,8 +423,8 @@ class RandomIoUCrop(Transform):
         crop_params = {k: params[k] for k in ("top", "left", "height", "width")}
         output = self.call_kernel(F.crop, inpt, **crop_params)
         if isinstance(output, BoundingBox):
-            # empty the boxes whose centre the crop leaves out, testing the boxes given (make_params recorded the
-            # same test on the boxes it drew for as "inside"): a replay on other boxes tests theirs
+            # empty the boxes whose centre the crop leaves out, by make_params' test on the boxes given (so a
+            # replay on other boxes tests theirs)
             keep = _centres_inside(inpt, **crop_params).to(output.device).reshape(output.shape[:-1]).unsqueeze(-1)
             return BoundingBox.wrap_like(output, output.as_subclass(torch.Tensor).masked_fill(~keep, 0))
         return output
