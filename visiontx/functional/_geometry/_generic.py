@@ -41,6 +41,10 @@ _QUARTER_TURNS = {
 }
 
 
+# counter-clockwise quarter turns -> Pillow's transposes
+_PIL_TURNS = {1: PIL.Image.Transpose.ROTATE_90, 2: PIL.Image.Transpose.ROTATE_180, 3: PIL.Image.Transpose.ROTATE_270}
+
+
 def _exact_turns(geometry: Geometry, in_size: tuple[int, int]) -> int | None:
     """The quarter turns ``geometry`` is exactly (its matrix maps the input rectangle onto the canvas
     by a rotation of pixel centres onto pixel centres), or None."""
@@ -137,7 +141,7 @@ def warp_image_pil(
     antialias: bool = False,
 ) -> PIL.Image.Image:
     """Sample a PIL image through ``geometry`` (nearest, bilinear or bicubic); ``antialias`` as for
-    :func:`warp_image_tensor` (PIL's ``reduce``)."""
+    :func:`warp_image_tensor` (PIL's ``reduce``). Exact quarter turns are Pillow's transposes."""
     mode, color = parse_mode(interpolation, pil=True), pil_fill(image, fill)
     (ky, kx) = block_factors(geometry) if antialias and mode != _NEAREST else (1, 1)
     if (ky, kx) != (1, 1) and min(image.height // ky, image.width // kx) > 0:
@@ -145,36 +149,13 @@ def warp_image_pil(
         image = image.reduce((kx, ky), box=(0, 0, image.width // kx * kx, image.height // ky * ky))
     (a, b, c), (d, e, f), (g, h, i) = geometry.inverse_matrix
     size = (geometry.canvas_size[1], geometry.canvas_size[0])
-    transpose = _whole_canvas_transpose(geometry, image.width, image.height)
-    if transpose is not None:  # exact (Pillow resamples RGBA and LA through premultiplied alpha), as its rotate
-        return image.copy() if transpose == "copy" else image.transpose(transpose)
+    turns = _exact_turns(geometry, (image.height, image.width))
+    if turns is not None:  # exact, as Pillow's rotate (its resampling takes RGBA and LA through premultiplied alpha)
+        return image.copy() if turns == 0 else image.transpose(_PIL_TURNS[turns])
     if geometry.is_projective:
         data = [v / i for v in (a, b, c, d, e, f, g, h)]
         return image.transform(size, PIL.Image.Transform.PERSPECTIVE, data, resample=mode.pil, fillcolor=color)
     return image.transform(size, PIL.Image.Transform.AFFINE, (a, b, c, d, e, f), resample=mode.pil, fillcolor=color)
-
-
-def _whole_canvas_transpose(geometry: Geometry, width: int, height: int) -> PIL.Image.Transpose | str | None:
-    """The Pillow transpose (or ``"copy"``) that ``geometry`` is on a ``width x height`` image: a flip or quarter
-    turn whose output canvas is the input's, every output pixel centre on an input one; else None."""
-    inverse = [v for row in geometry.inverse_matrix for v in row]
-    out_h, out_w = geometry.canvas_size
-    for transpose, matrix, swaps in (
-        ("copy", (1, 0, 0, 0, 1, 0), False),
-        (PIL.Image.Transpose.FLIP_LEFT_RIGHT, (-1, 0, width, 0, 1, 0), False),
-        (PIL.Image.Transpose.FLIP_TOP_BOTTOM, (1, 0, 0, 0, -1, height), False),
-        (PIL.Image.Transpose.ROTATE_180, (-1, 0, width, 0, -1, height), False),
-        (PIL.Image.Transpose.ROTATE_90, (0, -1, width, 1, 0, 0), True),
-        (PIL.Image.Transpose.ROTATE_270, (0, 1, 0, -1, 0, height), True),
-        (PIL.Image.Transpose.TRANSPOSE, (0, 1, 0, 1, 0, 0), True),
-        (PIL.Image.Transpose.TRANSVERSE, (0, -1, width, -1, 0, height), True),
-    ):
-        if (out_w, out_h) != ((height, width) if swaps else (width, height)):
-            continue
-        expected = (*matrix[:3], *matrix[3:], 0, 0, 1)
-        if all(abs(got - want) <= 1e-9 * max(1.0, abs(want)) for got, want in zip(inverse, expected)):
-            return transpose
-    return None
 
 
 def warp(
