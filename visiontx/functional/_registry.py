@@ -136,19 +136,13 @@ def register_geometry_kernel(
 
 
 def _functional_named(name: str) -> Callable:
-    """The registered op ``visiontx.functional`` exports as ``name`` (an alias, such as ``"hflip"``, too), found
-    without importing the package."""
+    """The registered op ``visiontx.functional`` exports as ``name`` (an alias, such as ``"hflip"``, is the op
+    itself), found without importing the package."""
     package = sys.modules.get(__package__)
-    exported = getattr(package, "__all__", ())
-    for functional in _REGISTRY:
-        if functional.__name__ == name and name in exported:
-            return functional
-    alias = getattr(package, name, None) if name in exported else None
-    if alias is not None:
-        for functional in _REGISTRY:  # an alias is the op itself or a function with its name's op's kernels
-            if alias is functional or getattr(alias, "__wrapped__", None) is functional:
-                return functional
-    raise ValueError(f"functional must name a visiontx.functional op with kernels, got {name!r}")
+    op = getattr(package, name, None) if name in getattr(package, "__all__", ()) else None
+    if op not in _REGISTRY:
+        raise ValueError(f"functional must name a visiontx.functional op with kernels, got {name!r}")
+    return op
 
 
 def _resolve_functional(functional: Callable | str) -> Callable:

@@ -18,7 +18,8 @@ from ..datapoints import BoundingBoxFormat
 _XYWHR, _CXCYWHR, _CORNERS = BoundingBoxFormat.XYWHR, BoundingBoxFormat.CXCYWHR, BoundingBoxFormat.XYXYXYXY
 
 
-def _directions(angle_degrees: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+def directions(angle_degrees: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """``(cos r, sin r)`` of angles in degrees: a box's first edge runs along ``(cos r, -sin r)``."""
     radians = angle_degrees * (math.pi / 180.0)
     return radians.cos(), radians.sin()
 
@@ -26,7 +27,7 @@ def _directions(angle_degrees: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor
 def xywhr_to_corners(boxes: torch.Tensor) -> torch.Tensor:
     """``XYWHR`` ``[..., 5]`` -> ``XYXYXYXY`` ``[..., 8]``."""
     x1, y1, w, h, angle = boxes.unbind(-1)
-    cos, sin = _directions(angle)
+    cos, sin = directions(angle)
     x2, y2 = x1 + w * cos, y1 - w * sin
     x4, y4 = x1 + h * sin, y1 + h * cos
     x3, y3 = x1 + (w * cos + h * sin), y1 - (w * sin - h * cos)
@@ -49,7 +50,7 @@ def corners_to_xywhr(corners: torch.Tensor, flat_angle: torch.Tensor | None = No
 def _shift_centre(boxes: torch.Tensor, sign: float) -> torch.Tensor:
     """``XYWHR`` <-> ``CXCYWHR``: move the reference point by ``sign`` times half the diagonal."""
     x, y, w, h, angle = boxes.unbind(-1)
-    cos, sin = _directions(angle)
+    cos, sin = directions(angle)
     half_w, half_h = w.abs() / 2, h.abs() / 2
     x = x + sign * (half_w * cos + half_h * sin)
     y = y + sign * (half_h * cos - half_w * sin)

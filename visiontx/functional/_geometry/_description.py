@@ -25,6 +25,7 @@ from .._meta import clamp_bounding_box_tensor
 from .._registry import register_geometry_kernel
 from .._rotated import (
     corners_to_rotated,
+    directions,
     enclosing_rectangle,
     reverse_orientation,
     rotated_to_corners,
@@ -232,8 +233,7 @@ def _mapped_angle(angle: torch.Tensor, linear: tuple[float, float, float, float]
     ``(a, b, d, e)`` of a map keeping right angles, their corners re-listed under a mirror (``p2`` first):
     what a box of zero width, whose corners give no direction, keeps (as torchvision's crops and flips)."""
     a, b, d, e = linear
-    radians = angle.to(torch.float64) * (math.pi / 180.0)
-    cos, sin = radians.cos(), radians.sin()
+    cos, sin = directions(angle.to(torch.float64))
     ux, uy = a * cos - b * sin, d * cos - e * sin
     if mirrored:
         ux, uy = -ux, -uy
