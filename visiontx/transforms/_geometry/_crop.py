@@ -354,11 +354,8 @@ class RandomIoUCrop(Transform):
 
     def make_params(self, flat_inputs: list[Any]) -> dict[str, Any]:
         height, width = query_size(flat_inputs)
-        boxes = get_bounding_boxes(flat_inputs)
-        xyxy = F.convert_format_bounding_box(boxes, new_format=BoundingBoxFormat.XYXY).as_subclass(torch.Tensor)
-        xyxy = xyxy.reshape(-1, 4).to(device="cpu", dtype=torch.float32).numpy()
         # without boxes no crop passes, but the draws go on until the option 1.0 comes up, as torchvision's
-        centres = 0.5 * (xyxy[:, :2] + xyxy[:, 2:])
+        xyxy, centres = (t.cpu().numpy() for t in _xyxy_and_centres(get_bounding_boxes(flat_inputs)))
         for _ in range(self.max_rounds):
             min_iou = self.sampler_options[_random.randint(len(self.sampler_options))]
             if min_iou >= 1.0:
@@ -405,8 +402,7 @@ class RandomIoUCrop(Transform):
         left = ((width - crop_w).astype(np.float32) * draws[at]).astype(np.int64)
         top = ((height - crop_h).astype(np.float32) * draws[at + 1]).astype(np.int64)
         right, bottom = left + crop_w, top + crop_h
-        cx, cy = centres[:, 0], centres[:, 1]
-        inside = (left[:, None] < cx) & (cx < right[:, None]) & (top[:, None] < cy) & (cy < bottom[:, None])
+        inside = _holds_centres(centres, left[:, None], top[:, None], right[:, None], bottom[:, None])
         regions = np.stack([left, top, right, bottom], axis=1).astype(np.float32)
         with np.errstate(divide="ignore", invalid="ignore"):  # 0 / 0 only for malformed (x2 < x1) boxes
             ious = np.where(inside, _box_iou(xyxy, regions), -np.inf)
@@ -425,16 +421,24 @@ class RandomIoUCrop(Transform):
         if isinstance(output, BoundingBox):
             # empty the boxes whose centre the crop leaves out, by make_params' test on the boxes given (so a
             # replay on other boxes tests theirs)
-            keep = _centres_inside(inpt, **crop_params).to(output.device).reshape(output.shape[:-1]).unsqueeze(-1)
+            top, left = params["top"], params["left"]
+            centres = _xyxy_and_centres(inpt)[1].double()  # on the boxes' device, float64 as make_params compares
+            inside = _holds_centres(centres, left, top, left + params["width"], top + params["height"])
+            keep = inside.reshape(output.shape[:-1]).unsqueeze(-1)
             return BoundingBox.wrap_like(output, output.as_subclass(torch.Tensor).masked_fill(~keep, 0))
         return output
 
 
-def _centres_inside(boxes: BoundingBox, top: int, left: int, height: int, width: int) -> torch.Tensor:
-    """Whether each box's centre lies strictly inside the crop: ``RandomIoUCrop.make_params``' float32 test."""
+def _xyxy_and_centres(boxes: BoundingBox) -> tuple[torch.Tensor, torch.Tensor]:
+    """The boxes as float32 XYXY ``[N, 4]`` and their float32 centres ``[N, 2]``, on their device: what the IoU crop
+    tests (make_params on the host)."""
     xyxy = F.convert_format_bounding_box(boxes, new_format=BoundingBoxFormat.XYXY).as_subclass(torch.Tensor)
-    xyxy = xyxy.reshape(-1, 4).to(device="cpu", dtype=torch.float32).numpy()
-    cx, cy = 0.5 * (xyxy[:, 0] + xyxy[:, 2]), 0.5 * (xyxy[:, 1] + xyxy[:, 3])
-    x0, y0 = np.int64(left), np.int64(top)  # compared in float64, as make_params' int64 offsets
-    inside = (x0 < cx) & (cx < x0 + width) & (y0 < cy) & (cy < y0 + height)
-    return torch.from_numpy(inside)
+    xyxy = xyxy.reshape(-1, 4).to(torch.float32)
+    return xyxy, 0.5 * (xyxy[:, :2] + xyxy[:, 2:])
+
+
+def _holds_centres(centres: Any, left: Any, top: Any, right: Any, bottom: Any) -> Any:
+    """Whether the open rectangles hold each centre (numpy or torch): ``[K, N]`` for ``[K, 1]`` int64 sides, ``[N]``
+    for numbers; compared in float64 (float32 centres against int64 sides in numpy, float64 centres in torch)."""
+    cx, cy = centres[:, 0], centres[:, 1]
+    return (left < cx) & (cx < right) & (top < cy) & (cy < bottom)
