@@ -227,7 +227,9 @@ class Leaf(Batched):
         host = {}
         for key, value in values.items():
             if key in self.listed:
-                value = value.tolist() if isinstance(value, torch.Tensor) else [_listed(v) for v in value]
+                value = value.tolist() if isinstance(value, torch.Tensor) else [
+                    v.tolist() if isinstance(v, torch.Tensor) else v for v in value  # a list of tensors (or None)
+                ]
             elif isinstance(value, torch.Tensor):
                 value = value.cpu()
             host[key] = value
@@ -290,7 +292,3 @@ class Leaf(Batched):
 
     def _moves(self, leaf: Any) -> bool:
         return isinstance(leaf, self.transform._transformed_types) and isinstance(leaf, Datapoint)
-
-
-def _listed(value: Any) -> Any:
-    return value.tolist() if isinstance(value, torch.Tensor) else value
