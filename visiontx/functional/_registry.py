@@ -161,7 +161,7 @@ def register_kernel(functional: Callable | str, datapoint_cls: type[Datapoint]) 
     returns the result. Built-in types and double registration are refused.
 
     Args:
-        functional: a ``visiontx.functional`` op (the dispatcher) or its name.
+        functional: a ``visiontx.functional`` op (the dispatcher) or its name (torchvision's aliases too: ``"hflip"``).
         datapoint_cls: a user-defined subclass of ``visiontx.datapoints.Datapoint``.
 
     Example:
