@@ -19,13 +19,14 @@ setup(
         "bench": ["torchvision", "albumentations==2.0.8", "kornia==0.7.4"],
     },
     # One optional compiled module (visiontx/_native.c and _native_color.c, _native_warp.c, _native_masks.c,
-    # _native_blur.c); without a C compiler the install goes on and the kernels it serves run their other paths.
+    # _native_blur.c, _native_random.c); without a C compiler the install goes on and the kernels it serves run
+    # their other paths.
     ext_modules=[
         # no fused multiply-adds where CFLAGS allow them (-march=native, x86-64-v3): the kernels repeat torch's
         # float steps, each rounded on its own (the blur's fused steps are torch's own, written as intrinsics)
         Extension("visiontx._native",
                   ["visiontx/_native.c", "visiontx/_native_color.c", "visiontx/_native_warp.c",
-                   "visiontx/_native_masks.c", "visiontx/_native_blur.c"],
+                   "visiontx/_native_masks.c", "visiontx/_native_blur.c", "visiontx/_native_random.c"],
                   extra_compile_args=["-O3", "-ffp-contract=off"], optional=True)
     ],
     entry_points={"console_scripts": ["visiontx=visiontx.__main__:main"]},

@@ -39,6 +39,8 @@
  *
  * pack_masks(src, dst) and unpack_masks(src, dst): 0 / 1 masks eight to a byte plane and back (_native_masks.c).
  *
+ * mt_uniform(state, position, out, centred): torch.rand's floats from its CPU generator's state (_native_random.c).
+ *
  * blend_border(out, alpha, fills, (in_h, in_w), matrix, projective, map_x, map_y): the torch path's border blend of
  * an OpenCV warp or remap with a fill, where its sampled alpha plane is strictly between 0 and 255
  * (_native_warp.c).
@@ -1626,6 +1628,34 @@ static PyObject *unpack_masks(PyObject *self, PyObject *args) {
     return release(&src, &dst, 1);
 }
 
+int mt_uniform(uint32_t *state, int position, float *out, ptrdiff_t n, int centred, int avx2);
+
+/* mt_uniform(state, position, out, centred): out (a C-contiguous float32 buffer) filled with torch.rand's floats
+ * (centred: 2 x - 1) from the Mersenne Twister state (a C-contiguous buffer of 624 uint32 words, advanced in place)
+ * at position (0..624); returns the new position. */
+static PyObject *mt_uniform_py(PyObject *self, PyObject *args) {
+    PyObject *state_obj, *out_obj;
+    int position, centred;
+    if (!PyArg_ParseTuple(args, "OiOp:mt_uniform", &state_obj, &position, &out_obj, &centred)) return NULL;
+    Py_buffer state, out;
+    if (PyObject_GetBuffer(state_obj, &state, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE) < 0) return NULL;
+    if (state.len != 624 * 4 || state.itemsize != 4 || position < 0 || position > 624) {
+        PyErr_SetString(PyExc_ValueError, "mt_uniform: state must be 624 writable uint32 words, position 0..624");
+        PyBuffer_Release(&state);
+        return NULL;
+    }
+    if (contiguous_buffer(out_obj, &out, "f", 1, 1, "mt_uniform", "out") < 0) {
+        PyBuffer_Release(&state);
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    position = mt_uniform((uint32_t *)state.buf, position, (float *)out.buf, out.shape[0], centred, use_avx2);
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&state);
+    PyBuffer_Release(&out);
+    return PyLong_FromLong(position);
+}
+
 /* pad(src, dst, (left, top, right, bottom), fills): src's planes (planes, rows, columns; contiguous rows) into the
  * middle of dst (C-contiguous, planes x (rows + top + bottom) x (columns + left + right)), the border of each plane
  * set to fills[plane]: every byte of dst written once. */
@@ -1884,6 +1914,9 @@ static PyMethodDef methods[] = {
     {"pad", pad, METH_VARARGS,
      "pad(src, dst, (left, top, right, bottom), fills): the planes of src in the middle of dst, their borders set to "
      "fills[plane] (bytes, one a plane)."},
+    {"mt_uniform", mt_uniform_py, METH_VARARGS,
+     "mt_uniform(state, position, out, centred): out (1-D float32) filled with torch.rand's floats (centred: 2 x - 1) "
+     "from the Mersenne Twister state (624 uint32 words, advanced in place) at position; returns the new position."},
     {"pack_masks", pack_masks, METH_VARARGS,
      "pack_masks(src, dst): planes of 0 / 1 eight to a plane of dst (plane k of each eight in bit k); False, dst "
      "partly written, where a value is above 1."},

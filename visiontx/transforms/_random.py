@@ -23,7 +23,10 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import numpy as np
 import torch
+
+from ..functional._cv2._base import native
 
 
 class _Scratch(threading.local):
@@ -187,7 +190,77 @@ def skip(n: int) -> None:
 
 def rand_tensor(*size: int) -> torch.Tensor:
     """``torch.rand(*size)`` (float32, CPU) from the current generator."""
-    return torch.rand(size, generator=_scratch.generator)
+    return uniform_tensor(size, _scratch.generator)
+
+
+def uniform_tensor(
+    size: Sequence[int], generator: torch.Generator | None, device: torch.device | None = None, centred: bool = False
+) -> torch.Tensor:
+    """``torch.rand(size, generator=generator, device=device)``, or ``2 * rand - 1`` when ``centred`` (torch's
+    ``rand(...).mul_(2).sub_(1)``, in float32). Large CPU draws take :func:`_bulk_uniform`: the same floats."""
+    numel = math.prod(size)
+    if numel >= _BULK_DRAWS and torch.device(device or torch.get_default_device()).type == "cpu":
+        bulk = _bulk_uniform(numel, generator or torch.default_generator, centred)
+        if bulk is not None:
+            return bulk.view(*size)
+    noise = torch.rand(size, generator=generator, device=device)
+    return noise.mul_(2).sub_(1) if centred else noise
+
+
+# torch's CPU generator state (``Generator.get_state()``, torch 1.x to 2.x): the seed (8 bytes), ``left`` and
+# ``seeded`` (int32 each), ``next`` (8), the Mersenne Twister's 624 words (8 bytes each, the low 4 used), then the
+# normal draws' cache, which uniform draws leave alone. The next draw takes word ``next`` after a twist when
+# ``left`` is 1: the twister's position is ``625 - left``.
+_STATE_BYTES = 5056
+_LEFT, _NEXT, _WORDS = slice(8, 12), slice(16, 24), slice(24, 24 + 624 * 8)
+_BULK_DRAWS = 1 << 13  # fewer: torch's loop is cheaper than the state's round trip
+_bulk_checked: bool | None = None  # whether the compiled loop gives torch's floats (checked on first use)
+
+
+def _bulk_uniform(numel: int, generator: torch.Generator, centred: bool) -> torch.Tensor | None:
+    """``numel`` float32 draws of ``generator`` (a CPU one) as ``torch.rand`` gives them, by the compiled twister
+    (``visiontx/_native_random.c``, ~9x torch's one-at-a-time loop) on the generator's state, which then goes
+    back advanced as far as ``torch.rand`` would leave it. None where that cannot be done: no compiled module,
+    another state layout, a generator on another device, or other Python threads alive (one could draw from
+    the same generator between the state's read and its write)."""
+    global _bulk_checked
+    module = native()
+    if module is None or generator.device.type != "cpu" or threading.active_count() != 1:
+        return None
+    if _bulk_checked is None:
+        _bulk_checked = _bulk_matches_torch(module)
+    return _twisted(module, generator, numel, centred) if _bulk_checked else None
+
+
+def _twisted(module: Any, generator: torch.Generator, numel: int, centred: bool) -> torch.Tensor | None:
+    state = generator.get_state()
+    raw = state.numpy()
+    if raw.size != _STATE_BYTES:
+        return None
+    left, following = int(raw[_LEFT].view(np.int32)[0]), int(raw[_NEXT].view(np.uint64)[0])
+    if not (left == 1 or 1 < left <= 624 and following == 625 - left):
+        return None  # not the layout this reads
+    stored = raw[_WORDS].view(np.uint64)
+    words = stored.astype(np.uint32)
+    with torch.inference_mode(False):
+        out = torch.empty(numel, dtype=torch.float32)
+    position = module.mt_uniform(words, 625 - left, out.numpy(), centred)
+    stored[:] = words
+    raw[_LEFT].view(np.int32)[0] = 625 - position
+    raw[_NEXT].view(np.uint64)[0] = position
+    generator.set_state(state)
+    return out
+
+
+def _bulk_matches_torch(module: Any) -> bool:
+    """Whether the compiled twister gives ``torch.rand``'s floats and leaves the generator's state as it does, over
+    several twists from a fresh seed and from a mid-state position."""
+    ours, torchs = torch.Generator().manual_seed(20261125), torch.Generator().manual_seed(20261125)
+    for numel in (1000, 3 * 624 + 5):
+        mine = _twisted(module, ours, numel, False)
+        if mine is None or not torch.equal(mine, torch.rand(numel, generator=torchs)):
+            return False
+    return torch.equal(ours.get_state(), torchs.get_state())
 
 
 def normal_tensor(*size: int) -> torch.Tensor:

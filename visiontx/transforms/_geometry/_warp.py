@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import torch
@@ -103,18 +103,19 @@ class ElasticTransform(_WarpMixin, Transform):
         height: int,
         width: int,
         n: int = 1,
-        rand: Callable[..., torch.Tensor] = _random.rand_tensor,
+        generator: torch.Generator | None = None,
         device: torch.device | None = None,
     ) -> torch.Tensor:
-        """An ``n x H x W x 2`` field, torchvision's draws: per axis, uniform noise in ``[-1, 1]`` (``rand(*shape)``:
-        the current generator's by default; ``PerSample`` passes its own, on ``device``) blurred by ``F.gaussian_blur`` (kernel
-        ``8 sigma + 1``, its radius capped below the image size) and scaled to ``alpha`` pixels, in
-        ``grid_sample``'s normalised units."""
+        """An ``n x H x W x 2`` field, torchvision's draws: per axis, uniform noise in ``[-1, 1]`` (``2 rand - 1``
+        from ``generator``, or the current one; ``PerSample`` passes its own, on ``device``) blurred by
+        ``F.gaussian_blur`` (kernel ``8 sigma + 1``, its radius capped below the image size) and scaled to
+        ``alpha`` pixels, in ``grid_sample``'s normalised units."""
         if height == 0 or width == 0 or n == 0:  # nothing to displace (and no noise to blur)
             return torch.zeros(n, height, width, 2, device=device)
+        generator = generator or _random.current_generator()
         field = None
         for axis, extent in ((0, width), (1, height)):
-            noise = rand(n, 1, height, width).mul_(2).sub_(1)  # the steps of ``* 2 - 1``, in the fresh draw's memory
+            noise = _random.uniform_tensor((n, 1, height, width), generator, device, centred=True)
             if field is None:  # planar, on the draws' device: each axis one contiguous plane
                 field = noise.new_empty((n, 2, height, width))
             if self.sigma[axis] > 0:

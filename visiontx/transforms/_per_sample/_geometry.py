@@ -237,10 +237,8 @@ class BatchedElastic(Warp):
     batched sampling."""
 
     def draw(self, batch: Batch, context: Context) -> dict[str, Any]:
-        def rand(*shape: int) -> torch.Tensor:
-            return torch.rand(shape, device=batch.device, generator=context.generator)
-
-        displacement = self.transform._displacement(*batch.spatial_size, n=batch.size, rand=rand, device=batch.device)
+        transform, (height, width) = self.transform, batch.spatial_size
+        displacement = transform._displacement(height, width, batch.size, context.generator, batch.device)
         return dict(displacement=displacement)
 
     def apply(self, leaf: torch.Tensor, values: dict[str, Any]) -> torch.Tensor:

@@ -1,0 +1,97 @@
+"""Large uniform draws by the compiled twister (``visiontx/_native_random.c``): torch.rand's floats, torch's state."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+import torch
+
+import visiontx.transforms as T
+from visiontx.datapoints import Image
+from visiontx.transforms import _random
+
+from .test_native import _native
+
+
+@pytest.fixture(params=["avx2", "sse2"])
+def twister(request: pytest.FixtureRequest):
+    """The compiled module, with its AVX2 loop (where the CPU has it) and with its SSE2 one."""
+    module = _native()
+    before = module.set_avx2(request.param == "avx2")
+    yield module
+    module.set_avx2(before)
+
+
+def _mid_stream(seed: int, scalar_draws: int) -> torch.Generator:
+    """A generator after ``scalar_draws`` single draws: the twister's position anywhere in its 624 words."""
+    generator = torch.Generator().manual_seed(seed)
+    for _ in range(scalar_draws):
+        torch.rand(1, generator=generator)
+    return generator
+
+
+@pytest.mark.parametrize("numel", [1, 623, 624, 625, 8192, 3 * 624 + 17, 100_003])
+@pytest.mark.parametrize("scalar_draws", [0, 1, 300, 623, 624])
+@pytest.mark.parametrize("centred", [False, True])
+def test_twister_gives_torch_floats_and_state(twister, numel: int, scalar_draws: int, centred: bool) -> None:
+    ours, theirs = _mid_stream(7, scalar_draws), _mid_stream(7, scalar_draws)
+    drawn = _random._twisted(twister, ours, numel, centred)
+    expected = torch.rand(numel, generator=theirs)
+    if centred:
+        expected = expected.mul_(2).sub_(1)
+    assert drawn is not None
+    torch.testing.assert_close(drawn, expected, rtol=0, atol=0)
+    assert torch.equal(ours.get_state(), theirs.get_state())
+    # the generator goes on as torch's does: scalar draws and another bulk draw
+    assert torch.equal(torch.rand(5, generator=ours), torch.rand(5, generator=theirs))
+
+
+def test_bulk_draws_are_checked_against_torch(twister) -> None:
+    assert _random._bulk_matches_torch(twister)
+
+
+def test_uniform_tensor_takes_the_twister_for_large_cpu_draws(monkeypatch: pytest.MonkeyPatch) -> None:
+    _native()
+    _random.uniform_tensor((1 << 13,), torch.Generator())  # the first bulk draw checks the twister against torch
+    torch.manual_seed(11)
+    expected = torch.rand(2, 1, 64, 200).mul_(2).sub_(1)
+    after = torch.rand(3)
+    torch.manual_seed(11)
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("torch.rand was called: the twister did not draw")
+
+    monkeypatch.setattr(_random.torch, "rand", refuse)
+    drawn = _random.uniform_tensor((2, 1, 64, 200), None, centred=True)
+    monkeypatch.undo()
+    assert drawn.shape == (2, 1, 64, 200) and drawn.dtype == torch.float32
+    assert torch.equal(drawn, expected)
+    assert torch.equal(torch.rand(3), after)  # the global generator left where torch leaves it
+
+
+def test_small_draws_and_other_threads_take_torch() -> None:
+    _native()
+    generator = torch.Generator().manual_seed(5)
+    assert _random._bulk_uniform(100_000, generator, False) is not None
+    release = threading.Event()
+    worker = threading.Thread(target=release.wait)
+    worker.start()
+    try:  # another thread could draw from the generator between the state's read and its write
+        assert _random._bulk_uniform(100_000, generator, False) is None
+        theirs = torch.Generator().set_state(generator.get_state())
+        assert torch.equal(_random.uniform_tensor((100_000,), generator), torch.rand(100_000, generator=theirs))
+    finally:
+        release.set()
+        worker.join()
+
+
+def test_elastic_field_equals_torchs_draws(monkeypatch: pytest.MonkeyPatch) -> None:
+    _native()
+    image = Image(torch.randint(0, 256, (3, 150, 120), dtype=torch.uint8))
+    torch.manual_seed(3)
+    fast = T.ElasticTransform(alpha=30.0, sigma=4.0)(image)
+    monkeypatch.setattr(_random, "_BULK_DRAWS", 1 << 62)  # torch's own draws
+    torch.manual_seed(3)
+    slow = T.ElasticTransform(alpha=30.0, sigma=4.0)(image)
+    assert torch.equal(fast, slow)
