@@ -197,6 +197,9 @@ def test_vectorised_draws_and_matrices_match_the_descriptions() -> None:
         implementation = batched_for(transform)
         values = implementation.draw(batch, Context(None, False))
         host = implementation.host_values(values)
+        assert "inverse" not in values  # made only when a batched warp asks (the CPU's per-image path does not)
+        inverse = implementation.inverse(values)
+        assert implementation.inverse(values) is inverse  # once per draw
         for i in range(B):
             params = implementation.sample_params(host, i)
             if op == "rotate":
@@ -204,7 +207,7 @@ def test_vectorised_draws_and_matrices_match_the_descriptions() -> None:
             if op == "resized_crop":
                 params = dict(params, size=list(transform.size))
             expected = torch.tensor(F.geometry_of(op, SIZE, **params).inverse_matrix, dtype=torch.float64)
-            torch.testing.assert_close(values["inverse"][i], expected, rtol=1e-9, atol=1e-9)
+            torch.testing.assert_close(inverse[i], expected, rtol=1e-9, atol=1e-9)
 
 
 def test_sample_params_read_the_listed_values_as_lists() -> None:

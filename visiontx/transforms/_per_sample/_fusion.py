@@ -28,6 +28,7 @@ from .._tape import Tape, listening, params_of
 from .._utils import FillMixin
 from ._batch import Batch, _index
 from ._core import Context, LeafRecord, Loop, Record, batched_for, own_generator, run_sequence
+from ._geometry import Warp
 
 # the fusible transforms whose batched implementations give per-sample matrices onto a common canvas
 _MATRIX_RUNS = (RandomResizedCrop, RandomAffine, RandomRotation, RandomPerspective, RandomCrop,
@@ -131,8 +132,8 @@ def _run_matrices(run: list[Any], batch: Batch, context: Context) -> tuple[Batch
             applied = implementation.coins(probe, own)
             values = implementation.draw(probe, own)
         on = torch.ones(size, dtype=torch.bool, device=device) if applied is None else applied
-        if "inverse" in values:
-            matrices, canvas = G.invert(values["inverse"]), tuple(values["out_size"])
+        if isinstance(implementation, Warp):
+            matrices, canvas = G.invert(implementation.inverse(values)), tuple(values["out_size"])
         else:
             matrices = _flip_matrices(transform, size, canvas, device)
         composed = torch.where(on.view(-1, 1, 1), matrices @ composed, composed)

@@ -39,9 +39,10 @@ class BatchedFlip(Leaf):
 
 
 class Warp(Leaf):
-    """A transform whose samples each move through their own matrix: :meth:`draw` gives ``inverse``
-    (``[B, 3, 3]`` output -> input) and the common output size; images sample with the transform's
-    interpolation, masks with nearest neighbours, both with the transform's fill for their type."""
+    """A transform whose samples each move through their own matrix: :meth:`draw` gives the common output size
+    ``out_size`` and the draws :meth:`inverse` makes the matrices of (``[B, 3, 3]`` output -> input), when a
+    batched warp needs them (not the CPU's per-image path); images sample with the transform's interpolation,
+    masks with nearest neighbours, both with the transform's fill for their type."""
 
     moves_masks = True
     takes_datapoints = True
@@ -51,6 +52,20 @@ class Warp(Leaf):
         """Whether the batched warp gives this leaf what the single transform gives (else a loop)."""
         return True
 
+    def matrices(self, values: dict[str, Any]) -> torch.Tensor:
+        """The ``[B, 3, 3]`` output -> input matrices of :meth:`draw`'s ``values``."""
+        raise NotImplementedError
+
+    def source_box(self, values: dict[str, Any]) -> torch.Tensor | None:
+        """``warp_batch``'s bounds on the source points of each sample (None: none)."""
+        return None
+
+    def inverse(self, values: dict[str, Any]) -> torch.Tensor:
+        """:meth:`matrices`, made once per draw (kept in ``values``)."""
+        if "inverse" not in values:
+            values["inverse"] = self.matrices(values)
+        return values["inverse"]
+
     def apply(self, leaf: torch.Tensor, values: dict[str, Any]) -> torch.Tensor:
         if not self.batched(leaf):
             return self.apply_per_image(leaf, values)
@@ -58,12 +73,12 @@ class Warp(Leaf):
         mode = InterpolationMode.NEAREST if isinstance(leaf, Mask) else mode
         return G.warp_batch(
             leaf.as_subclass(torch.Tensor),
-            values["inverse"],
+            self.inverse(values),
             values["out_size"],
             mode,
             self.transform._fill_for(leaf) if isinstance(self.transform, FillMixin) else None,
             projective=self.projective,
-            source_box=values.get("source_box"),
+            source_box=self.source_box(values),
         )
 
 
@@ -103,11 +118,11 @@ class BatchedAffine(Warp):
             shear[:, 0] = uniform(t.shear[0], t.shear[1])
             if len(t.shear) == 4:
                 shear[:, 1] = uniform(t.shear[2], t.shear[3])
-        forward = G.affine_matrices(angle, translate, scale, shear, _center(t, (height, width)))
-        return dict(
-            angle=angle, translate=translate, scale=scale, shear=shear, inverse=G.invert(forward),
-            out_size=(height, width),
-        )
+        return dict(angle=angle, translate=translate, scale=scale, shear=shear, out_size=(height, width))
+
+    def matrices(self, values: dict[str, Any]) -> torch.Tensor:
+        angle, translate, scale, shear = (values[key] for key in ("angle", "translate", "scale", "shear"))
+        return G.invert(G.affine_matrices(angle, translate, scale, shear, _center(self.transform, values["out_size"])))
 
     def sample_params(self, values: dict[str, Any], i: int) -> dict[str, Any]:
         return _affine_params(values, i)
@@ -126,9 +141,13 @@ class BatchedRotation(Warp):
     def draw(self, batch: Batch, context: Context) -> dict[str, Any]:
         t, size, n = self.transform, batch.spatial_size, batch.size
         angle = _draws.uniform(n, t.degrees[0], t.degrees[1], batch.device, context.generator)
-        zeros = torch.zeros(n, 2, dtype=torch.float64, device=batch.device)
-        forward = G.affine_matrices(-angle, zeros, torch.ones_like(angle), zeros, _center(t, size))
-        return dict(angle=angle, inverse=G.invert(forward), out_size=size)
+        return dict(angle=angle, out_size=size)
+
+    def matrices(self, values: dict[str, Any]) -> torch.Tensor:
+        angle = values["angle"]
+        zeros = angle.new_zeros(angle.shape[0], 2)
+        center = _center(self.transform, values["out_size"])
+        return G.invert(G.affine_matrices(-angle, zeros, torch.ones_like(angle), zeros, center))
 
     def sample_params(self, values: dict[str, Any], i: int) -> dict[str, Any]:
         return dict(angle=float(values["angle"][i]))
@@ -151,10 +170,13 @@ class BatchedPerspective(Warp):
         y_low, y_high = (0, bound_h), (height - bound_h, height)
         corners = [(x_low, y_low), (x_high, y_low), (x_high, y_high), (x_low, y_high)]
         endpoints = torch.stack([torch.stack([draw(*xs), draw(*ys)], dim=1) for xs, ys in corners], dim=1)
-        start = torch.zeros(4, 2, dtype=torch.float64, device=device)
+        return dict(endpoints=endpoints, out_size=(height, width))
+
+    def matrices(self, values: dict[str, Any]) -> torch.Tensor:
+        endpoints, (height, width) = values["endpoints"], values["out_size"]
+        start = torch.zeros(4, 2, dtype=torch.float64, device=endpoints.device)
         start[1:3, 0], start[2:, 1] = width - 1, height - 1  # the corners, set without a host-to-device copy
-        inverse = G.perspective_inverses(start.expand(n, 4, 2), endpoints.to(torch.float64))
-        return dict(endpoints=endpoints, inverse=inverse, out_size=(height, width))
+        return G.perspective_inverses(start.expand(endpoints.shape[0], 4, 2), endpoints.to(torch.float64))
 
     def sample_params(self, values: dict[str, Any], i: int) -> dict[str, Any]:
         height, width = values["out_size"]
@@ -193,13 +215,17 @@ class BatchedResizedCrop(Warp):
         h = torch.where(found, h.gather(0, first)[0], float(fallback["height"])).long()
         top = torch.where(found, _draws.randint(n, 0, height - h + 1, device, generator), (height - h) // 2)
         left = torch.where(found, _draws.randint(n, 0, width - w + 1, device, generator), (width - w) // 2)
-        out_h, out_w = t.size
+        return dict(top=top, left=left, height=h, width=w, out_size=tuple(t.size))
+
+    def matrices(self, values: dict[str, Any]) -> torch.Tensor:
+        (out_h, out_w), top, left = values["out_size"], values["top"], values["left"]
         inverse = G.translations(left.double(), top.double())
-        inverse[:, 0, 0], inverse[:, 1, 1] = w.double() / out_w, h.double() / out_h
-        source_box = torch.stack([left + 0.5, top + 0.5, left + w - 0.5, top + h - 0.5], dim=1).double()
-        return dict(
-            top=top, left=left, height=h, width=w, inverse=inverse, out_size=tuple(t.size), source_box=source_box
-        )
+        inverse[:, 0, 0], inverse[:, 1, 1] = values["width"].double() / out_w, values["height"].double() / out_h
+        return inverse
+
+    def source_box(self, values: dict[str, Any]) -> torch.Tensor:
+        top, left, h, w = (values[key] for key in ("top", "left", "height", "width"))
+        return torch.stack([left + 0.5, top + 0.5, left + w - 0.5, top + h - 0.5], dim=1).double()
 
     def sample_params(self, values: dict[str, Any], i: int) -> dict[str, Any]:
         return {k: int(values[k][i]) for k in ("top", "left", "height", "width")}
@@ -222,9 +248,12 @@ class BatchedCrop(Warp):
         n, device, generator = batch.size, batch.device, context.generator
         crop_top = _draws.randint(n, 0, height - crop_height + 1, device, generator)
         crop_left = _draws.randint(n, 0, width - crop_width + 1, device, generator)
-        inverse = G.translations((crop_left - left).double(), (crop_top - top).double())
         padding = [left, top, right, bottom]
-        return dict(padding=padding, top=crop_top, left=crop_left, inverse=inverse, out_size=tuple(t.size))
+        return dict(padding=padding, top=crop_top, left=crop_left, out_size=tuple(t.size))
+
+    def matrices(self, values: dict[str, Any]) -> torch.Tensor:
+        left, top = values["padding"][:2]
+        return G.translations((values["left"] - left).double(), (values["top"] - top).double())
 
     def sample_params(self, values: dict[str, Any], i: int) -> dict[str, Any]:
         return dict(padding=values["padding"], top=int(values["top"][i]), left=int(values["left"][i]))
