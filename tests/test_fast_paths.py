@@ -15,6 +15,7 @@ import pytest
 import torch
 import torch.nn.functional as nnf
 
+import visiontx.functional as F
 from visiontx.functional import InterpolationMode, _cv2
 from visiontx.functional._cv2 import _base, _color, _geometry, _layout, _warp
 
@@ -1282,3 +1283,62 @@ def test_bool_masks_sample_as_bytes_with_the_values_of_the_bool_path(
             assert got.dtype == expected.dtype == torch.bool
             assert torch.equal(got, expected)
     assert any(views) == (fill != 0.5)  # a fill of 0.5 keeps the bool path
+
+
+@needs_cv2
+@pytest.mark.parametrize("dtype", [torch.uint8, torch.float32])
+@pytest.mark.parametrize(
+    "op",
+    [
+        lambda x: F.rotate(x, 30.0, interpolation=InterpolationMode.BILINEAR),
+        lambda x: F.rotate(x, 270.0),
+        lambda x: F.affine(x, angle=10.0, translate=[0, 0], scale=1.2, shear=[0.0, 0.0], interpolation="bilinear"),
+        lambda x: F.elastic(x, torch.zeros(1, 17, 1, 2), interpolation=InterpolationMode.NEAREST),
+        lambda x: F.resize(x, [34, 2], interpolation=InterpolationMode.NEAREST),
+        lambda x: F.resize(x, [34, 2], antialias=False),
+        lambda x: F.adjust_contrast(x, 0.7),
+    ],
+    ids=["rotate-bilinear", "rotate-270", "affine", "elastic", "resize-nearest", "resize-bilinear", "contrast"],
+)
+def test_expanded_images_read_as_torch_reads_them(op: Callable[[torch.Tensor], torch.Tensor], dtype: torch.dtype) -> None:
+    """A batch of 1-pixel-wide images expanded down their rows (row stride 0): OpenCV took such planes' rows as
+    consecutive bytes, past the tensor's memory (up to 251 levels off). They take the torch path now."""
+    torch.manual_seed(0)
+    small = make_image_tensor((1, 1), dtype=dtype, batch_dims=(2,))
+    image = small.expand(2, 3, 17, 1)
+    assert image.stride(-2) == 0 and not _base.can_use(image)
+    with _cv2.disabled():
+        expected = op(image.contiguous())
+    torch.testing.assert_close(op(image), expected, rtol=0, atol=0)
+
+
+@needs_cv2
+def test_expanded_rows_of_any_width_are_refused_by_the_gate() -> None:
+    rows = torch.rand(3, 1, 5).expand(3, 4, 5)
+    assert not _base.can_use(rows)
+    assert _base.can_use(rows.contiguous()) and _base.can_use(torch.rand(3, 4, 5)[:, :, ::2])
+    assert _base.can_use(torch.rand(3, 4, 1).expand(3, 4, 1))  # stride 0 on a dim of one: nothing repeated
+
+
+@pytest.mark.parametrize("mode", ["nearest", "nearest-exact"])
+def test_nearest_sources_stay_whole_past_2_to_24(monkeypatch: pytest.MonkeyPatch, mode: str) -> None:
+    """Above 2^24 float32 positions round (the last of 2^24 + 4 to the length itself: one past the last pixel), so
+    the positions go as two exact parts. The split, taken here from 0 on, picks torch's indices."""
+    from visiontx.functional import _interpolation
+
+    cases = [(37, 100), (100, 37), (4097, 9000), (9000, 4097), (12289, 12289)]
+    expected = [_interpolation.nearest_source(n, m, mode).tolist() for n, m in cases]
+    monkeypatch.setattr(_interpolation, "_EXACT_FLOAT32", 0)
+    assert [_interpolation.nearest_source(n, m, mode).tolist() for n, m in cases] == expected
+
+
+@needs_cv2
+@pytest.mark.parametrize("dtype, channels", [(torch.float32, 3), (torch.uint8, 5)])
+def test_height_only_resize_of_one_pixel_wide_images_is_bilinear(dtype: torch.dtype, channels: int) -> None:
+    """The fast path gives bilinear values; torch's kernel (the torch path) repeats the first row there (README)."""
+    image = make_image_tensor((14, 1), channels=channels, dtype=dtype)
+    fast, torch_path = _fast_and_torch(F.resize, image, [28, 1])
+    bilinear = nnf.interpolate(image[None].double(), size=(28, 1), mode="bilinear", align_corners=False)[0]
+    tolerance = 1e-6 if dtype.is_floating_point else 1.0
+    torch.testing.assert_close(fast.double(), bilinear.round() if tolerance == 1.0 else bilinear, rtol=0, atol=tolerance)
+    assert torch.equal(torch_path, image[:, :1].expand_as(torch_path))  # torch's: the first row, repeated

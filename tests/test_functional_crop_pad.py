@@ -248,10 +248,12 @@ def test_crop_matches_torchvision_everywhere(top, left, height, width) -> None:
 
 
 # ------------------------------------------------------------------------------- loop references
-def test_crop_loop_reference() -> None:
+# the last two regions lie entirely left of / above the image (torchvision's slice wraps around there)
+@pytest.mark.parametrize("top, left, height, width", [(-2, 3, 5, 6), (3, -3, 1, 2), (-9, 1, 4, 3)])
+def test_crop_loop_reference(top: int, left: int, height: int, width: int) -> None:
     image = make_image_tensor((6, 7), channels=1)
-    top, left, height, width = -2, 3, 5, 6
     out = F.crop(image, top, left, height, width)
+    assert out.shape == (1, height, width)
     for y in range(height):
         for x in range(width):
             sy, sx = top + y, left + x

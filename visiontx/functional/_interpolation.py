@@ -75,6 +75,17 @@ def nearest_source(
     in_len: int, out_len: int, mode: str = "nearest", device: torch.device | str = "cpu"
 ) -> torch.Tensor:
     """The int64 source index of each of ``out_len`` positions of a ``nearest`` / ``nearest-exact``
-    resize of a line of ``in_len`` pixels, as torch's ``interpolate`` picks it (float32 maths)."""
-    positions = torch.arange(in_len, dtype=torch.float32, device=device).view(1, 1, in_len)
-    return torch.nn.functional.interpolate(positions, size=out_len, mode=mode).view(-1).long()
+    resize of a line of ``in_len`` pixels, as torch's ``interpolate`` picks it (float32 maths, as for float32 and
+    uint8 images: the positions it copies are float32). Above 2^24 float32 positions are not whole numbers: each
+    position goes as two exact parts, ``i // 4096`` and ``i % 4096``, picked together."""
+    if in_len <= _EXACT_FLOAT32:
+        positions = torch.arange(in_len, dtype=torch.float32, device=device).view(1, 1, in_len)
+        return torch.nn.functional.interpolate(positions, size=out_len, mode=mode).view(-1).long()
+    positions = torch.arange(in_len, device=device)
+    parts = torch.stack([positions // _SPLIT, positions % _SPLIT]).float().view(1, 2, in_len)
+    high, low = torch.nn.functional.interpolate(parts, size=out_len, mode=mode)[0].long()
+    return high * _SPLIT + low
+
+
+_EXACT_FLOAT32 = (1 << 24) + 1  # the whole numbers 0 .. 2^24 are float32 exactly
+_SPLIT = 4096

@@ -64,7 +64,8 @@ def native() -> object | None:
 def can_use(image: torch.Tensor, *, dtypes: Sequence[torch.dtype] = _DTYPES) -> bool:
     """Whether the wing is available for ``image`` (``[..., H, W]``): a plain CPU tensor of one of ``dtypes``,
     no autograd, not empty, planes that fit an OpenCV matrix (sides under 2^31), with memory of its own (not
-    one of ``torch.func``'s wrappers, as inside ``vmap``). Every gate starts from this."""
+    one of ``torch.func``'s wrappers, as inside ``vmap``) laid out as OpenCV reads it (see :func:`_unrepeated`).
+    Every gate starts from this."""
     return (
         available()
         and type(image) is torch.Tensor
@@ -75,7 +76,14 @@ def can_use(image: torch.Tensor, *, dtypes: Sequence[torch.dtype] = _DTYPES) -> 
         and image.numel() > 0
         and image.shape[-1] < MAT_SIDE > image.shape[-2]
         and not is_wrapped(image)
+        and (image.is_contiguous() or _unrepeated(image))
     )
+
+
+def _unrepeated(image: torch.Tensor) -> bool:
+    """Whether no dim longer than 1 has stride 0 (as an ``expand``'s): OpenCV takes the rows of such a plane as
+    consecutive bytes, past the tensor's memory."""
+    return all(stride or size == 1 for size, stride in zip(image.shape, image.stride()))
 
 
 def takes_batch_per_image(batch: torch.Tensor) -> bool:
