@@ -1300,7 +1300,9 @@ def test_bool_masks_sample_as_bytes_with_the_values_of_the_bool_path(
     ],
     ids=["rotate-bilinear", "rotate-270", "affine", "elastic", "resize-nearest", "resize-bilinear", "contrast"],
 )
-def test_expanded_images_read_as_torch_reads_them(op: Callable[[torch.Tensor], torch.Tensor], dtype: torch.dtype) -> None:
+def test_expanded_images_read_as_torch_reads_them(
+    op: Callable[[torch.Tensor], torch.Tensor], dtype: torch.dtype
+) -> None:
     """A batch of 1-pixel-wide images expanded down their rows (row stride 0): OpenCV took such planes' rows as
     consecutive bytes, past the tensor's memory (up to 251 levels off). They take the torch path now."""
     torch.manual_seed(0)
@@ -1339,6 +1341,6 @@ def test_height_only_resize_of_one_pixel_wide_images_is_bilinear(dtype: torch.dt
     image = make_image_tensor((14, 1), channels=channels, dtype=dtype)
     fast, torch_path = _fast_and_torch(F.resize, image, [28, 1])
     bilinear = nnf.interpolate(image[None].double(), size=(28, 1), mode="bilinear", align_corners=False)[0]
-    tolerance = 1e-6 if dtype.is_floating_point else 1.0
-    torch.testing.assert_close(fast.double(), bilinear.round() if tolerance == 1.0 else bilinear, rtol=0, atol=tolerance)
+    expected, tolerance = (bilinear, 1e-6) if dtype.is_floating_point else (bilinear.round(), 1.0)
+    torch.testing.assert_close(fast.double(), expected, rtol=0, atol=tolerance)
     assert torch.equal(torch_path, image[:, :1].expand_as(torch_path))  # torch's: the first row, repeated
