@@ -33,6 +33,25 @@ def _fast_and_torch(
         return fast, kernel(*args, **kwargs)
 
 
+def test_disabled_switch_is_per_thread() -> None:
+    import threading
+
+    inside, seen = threading.Event(), []
+
+    def other() -> None:
+        inside.wait()
+        seen.append(_cv2.available())
+
+    worker = threading.Thread(target=other)
+    worker.start()
+    before = _cv2.available()
+    with _cv2.disabled():
+        inside.set()
+        worker.join()
+        assert not _cv2.available()
+    assert seen == [before]  # the other thread kept the wing
+
+
 def test_disabled_switch_nests() -> None:
     before = _cv2.available()
     with _cv2.disabled():

@@ -4,6 +4,7 @@ the checks on the image that every gate starts from."""
 from __future__ import annotations
 
 import contextlib
+import threading
 import warnings
 from collections.abc import Iterator, Sequence
 
@@ -33,23 +34,38 @@ __all__ = [
 MAX_SIZE = 32768  # OpenCV's warps, remaps and resizes take images and maps under this many pixels a side
 MAT_SIDE = 1 << 31  # an OpenCV matrix counts rows and columns in ints: longer sides are not written (silently)
 _DTYPES = (torch.uint8, torch.float32)
-_disabled_depth = 0
+
+
+class _Switch(threading.local):
+    """How many :func:`disabled` blocks this thread is inside."""
+
+    depth = 0
+
+
+_switch = _Switch()
+_blocks_open = 0  # in every thread: while 0, no thread's switch needs reading (the common case, one global read)
+_blocks_lock = threading.Lock()
 
 
 def available() -> bool:
-    """Whether OpenCV is installed and the wing not switched off."""
-    return cv2 is not None and _disabled_depth == 0
+    """Whether OpenCV is installed and the wing not switched off in this thread."""
+    return cv2 is not None and (_blocks_open == 0 or _switch.depth == 0)
 
 
 @contextlib.contextmanager
 def disabled() -> Iterator[None]:
-    """Within this block every kernel takes its pure-torch path (blocks nest)."""
-    global _disabled_depth
-    _disabled_depth += 1
+    """Within this block, in this thread, every kernel takes its pure-torch path (blocks nest; other threads keep
+    the wing, as each keeps its own current generator)."""
+    global _blocks_open
+    with _blocks_lock:
+        _blocks_open += 1
+    _switch.depth += 1
     try:
         yield
     finally:
-        _disabled_depth -= 1
+        _switch.depth -= 1
+        with _blocks_lock:
+            _blocks_open -= 1
 
 
 is_wrapped = torch._C._functorch.is_functorch_wrapped_tensor  # torch.func's tensors without memory of their own
