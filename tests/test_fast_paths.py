@@ -1341,12 +1341,27 @@ def test_expanded_rows_of_any_width_are_refused_by_the_gate() -> None:
     assert _base.can_use(torch.rand(3, 4, 1).expand(3, 4, 1))  # stride 0 on a dim of one: nothing repeated
 
 
+@needs_cv2
+def test_overlapping_rows_take_the_torch_path() -> None:
+    """An ``unfold``'s rows overlap (row stride 2, rows 16 wide): OpenCV misread them as it did repeated ones."""
+    rows = make_image_tensor((1, 60)).view(3, 60).unfold(1, 16, 2)
+    assert rows.stride() == (60, 2, 1) and not _base.can_use(rows)
+    for op in (lambda x: F.rotate(x, 30.0, interpolation="bilinear"), lambda x: F.adjust_saturation(x, 0.4),
+               lambda x: F.resize(x, [34, 22], interpolation="nearest")):
+        with _cv2.disabled():
+            expected = op(rows.contiguous())
+        torch.testing.assert_close(op(rows), expected, rtol=0, atol=0)
+
+
 @pytest.mark.parametrize("mode", ["nearest", "nearest-exact"])
 def test_nearest_sources_stay_whole_past_2_to_24(monkeypatch: pytest.MonkeyPatch, mode: str) -> None:
     """Above 2^24 float32 positions round (the last of 2^24 + 4 to the length itself: one past the last pixel), so
     the positions go as two exact parts. The split, taken here from 0 on, picks torch's indices."""
     from visiontx.functional import _interpolation
 
+    # the split starts where whole numbers stop being float32 exactly
+    threshold = _interpolation._EXACT_FLOAT32
+    assert float(np.float32(threshold - 1)) == threshold - 1 and float(np.float32(threshold)) != threshold
     cases = [(37, 100), (100, 37), (4097, 9000), (9000, 4097), (12289, 12289)]
     expected = [_interpolation.nearest_source(n, m, mode).tolist() for n, m in cases]
     monkeypatch.setattr(_interpolation, "_EXACT_FLOAT32", 0)

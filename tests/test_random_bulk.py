@@ -11,7 +11,21 @@ import visiontx.transforms as T
 from visiontx.datapoints import Image
 from visiontx.transforms import _random
 
-from .test_native import _native
+from .test_native import X86_64
+
+
+def _native():
+    """The compiled module the draws use (built wherever this suite runs on x86-64, SIMD or not)."""
+    if _random._compiled is None and not X86_64:
+        pytest.skip("visiontx._native not built on this machine")
+    assert _random._compiled is not None, "visiontx._native was not built (pip install -e . needs a C compiler)"
+    return _random._compiled
+
+
+@pytest.fixture
+def one_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The process counted as running one Python thread, whatever threads the test runner keeps."""
+    monkeypatch.setattr(_random, "_one_python_thread", lambda: True)
 
 
 @pytest.fixture(params=["avx2", "sse2"])
@@ -51,7 +65,7 @@ def test_bulk_draws_are_checked_against_torch(twister) -> None:
     assert _random._bulk_matches_torch(twister)
 
 
-def test_uniform_tensor_takes_the_twister_for_large_cpu_draws(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_uniform_tensor_takes_the_twister_for_large_cpu_draws(monkeypatch: pytest.MonkeyPatch, one_thread) -> None:
     _native()
     _random.uniform_tensor((1 << 13,), torch.Generator())  # the first bulk draw checks the twister against torch
     torch.manual_seed(11)
@@ -70,10 +84,17 @@ def test_uniform_tensor_takes_the_twister_for_large_cpu_draws(monkeypatch: pytes
     assert torch.equal(torch.rand(3), after)  # the global generator left where torch leaves it
 
 
-def test_small_draws_and_other_threads_take_torch() -> None:
+def test_small_draws_float64_defaults_and_other_threads_take_torch(monkeypatch: pytest.MonkeyPatch) -> None:
     _native()
     generator = torch.Generator().manual_seed(5)
-    assert _random._bulk_uniform(100_000, generator, False) is not None
+    with monkeypatch.context() as patch:
+        patch.setattr(_random, "_one_python_thread", lambda: True)
+        assert _random._bulk_uniform(100_000, generator, False) is not None
+        patch.setattr(_random, "_twisted", None)  # the twister is not reached:
+        theirs = torch.Generator().set_state(generator.get_state())
+        assert torch.equal(_random.uniform_tensor((100,), generator), torch.rand(100, generator=theirs))  # small
+        patch.setattr(torch, "get_default_dtype", lambda: torch.float64)  # torch.rand would draw two words a float
+        _random.uniform_tensor((100_000,), torch.Generator())
     release = threading.Event()
     worker = threading.Thread(target=release.wait)
     worker.start()
@@ -86,11 +107,26 @@ def test_small_draws_and_other_threads_take_torch() -> None:
         worker.join()
 
 
-def test_elastic_field_equals_torchs_draws(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_cpu_draws_under_another_default_device(one_thread) -> None:
+    _native()
+    generator, theirs = torch.Generator().manual_seed(9), torch.Generator().manual_seed(9)
+    torch.set_default_device("meta")
+    try:
+        drawn = _random.uniform_tensor((300, 100), generator, device=torch.device("cpu"))
+    finally:
+        torch.set_default_device(None)
+    assert drawn.device.type == "cpu" and torch.equal(drawn, torch.rand(300, 100, generator=theirs))
+
+
+def test_elastic_field_equals_torchs_draws(monkeypatch: pytest.MonkeyPatch, one_thread) -> None:
     _native()
     image = Image(torch.randint(0, 256, (3, 150, 120), dtype=torch.uint8))
+    twisted = _random._twisted
+    calls = []
+    monkeypatch.setattr(_random, "_twisted", lambda *args: calls.append(args) or twisted(*args))
     torch.manual_seed(3)
     fast = T.ElasticTransform(alpha=30.0, sigma=4.0)(image)
+    assert len(calls) == 2  # both noise planes by the twister
     monkeypatch.setattr(_random, "_BULK_DRAWS", 1 << 62)  # torch's own draws
     torch.manual_seed(3)
     slow = T.ElasticTransform(alpha=30.0, sigma=4.0)(image)

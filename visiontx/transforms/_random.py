@@ -26,7 +26,10 @@ from typing import Any
 import numpy as np
 import torch
 
-from ..functional._cv2._base import native
+try:
+    import visiontx._native as _compiled  # visiontx/_native_random.c's twister, where the module was built
+except ImportError:
+    _compiled = None
 
 
 class _Scratch(threading.local):
@@ -197,9 +200,12 @@ def uniform_tensor(
     size: Sequence[int], generator: torch.Generator | None, device: torch.device | None = None, centred: bool = False
 ) -> torch.Tensor:
     """``torch.rand(size, generator=generator, device=device)``, or ``2 * rand - 1`` when ``centred`` (torch's
-    ``rand(...).mul_(2).sub_(1)``, in float32). Large CPU draws take :func:`_bulk_uniform`: the same floats."""
+    ``rand(...).mul_(2).sub_(1)``). Large float32 CPU draws take :func:`_bulk_uniform`: the same floats."""
     numel = math.prod(size)
-    if numel >= _BULK_DRAWS and torch.device(device or torch.get_default_device()).type == "cpu":
+    if (
+        numel >= _BULK_DRAWS and torch.get_default_dtype() is torch.float32  # float64 draws take two words each
+        and torch.device(device or torch.get_default_device()).type == "cpu"
+    ):
         bulk = _bulk_uniform(numel, generator or torch.default_generator, centred)
         if bulk is not None:
             return bulk.view(*size)
@@ -219,17 +225,21 @@ _bulk_checked: bool | None = None  # whether the compiled loop gives torch's flo
 
 def _bulk_uniform(numel: int, generator: torch.Generator, centred: bool) -> torch.Tensor | None:
     """``numel`` float32 draws of ``generator`` (a CPU one) as ``torch.rand`` gives them, by the compiled twister
-    (``visiontx/_native_random.c``, ~9x torch's one-at-a-time loop) on the generator's state, which then goes
+    (``visiontx/_native_random.c``, 7-9x torch's one-at-a-time loop) on the generator's state, which then goes
     back advanced as far as ``torch.rand`` would leave it. None where that cannot be done: no compiled module,
     another state layout, a generator on another device, or other Python threads alive (one could draw from
     the same generator between the state's read and its write)."""
     global _bulk_checked
-    module = native()
-    if module is None or generator.device.type != "cpu" or threading.active_count() != 1:
+    module = _compiled
+    if module is None or generator.device.type != "cpu" or not _one_python_thread():
         return None
     if _bulk_checked is None:
         _bulk_checked = _bulk_matches_torch(module)
     return _twisted(module, generator, numel, centred) if _bulk_checked else None
+
+
+def _one_python_thread() -> bool:
+    return threading.active_count() == 1
 
 
 def _twisted(module: Any, generator: torch.Generator, numel: int, centred: bool) -> torch.Tensor | None:
@@ -243,7 +253,7 @@ def _twisted(module: Any, generator: torch.Generator, numel: int, centred: bool)
     stored = raw[_WORDS].view(np.uint64)
     words = stored.astype(np.uint32)
     with torch.inference_mode(False):
-        out = torch.empty(numel, dtype=torch.float32)
+        out = torch.empty(numel, dtype=torch.float32, device="cpu")
     position = module.mt_uniform(words, 625 - left, out.numpy(), centred)
     stored[:] = words
     raw[_LEFT].view(np.int32)[0] = 625 - position
@@ -258,7 +268,8 @@ def _bulk_matches_torch(module: Any) -> bool:
     ours, torchs = torch.Generator().manual_seed(20261125), torch.Generator().manual_seed(20261125)
     for numel in (1000, 3 * 624 + 5):
         mine = _twisted(module, ours, numel, False)
-        if mine is None or not torch.equal(mine, torch.rand(numel, generator=torchs)):
+        expected = torch.rand(numel, generator=torchs, dtype=torch.float32, device="cpu")
+        if mine is None or not torch.equal(mine, expected):
             return False
     return torch.equal(ours.get_state(), torchs.get_state())
 

@@ -80,7 +80,7 @@ def native() -> object | None:
 def can_use(image: torch.Tensor, *, dtypes: Sequence[torch.dtype] = _DTYPES) -> bool:
     """Whether the wing is available for ``image`` (``[..., H, W]``): a plain CPU tensor of one of ``dtypes``,
     no autograd, not empty, planes that fit an OpenCV matrix (sides under 2^31), with memory of its own (not
-    one of ``torch.func``'s wrappers, as inside ``vmap``) laid out as OpenCV reads it (see :func:`_unrepeated`).
+    one of ``torch.func``'s wrappers, as inside ``vmap``) laid out as OpenCV reads it (see :func:`_rows_apart`).
     Every gate starts from this."""
     return (
         available()
@@ -92,14 +92,18 @@ def can_use(image: torch.Tensor, *, dtypes: Sequence[torch.dtype] = _DTYPES) -> 
         and image.numel() > 0
         and image.shape[-1] < MAT_SIDE > image.shape[-2]
         and not is_wrapped(image)
-        and (image.is_contiguous() or _unrepeated(image))
+        and (image.is_contiguous() or _rows_apart(image))
     )
 
 
-def _unrepeated(image: torch.Tensor) -> bool:
-    """Whether no dim longer than 1 has stride 0 (as an ``expand``'s): OpenCV takes the rows of such a plane as
-    consecutive bytes, past the tensor's memory."""
-    return all(stride or size == 1 for size, stride in zip(image.shape, image.stride()))
+def _rows_apart(image: torch.Tensor) -> bool:
+    """Whether no dim longer than 1 has stride 0 (as an ``expand``'s) and, where a row's pixels are adjacent, each
+    row starts past the previous one's end: OpenCV takes the rows of a plane that repeat or overlap (an
+    ``unfold``'s) as consecutive bytes, past the tensor's memory."""
+    shape, strides = image.shape, image.stride()
+    if not all(stride or size == 1 for size, stride in zip(shape, strides)):
+        return False
+    return strides[-1] != 1 or shape[-2] == 1 or strides[-2] >= shape[-1]
 
 
 def takes_batch_per_image(batch: torch.Tensor) -> bool:
