@@ -19,7 +19,7 @@ static inline __attribute__((always_inline)) uint32_t twisted(uint32_t word, uin
     return far ^ (y >> 1) ^ ((y & 1u) ? MATRIX_A : 0u);
 }
 
-/* The loops, compiled twice: for SSE2 (every x86-64 CPU) and for AVX2 (8 words a step). */
+/* The loops, compiled twice: for the build's baseline (SSE2 on x86-64) and for AVX2 (8 words a step). */
 #define MT_LOOPS(SUFFIX, ATTRIBUTE)                                                                                  \
     /* The next 624 words of the state, in place (each loop reads only words it has not yet rewritten, or rewrote \
      * at least 227 steps before: the compiler vectorises both). */                                              \
