@@ -4,6 +4,7 @@ and one batched sampling of per-sample displacement fields for the elastic warp.
 
 from __future__ import annotations
 
+import abc
 from typing import Any
 
 import torch
@@ -52,9 +53,9 @@ class Warp(Leaf):
         """Whether the batched warp gives this leaf what the single transform gives (else a loop)."""
         return True
 
+    @abc.abstractmethod
     def matrices(self, values: dict[str, Any]) -> torch.Tensor:
         """The ``[B, 3, 3]`` output -> input matrices of :meth:`draw`'s ``values``."""
-        raise NotImplementedError
 
     def source_box(self, values: dict[str, Any]) -> torch.Tensor | None:
         """``warp_batch``'s bounds on the source points of each sample (None: none)."""
@@ -261,9 +262,12 @@ class BatchedCrop(Warp):
 
 
 @register(ElasticTransform)
-class BatchedElastic(Warp):
+class BatchedElastic(Leaf):
     """A displacement field per sample (the single transform's noise and blur, on ``[B, 1, H, W]``), one
-    batched sampling."""
+    batched sampling (no matrices: not a :class:`Warp`)."""
+
+    moves_masks = True
+    takes_datapoints = True
 
     def draw(self, batch: Batch, context: Context) -> dict[str, Any]:
         transform, (height, width) = self.transform, batch.spatial_size
