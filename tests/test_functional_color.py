@@ -403,3 +403,17 @@ def test_adjust_gamma_refuses_integer_dtypes_float32_cannot_hold(dtype) -> None:
     """Their largest values round up in float32 and would wrap to negative numbers (torchvision refuses int32)."""
     with pytest.raises(TypeError, match="uint8, int16, uint16 or floating point"):
         F.adjust_gamma(torch.tensor([[[torch.iinfo(dtype).max, 0]]], dtype=dtype), 1.0)
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.float32, torch.float64])
+@pytest.mark.parametrize(("gamma", "gain"), [(0.5, 1.0), (2.0, 1.0), (2.0, 0.5), (0.7, 1.3)])
+def test_adjust_gamma_of_float_values_outside_the_range_is_torchvisions(dtype, gamma, gain) -> None:
+    """torchvision clips only after a gain other than 1; HDR values (above 1) pass a plain gamma."""
+    tv_f = pytest.importorskip("torchvision.transforms.v2.functional")
+    image = torch.tensor([[[-0.5, 0.0, 0.25, 1.0, 1.5, 3.0, float("inf"), float("nan")]]], dtype=dtype)
+    out = F.adjust_gamma(image, gamma, gain)
+    expected = tv_f.adjust_gamma(image, gamma, gain)
+    assert out.dtype == dtype
+    torch.testing.assert_close(out, expected, equal_nan=True, rtol=0, atol=0)
+    if gain == 1.0:
+        assert float(out[0, 0, 4]) == pytest.approx(1.5**gamma, rel=1e-3)

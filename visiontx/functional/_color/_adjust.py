@@ -190,7 +190,8 @@ def adjust_gamma(inpt: Any, gamma: float, gain: float = 1.0) -> Any:
     Args:
         inpt: a uint8 or float image tensor ``[..., C, H, W]``, ``Image``, ``Video`` or 8-bit PIL image.
         gamma: a non-negative exponent: below 1 brightens the shadows, above 1 darkens them.
-        gain: a non-negative multiplier applied after the power (default 1); results are clipped.
+        gain: a non-negative multiplier applied after the power (default 1); with a gain, results are clipped
+            to the value range (as torchvision: float values outside ``[0, 1]`` pass a gain of 1 unclipped).
 
     Example:
         >>> F.adjust_gamma(image, gamma=0.8)
@@ -219,7 +220,9 @@ def adjust_gamma_image_tensor(image: torch.Tensor, gamma: float, gain: float = 1
     if not image.is_floating_point():
         raise TypeError(f"adjust_gamma: image must be uint8, int16, uint16 or floating point, got {image.dtype}")
     output = image.pow(gamma)
-    return to_dtype_rounded(output if gain == 1.0 else output.mul_(gain), image.dtype)
+    if gain == 1.0:  # torchvision clips only after a gain: inputs in [0, 1] stay there
+        return output
+    return to_dtype_rounded(output.mul_(gain), image.dtype)
 
 
 adjust_gamma_video = video_kernel(adjust_gamma_image_tensor)
