@@ -20,7 +20,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--albx-python", default=None,
                         help="an interpreter with AlbumentationsX: time it as a fourth peer (see NOTES.md)")
     parser.add_argument("--only", nargs="+", default=None, metavar="NAME",
-                        help="only the transform and pipeline entries whose name contains one of these")
+                        help="only the transform, pipeline and small-image entries whose name contains one of these")
     parser.add_argument("--sizes", nargs="+", default=None, metavar="HxW", help="input sizes, e.g. 256x256 512x512")
     args = parser.parse_args(argv)
     for path in (HERE, HERE.parent):
@@ -35,14 +35,14 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _partial(quick: bool, only: list[str] | None, sizes: list[str] | None):  # noqa: ANN202 (harness not importable yet)
-    """The run's configuration restricted to the ``only`` entries (transforms and pipelines) and ``sizes``."""
+    """The run's configuration restricted to the ``only`` entries (transforms, pipelines, small images) and ``sizes``."""
     import dataclasses
 
     from harness import QUICK_CONFIG, BenchConfig
 
     config = QUICK_CONFIG if quick else BenchConfig()
     if only:
-        config = dataclasses.replace(config, only=tuple(only), sections=("transforms", "pipelines"))
+        config = dataclasses.replace(config, only=tuple(only), sections=("transforms", "pipelines", "small"))
     if sizes:
         config = dataclasses.replace(config, sizes=tuple(tuple(int(n) for n in s.lower().split("x")) for s in sizes))
     return config

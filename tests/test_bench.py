@@ -32,7 +32,7 @@ TINY = BenchConfig(
     loader_workers=0,
     loader_batch=2,
     loader_repeats=1,
-    only=("RandomHorizontalFlip", "ToDtype", "Resize(x1/2", "classification (JPEG bytes: decode+RRC+"),
+    only=("RandomHorizontalFlip", "ToDtype", "Resize(x1/2", "classification (JPEG bytes: decode+RRC+", "CIFAR-10"),
 )
 
 
@@ -41,7 +41,8 @@ def test_run_bench_writes_a_markdown_report(tmp_path, capsys) -> None:
     assert run_bench(out=str(out), config=TINY) == 0
     text = out.read_text(encoding="utf-8")
     assert text == capsys.readouterr().out
-    for heading in ("# visiontx benchmark", "## Transforms, uint8 RGB 24 x 32", "## Pipelines", "## DataLoader: 3 JPEG",
+    for heading in ("# visiontx benchmark", "## Transforms, uint8 RGB 24 x 32", "## Pipelines",
+                    "## Small images, uint8 RGB 32 x 32", "## DataLoader: 3 JPEG",
                     "## Dispatch overhead", "## Batch of 2 x 3 x 8 x 8", "## Scaling with image size",
                     "## Scaling with the number of boxes"):
         assert heading in text
@@ -49,15 +50,17 @@ def test_run_bench_writes_a_markdown_report(tmp_path, capsys) -> None:
     assert "| Resize(x1/2) |" in text and "| Resize(x1/2, antialias=False) |" in text and "floor µs | vx/floor |" in text
     assert "| classification (JPEG bytes: decode+RRC+flip+jitter+normalize) |" in text
     assert "| DataLoader, classification (JPEG bytes" in text
+    assert "| CIFAR-10 training (RandomCrop(32, padding=4)+flip+ToDtype+Normalize) |" in text
     assert "CPU:" in text and "torch " in text
     headings = [line for line in text.splitlines() if line.startswith("## ")]
     # shown in the order of SECTIONS though the DataLoader runs first; the overall means come last
-    assert text.index("## Pipelines") < text.index("## DataLoader") < text.index("## Dispatch overhead")
+    assert text.index("## Pipelines") < text.index("## Small images") < text.index("## DataLoader")
+    assert text.index("## DataLoader") < text.index("## Dispatch overhead")
     assert headings[-1].startswith("## Overall: every entry")
     overall = text[text.index("## Overall"):]
     means = next(line for line in overall.splitlines() if line.startswith("Geometric means"))
     # over every size: the slowest entries name their size
-    assert "vs torchvision" in means and ("slowest" not in means or " at 24 x 32 " in means)
+    assert "vs torchvision" in means and ("slowest" not in means or " at 24 x 32 " in means or " at 32 x 32 " in means)
     assert "Targets" not in text and "goal" not in text and "****" not in text
 
 
@@ -172,7 +175,7 @@ def test_benchmarks_run_script_defaults_to_results_md(monkeypatch) -> None:
     assert script.main(["--only", "Resize", "Pad", "--sizes", "256x256", "768x1024", "--out", "x.md"]) == 0
     config = calls[-1]["config"]
     assert config.only == ("Resize", "Pad") and config.sizes == ((256, 256), (768, 1024))
-    assert config.sections == ("transforms", "pipelines") and calls[-1]["out"] == "x.md"
+    assert config.sections == ("transforms", "pipelines", "small") and calls[-1]["out"] == "x.md"
 
 
 def test_the_package_carries_no_benchmark_code() -> None:

@@ -3,11 +3,11 @@ in its own interpreter) AlbumentationsX.
 
 Single thread, uint8 RGB, a real photo. Sections: every transform at each image size (with a copy
 floor per entry), whole pipelines (classification from pixels and from JPEG bytes, the demo's
-detection), a DataLoader over JPEG files, fused geometry, dispatch overhead, batch throughput of
-tensor kernels, and scaling with image size and number of boxes. Outputs are materialised on every
-side. Peers are timed in interleaved blocks and the medians compared, so a loaded machine slows all
-sides alike. Results are printed as markdown (and written to ``out``); progress goes to stderr. Run it
-with ``python benchmarks/run.py`` (or ``python -m visiontx bench`` from a checkout).
+detection; CIFAR-10's on 32 x 32 images), a DataLoader over JPEG files, fused geometry, dispatch
+overhead, batch throughput of tensor kernels, and scaling with image size and number of boxes. Outputs
+are materialised on every side. Peers are timed in interleaved blocks and the medians compared, so a
+loaded machine slows all sides alike. Results are printed as markdown (and written to ``out``); progress
+goes to stderr. Run it with ``python benchmarks/run.py`` (or ``python -m visiontx bench`` from a checkout).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from .timing import FULL, QUICK, Progress, Settings, interleaved_runs
 
 __all__ = ["BenchConfig", "QUICK_CONFIG", "run_bench"]
 
-SECTIONS = ("transforms", "pipelines", "loader", "fusion", "dispatch", "batch", "scaling", "per_sample")
+SECTIONS = ("transforms", "pipelines", "small", "loader", "fusion", "dispatch", "batch", "scaling", "per_sample")
 # The DataLoader runs first, its workers forked from a process that has run nothing else yet (as a training
 # script's): forked after the other sections, visiontx's workers measured up to 10% slower (NOTES.md, round 16).
 RUN_ORDER = ("loader",) + tuple(name for name in SECTIONS if name != "loader")
@@ -112,12 +112,14 @@ def _select(candidates: Sequence[cases.BenchCase], only: Sequence[str] | None) -
 def _run(peers: dict, config: BenchConfig) -> list[str]:
     transforms = _select(cases.TRANSFORMS, config.only)
     pipelines = _select(cases.PIPELINES, config.only)
+    small = _select(cases.SMALL_PIPELINES, config.only)
     scaling = [c for c in transforms if c.name in SCALING_CASES]
     boxes = [c for c in transforms if c.name in BOX_CASES]
     devices = ["cpu"] + (["cuda"] if torch.cuda.is_available() else [])
     steps = {
         "transforms": len(transforms) * len(config.sizes),
         "pipelines": len(pipelines) * len(config.sizes),
+        "small": len(small),
         "loader": 1,
         "fusion": 1,
         "dispatch": 5,
@@ -130,6 +132,7 @@ def _run(peers: dict, config: BenchConfig) -> list[str]:
     parts = {
         "transforms": lambda: _per_size(run, "Transforms", transforms),
         "pipelines": lambda: _per_size(run, "Pipelines", pipelines, PIPELINE_MIN_CALLS),
+        "small": lambda: _per_size(run, "Small images", small, sizes=(cases.CIFAR_SIZE,)),
         "loader": lambda: _loader(run),
         "fusion": lambda: _fusion(run),
         "dispatch": lambda: _dispatch(run),
@@ -148,7 +151,7 @@ def _overall(run: _Run) -> list[str]:
     """The geometric means over every row of the per-image tables of this run, all sizes together."""
     if not run.rows:
         return []
-    lines = ["", "## Overall: every entry of the transform, pipeline and DataLoader tables above", ""]
+    lines = ["", "## Overall: every entry of the transform, pipeline, small-image and DataLoader tables above", ""]
     lines += _summary_line(run.rows, run.missing, run.columns)[1:]
     for peer in run.columns[1:]:
         ratios = [r for _, times, _ in run.rows if (r := report.speedup(times, peer)) is not None]
@@ -171,13 +174,17 @@ def _header(peers: dict, config: BenchConfig) -> list[str]:
     ]
 
 
-def _per_size(run: _Run, title: str, selected: list, min_calls: int | None = None) -> list[str]:
-    """One table per image size; ``min_calls`` lengthens blocks (random sizes vary a lot per call)."""
+def _per_size(run: _Run, title: str, selected: list, min_calls: int | None = None,
+              sizes: Sequence[tuple[int, int]] | None = None) -> list[str]:
+    """One table per image size (the run's unless ``sizes``); ``min_calls`` lengthens blocks (random sizes vary
+    a lot per call)."""
     settings = run.config.settings
     if min_calls is not None:
         settings = dataclasses.replace(settings, min_calls=min_calls)
     lines: list[str] = []
-    for size in run.config.sizes:
+    for size in sizes or run.config.sizes:
+        if not selected:
+            continue
         rows, unavailable = sections.run_cases(selected, run.peers, size, settings, run.progress)
         run.rows += [(f"{label} at {size[0]} x {size[1]}", *rest) for label, *rest in rows]
         lines += ["", f"## {title}, uint8 RGB {size[0]} x {size[1]} (H x W)", ""]

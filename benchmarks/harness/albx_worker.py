@@ -51,7 +51,7 @@ def _albumentations() -> tuple[Any, Any]:
 
 
 def _build(A: Any, cv2: Any, request: dict) -> Any:
-    by_name = {case.name: case for case in cases.TRANSFORMS + cases.PIPELINES}
+    by_name = {case.name: case for case in cases.TRANSFORMS + cases.PIPELINES + cases.SMALL_PIPELINES}
     case = dataclasses.replace(by_name[request["case"]], kind=request["kind"])
     size = tuple(request["size"])
     extra = (cases.out_size(size, case.factor),) if case.factor is not None else ()

@@ -328,6 +328,38 @@ PIPELINES = _classifications() + [DECODE_CROP] + [
 ]
 
 
+CIFAR_SIZE = (32, 32)
+_CIFAR_MEAN, _CIFAR_STD = (0.4914, 0.4822, 0.4465), (0.2470, 0.2435, 0.2616)
+
+
+def _cifar(T: Any, D: Any) -> Any:
+    return T.Compose([
+        T.RandomCrop(32, padding=4),
+        T.RandomHorizontalFlip(),
+        T.ToDtype(_float32(), scale=True),
+        T.Normalize(_CIFAR_MEAN, _CIFAR_STD),
+    ])
+
+
+def _cifar_alb(A: Any, cv2: Any) -> Any:
+    return A.Compose([
+        A.PadIfNeeded(40, 40, border_mode=cv2.BORDER_CONSTANT, fill=0),
+        A.RandomCrop(32, 32),
+        A.HorizontalFlip(),
+        A.Normalize(_CIFAR_MEAN, _CIFAR_STD),
+    ])
+
+
+# Pipelines of small images, each at its own size: per-call costs, not pixels, decide these.
+SMALL_PIPELINES = [
+    BenchCase(
+        "CIFAR-10 training (RandomCrop(32, padding=4)+flip+ToDtype+Normalize)",
+        ("RandomCrop", "RandomHorizontalFlip", "ToDtype", "Normalize"), _cifar, _cifar_alb,
+        note="alb: PadIfNeeded(40) + RandomCrop(32); A.Normalize converts to float itself",
+    ),
+]
+
+
 def missing(case: BenchCase, T: Any) -> list[str]:
     """The visiontx transform classes ``case`` needs that are not (yet) there."""
     return [name for name in case.requires if not hasattr(T, name)]
