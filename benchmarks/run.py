@@ -35,7 +35,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _partial(quick: bool, only: list[str] | None, sizes: list[str] | None):  # noqa: ANN202 (harness not importable yet)
-    """The run's configuration restricted to the ``only`` entries (transforms, pipelines, small images) and ``sizes``."""
+    """The run's configuration restricted to the ``only`` entries (transforms, pipelines, small images) and
+    ``sizes``."""
     import dataclasses
 
     from harness import QUICK_CONFIG, BenchConfig

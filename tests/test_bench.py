@@ -32,7 +32,9 @@ TINY = BenchConfig(
     loader_workers=0,
     loader_batch=2,
     loader_repeats=1,
-    only=("RandomHorizontalFlip", "ToDtype", "Resize(x1/2", "classification (JPEG bytes: decode+RRC+", "CIFAR-10"),
+    only=(
+        "RandomHorizontalFlip", "ToDtype", "Resize(x1/2", "classification (JPEG bytes: decode+RRC+", "CIFAR-10",
+    ),
 )
 
 
