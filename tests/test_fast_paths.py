@@ -545,9 +545,16 @@ def test_fast_jpeg_is_byte_identical_to_pillow(channels: int) -> None:
 @pytest.mark.parametrize("padding_mode", ["constant", "edge", "reflect", "symmetric"])
 @pytest.mark.parametrize("dtype", [torch.uint8, torch.float32])
 @pytest.mark.parametrize("size", [(1, 1), (2, 3), (9, 7)])
-def test_fast_pad_matches_torch_path(padding_mode: str, dtype: torch.dtype, size: tuple[int, int]) -> None:
+@pytest.mark.parametrize("small_pads_by_torch", [True, False])
+def test_fast_pad_matches_torch_path(
+    padding_mode: str, dtype: torch.dtype, size: tuple[int, int], small_pads_by_torch: bool, monkeypatch
+) -> None:
+    """Small constant pads of one fill value take torch's kernel; the wing is checked on them too."""
     import visiontx.functional as F
+    from visiontx.functional._cv2 import _geometry
 
+    if not small_pads_by_torch:
+        monkeypatch.setattr(_geometry, "_TORCH_PAD_BYTES", 0)
     image = make_image_tensor(size, batch_dims=(2,), dtype=dtype)
     for padding, fill in (([1, 2, 3, 4], 7), ([5], [1, 2, 3]), ([0, 11], 0), ([3, 0, 0, 0], None)):
         fill = fill if padding_mode == "constant" else 0

@@ -12,7 +12,6 @@ from typing import Any
 import numpy as np
 import PIL.Image
 import torch
-from torch.nn.functional import pad as torch_pad
 
 from ..._args import FillArg, PaddingArg, check_padding_mode, parse_fill, parse_padding, per_channel_error
 from ..._names import accepts_canvas_size, video_kernel
@@ -79,7 +78,7 @@ def _pad_axis(image: torch.Tensor, before: int, after: int, mode: str, dim: int)
 def _pad_constant(image: torch.Tensor, padding: tuple[int, int, int, int], fill: list[float]) -> torch.Tensor:
     left, top, right, bottom = padding
     if len(fill) == 1:
-        return torch_pad(image, [left, right, top, bottom], value=float(fill[0]))
+        return torch.constant_pad_nd(image, [left, right, top, bottom], float(fill[0]))
     channels = image.shape[-3] if image.ndim >= 3 else 1
     if len(fill) != channels:
         raise per_channel_error("fill", channels, fill)
