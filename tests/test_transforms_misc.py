@@ -90,7 +90,8 @@ def _stage_calls(monkeypatch: pytest.MonkeyPatch) -> collections.Counter:
             seen["in place"] += len(ids)
         return ids
 
-    monkeypatch.setattr(_dtype, "scaled_normalize", table)
+    monkeypatch.setattr(_dtype, "scaled_normalize", table)  # ToDtype's, in the stage's general path
+    monkeypatch.setattr(_normalize, "scaled_normalize", table)  # the stage's own, for a lone image
     monkeypatch.setattr(_normalize.NormalizeOwnImages, "_owned_images", in_place)
     return seen
 
