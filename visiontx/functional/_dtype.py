@@ -67,11 +67,15 @@ def to_dtype_image_tensor(image: torch.Tensor, dtype: torch.dtype = torch.float3
     float_in, float_out = image.is_floating_point(), dtype.is_floating_point
     if float_in and float_out:
         return image.to(dtype)
-    if float_in:  # float -> int: spread [0, 1] evenly over the integer range
+    if float_in:  # float -> int: spread [0, 1] evenly over the integer range, saturating outside it
         if (dtype == torch.int32 and image.dtype == torch.float32) or dtype == torch.int64:
             raise ValueError(f"dtype {dtype} cannot hold the scaled values of {image.dtype} without overflow")
-        eps = 1e-3
-        return image.mul(max_value(dtype) + 1.0 - eps).to(dtype)
+        top, eps = max_value(dtype), 1e-3
+        # Half precision multiplies in float32, or float64 for int32 (in its own precision 1.0 * 255.999 rounds
+        # to 256); the clamp keeps 1.0 at the top where float32 rounds 65535.999 up (torch's cast would wrap it)
+        wide = torch.float64 if top > 1 << 24 else torch.float32
+        work = image if image.dtype in (torch.float32, torch.float64) else image.to(wide)
+        return work.mul(top + 1.0 - eps).clamp_(0, top).to(dtype)
     if float_out:  # int -> float
         return image.to(dtype).mul_(1.0 / max_value(image.dtype))
     # int -> int: shift bits when the ranges are powers of two apart; torch has no bit shifts for uint16,
