@@ -491,6 +491,26 @@ def test_to_image_pil_of_floats_truncates_as_torchvision(channels: int) -> None:
     assert_equal(F.to_image_pil(array), tv_f.to_pil_image(array))
 
 
+@pytest.mark.parametrize(("dtype", "mode"), [(torch.int16, "I;16"), (torch.uint16, "I;16"), (torch.int32, "I")])
+def test_to_image_pil_keeps_wide_integer_values(dtype: torch.dtype, mode: str) -> None:
+    """One channel of int16 / uint16 / int32 keeps its values (torchvision's modes; it refuses uint16); more
+    channels, negative 16-bit values and other integer dtypes are errors, not values wrapped modulo 256."""
+    values = [[0, 255, 256, 1000], [2000, 30000, 32767, 7]]
+    out = F.to_image_pil(torch.tensor([values], dtype=dtype))
+    assert out.mode == mode and np.asarray(out).tolist() == values
+    if dtype != torch.uint16:
+        tv_f = pytest.importorskip("torchvision.transforms.v2.functional")
+        theirs = tv_f.to_pil_image(torch.tensor([values], dtype=dtype))
+        assert theirs.mode == mode and np.asarray(theirs).tolist() == values
+    with pytest.raises(TypeError, match="one channel"):
+        F.to_image_pil(torch.zeros(3, 2, 2, dtype=dtype))
+    with pytest.raises(ValueError, match="non-negative"):
+        F.to_image_pil(torch.tensor([[[-1, 0]]], dtype=torch.int16))
+    with pytest.raises(TypeError, match="int64"):
+        F.to_image_pil(torch.tensor([[[1, 0]]], dtype=torch.int64))
+    assert np.asarray(F.to_image_pil(torch.tensor([[[True, False]]]))).tolist() == [[1, 0]]
+
+
 def test_to_image_pil_float_truncates_and_clamps() -> None:
     tensor = torch.tensor([[[0.0, 0.5, 0.999, 1.0, 1.5, -0.2]]])
     assert np.asarray(F.to_image_pil(tensor)).tolist() == [[0, 127, 254, 255, 255, 0]]

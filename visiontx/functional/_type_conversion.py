@@ -69,7 +69,8 @@ def _check_channels(channels: int) -> int:
 
 
 def to_image_pil(inpt: Any, mode: str | None = None) -> PIL.Image.Image:
-    """Tensor / ``Image`` ``C x H x W`` (uint8, or float in [0, 1]) or numpy ``H x W x C`` -> PIL image.
+    """Tensor / ``Image`` ``C x H x W`` (uint8, or float in [0, 1]) or numpy ``H x W x C`` -> PIL image; one
+    channel of int16 / uint16 (non-negative) gives mode ``I;16``, of int32 mode ``I``, with the values kept.
 
     Float values are scaled by 255, clamped to 0..255 and truncated (as torchvision: 0.999 gives 254), but for
     ``mode="F"``, which keeps one channel's float values.
@@ -97,6 +98,9 @@ def to_image_pil(inpt: Any, mode: str | None = None) -> PIL.Image.Image:
             return PIL.Image.fromarray(tensor[0].to(device="cpu", dtype=torch.float32).numpy().copy())
         if tensor.is_floating_point():
             tensor = tensor.mul(255).clamp_(0, 255)  # the cast truncates
+        elif tensor.dtype not in (torch.uint8, torch.bool):
+            image = _wide_integer_pil(tensor)
+            return image if mode is None else image.convert(mode)
         array = _cv2.interleaved(tensor.to(torch.uint8).cpu())
     elif isinstance(inpt, np.ndarray):
         array = inpt[:, :, None] if inpt.ndim == 2 else inpt
@@ -111,6 +115,34 @@ def to_image_pil(inpt: Any, mode: str | None = None) -> PIL.Image.Image:
     channels = _check_channels(array.shape[-1])
     image = PIL.Image.fromarray(np.ascontiguousarray(array[..., 0] if channels == 1 else array))
     return image if mode is None else image.convert(mode)
+
+
+def _wide_integer_pil(tensor: torch.Tensor) -> PIL.Image.Image:
+    """A one-channel ``int16`` / ``uint16`` (non-negative) image as a PIL ``I;16`` image, an ``int32`` one as
+    ``I``: the values kept (torchvision's modes for int16 and int32)."""
+    if tensor.dtype not in _WIDE_INTEGER_MODES:
+        raise TypeError(
+            f"inpt must be uint8, bool, float, or one channel of int16, uint16 or int32 to become a PIL image, got "
+            f"{tensor.dtype}; use to_dtype(..., scale=True) for uint8"
+        )
+    if tensor.shape[0] != 1:
+        raise TypeError(
+            f"inpt of dtype {tensor.dtype} becomes a PIL image only with one channel (modes I;16 and I), got "
+            f"{tensor.shape[0]}; use to_dtype(..., scale=True) for uint8"
+        )
+    plane = tensor[0].cpu()
+    if tensor.dtype == torch.int16 and bool((plane < 0).any()):
+        raise ValueError("inpt of dtype int16 must be non-negative to become a PIL image (mode I;16)")
+    array = plane.numpy().astype(_WIDE_INTEGER_MODES[tensor.dtype])
+    return PIL.Image.fromarray(np.ascontiguousarray(array))
+
+
+# integer dtypes (beside uint8) that become one-channel PIL images, and the numpy dtype Pillow reads for each mode
+_WIDE_INTEGER_MODES = {
+    dtype: numpy_dtype
+    for name, numpy_dtype in (("int16", np.uint16), ("uint16", np.uint16), ("int32", np.int32))
+    if (dtype := getattr(torch, name, None)) is not None
+}
 
 
 to_pil_image = _names.renamed(to_image_pil, "to_pil_image", inpt="pic")
