@@ -417,3 +417,46 @@ def test_adjust_gamma_of_float_values_outside_the_range_is_torchvisions(dtype, g
     torch.testing.assert_close(out, expected, equal_nan=True, rtol=0, atol=0)
     if gain == 1.0:
         assert float(out[0, 0, 4]) == pytest.approx(1.5**gamma, rel=1e-3)
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+@pytest.mark.parametrize(
+    ("op", "kwargs"),
+    [
+        (F.adjust_hue, dict(hue_factor=0.13)),
+        (F.adjust_hue, dict(hue_factor=0.0)),
+        (F.gaussian_blur, dict(kernel_size=[3, 3])),
+        (F.gaussian_blur, dict(kernel_size=[5, 3], sigma=[1.5, 0.8])),
+        (F.adjust_sharpness, dict(sharpness_factor=2.0)),
+        (F.autocontrast, {}),
+    ],
+)
+def test_half_precision_is_computed_in_float32_and_rounded_once(op, kwargs, dtype) -> None:
+    """Half-precision images are computed in float32 and rounded to their dtype at the end: within that
+    rounding of the float64 result (in bfloat16, torchvision's hue is up to 12 levels from it in 255ths)."""
+    half = make_image_tensor((17, 23), dtype=dtype)
+    out = op(half, **kwargs)
+    assert out.dtype == dtype
+    reference = op(half.to(torch.float64), **kwargs)
+    spacing_below_one = torch.finfo(dtype).eps / 2
+    assert float((out.double() - reference).abs().max()) <= spacing_below_one / 2 + 1e-5
+
+
+@pytest.mark.parametrize("dtype", [torch.int16, torch.uint16])
+def test_16_bit_images_invert_posterize_autocontrast_and_warp_as_torchvision(dtype) -> None:
+    """torch lacks subtraction, masked_fill and minimum for uint16: the kernels take other ops there."""
+    tv_f = pytest.importorskip("torchvision.transforms.v2.functional")
+    top = torch.iinfo(dtype).max
+    image = torch.randint(0, top, (3, 9, 11), generator=torch.Generator().manual_seed(5)).to(dtype)
+    image[0, 0, :2] = torch.tensor([0, top], dtype=torch.int64).to(dtype)
+    affine = dict(angle=10.0, translate=[2, 1], scale=0.9, shear=[5.0])
+    for op, kwargs in [(F.invert, {}), (F.posterize, dict(bits=3)), (F.posterize, dict(bits=0)),
+                       (F.rotate, dict(angle=30.0)), (F.affine, affine)]:
+        out = op(image, **kwargs)
+        assert out.dtype == dtype
+        assert torch.equal(out.to(torch.int32), getattr(tv_f, op.__name__)(image, **kwargs).to(torch.int32)), op
+    out = F.autocontrast(image)
+    assert (out.to(torch.int32) - tv_f.autocontrast(image).to(torch.int32)).abs().max() <= 1  # rounded, not truncated
+    field = torch.rand(1, 9, 11, 2, generator=torch.Generator().manual_seed(6)) * 0.2
+    elastic = F.elastic(image, field, interpolation="nearest")
+    assert torch.equal(elastic.to(torch.int32), F.elastic(image.to(torch.int32), field, interpolation="nearest"))

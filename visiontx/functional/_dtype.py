@@ -22,6 +22,16 @@ __all__ = [
 ]
 
 
+# unsigned dtypes beyond uint8, for which torch lacks most arithmetic (subtraction, masked_fill, promotion)
+WIDE_UNSIGNED = tuple(dtype for name in ("uint16", "uint32", "uint64") if (dtype := getattr(torch, name, None)))
+
+
+def work_dtype(dtype: torch.dtype) -> torch.dtype:
+    """The float dtype kernels compute in for an image dtype: float32 and float64 their own, float32 for the
+    others (half precision rounds once, at the end, as torchvision's warps and colour ops in float32)."""
+    return dtype if dtype in (torch.float32, torch.float64) else torch.float32
+
+
 def max_value(dtype: torch.dtype) -> int | float:
     """The largest value of an image of ``dtype``: 1.0 for floats, the type's max for integers."""
     if dtype.is_floating_point:

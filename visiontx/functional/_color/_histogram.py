@@ -12,7 +12,7 @@ import torch
 from ..._names import video_kernel
 from ...datapoints import Image, Video
 from .. import _cv2
-from .._dtype import max_value, to_dtype_image_tensor
+from .._dtype import max_value, to_dtype_image_tensor, work_dtype
 from .._registry import get_kernel, register_kernels
 from ._utils import to_dtype_rounded
 
@@ -70,13 +70,13 @@ def autocontrast_image_tensor(image: torch.Tensor) -> torch.Tensor:
     if image.dtype == torch.uint8:
         return _autocontrast_uint8(image)
     bound = float(max_value(image.dtype))
-    dtype = image.dtype if image.is_floating_point() else torch.float32
-    low = image.amin(dim=(-2, -1), keepdim=True).to(dtype)
-    high = image.amax(dim=(-2, -1), keepdim=True).to(dtype)
+    work = image.to(work_dtype(image.dtype))  # (torch has no uint16 minimum)
+    low = work.amin(dim=(-2, -1), keepdim=True)
+    high = work.amax(dim=(-2, -1), keepdim=True)
     constant = high == low
     low = low.masked_fill_(constant, 0.0)
     scale = torch.where(constant, torch.ones_like(high), bound / (high - low).masked_fill_(constant, 1.0))
-    return to_dtype_rounded(image.to(dtype).sub(low).mul_(scale), image.dtype)
+    return to_dtype_rounded(work.sub(low).mul_(scale), image.dtype)
 
 
 autocontrast_video = video_kernel(autocontrast_image_tensor)

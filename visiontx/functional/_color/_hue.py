@@ -12,6 +12,7 @@ from ..._args import is_number
 from ..._names import video_kernel
 from ...datapoints import Image, Video
 from .. import _cv2
+from .._dtype import work_dtype
 from .._registry import get_kernel, register_kernels
 from ._utils import check_channels, to_dtype_rounded
 
@@ -85,8 +86,7 @@ def adjust_hue_image_tensor(image: torch.Tensor, hue_factor: float) -> torch.Ten
         return image.clone()
     if _cv2.can_adjust_hue(image):
         return _cv2.adjust_hue(image, factor)
-    dtype = image.dtype if image.is_floating_point() else torch.float32
-    hue, chroma, value = _rgb_to_hcv(image.to(dtype))  # in the image's own value scale
+    hue, chroma, value = _rgb_to_hcv(image.to(work_dtype(image.dtype)))  # in the image's own value scale
     return to_dtype_rounded(_hcv_to_rgb(hue.add_(factor).remainder_(1.0), chroma, value), image.dtype)
 
 

@@ -13,7 +13,7 @@ import torch
 from ..._args import is_number
 from ..._names import video_kernel
 from ...datapoints import Image, Video
-from .._dtype import max_value
+from .._dtype import WIDE_UNSIGNED, max_value
 from .._registry import get_kernel, register_kernels
 from ._utils import apply_lut, make_lut
 
@@ -52,6 +52,8 @@ def invert_image_tensor(image: torch.Tensor) -> torch.Tensor:
         return image.bitwise_not()
     if image.dtype == torch.bool:
         return image.logical_not()
+    if image.dtype in WIDE_UNSIGNED:  # torch cannot subtract them; max - x is x with every bit flipped
+        return image.bitwise_xor(max_value(image.dtype))
     return torch.rsub(image, max_value(image.dtype))
 
 
@@ -80,7 +82,7 @@ def posterize(inpt: Any, bits: int) -> Any:
     """Keep the ``bits`` most significant bits of each 8-bit value (floats: ``2 ** bits`` levels).
 
     Args:
-        inpt: a uint8 or float image tensor ``[..., C, H, W]``, ``Image``, ``Video`` or 8-bit PIL image.
+        inpt: an integer or float image tensor ``[..., C, H, W]``, ``Image``, ``Video`` or 8-bit PIL image.
         bits: number of bits kept, an int in ``[0, 8]``.
 
     Example:
@@ -91,12 +93,18 @@ def posterize(inpt: Any, bits: int) -> Any:
 
 @register_kernels(posterize, (torch.Tensor, Image, Video))
 def posterize_image_tensor(image: torch.Tensor, bits: int) -> torch.Tensor:
-    """Posterize ``[..., C, H, W]``: a bit mask for uint8, ``floor(x * 2**bits) / 2**bits`` for floats."""
+    """Posterize ``[..., C, H, W]``: a bit mask for integers (the ``bits`` highest bits of their value range, as
+    torchvision), ``floor(x * 2**bits) / 2**bits`` for floats."""
     bits = _check_bits(bits)
     if image.dtype == torch.uint8:
         return image.bitwise_and(_bit_mask(bits))
+    if image.dtype == torch.bool:
+        raise TypeError("posterize: image must be an integer or floating point dtype, got torch.bool")
     if not image.is_floating_point():
-        raise TypeError(f"posterize: image must be uint8 or floating point, got {image.dtype}")
+        value_bits = torch.iinfo(image.dtype).bits - int(torch.iinfo(image.dtype).min < 0)
+        if bits >= value_bits:
+            return image.clone()
+        return image.bitwise_and(((1 << bits) - 1) << (value_bits - bits))
     levels = 1 << bits
     return image.mul(levels).floor_().clamp_(0, levels - 1).mul_(1.0 / levels)
 

@@ -11,6 +11,7 @@ import torch
 from ..._names import video_kernel
 from ...datapoints import Image, Video
 from .. import _cv2
+from .._dtype import work_dtype
 from .._registry import get_kernel, register_kernels
 from ._utils import check_factor, to_dtype_rounded
 
@@ -59,7 +60,7 @@ def adjust_sharpness_image_tensor(image: torch.Tensor, sharpness_factor: float) 
         return image.clone()
     if _cv2.can_sharpen(image):
         return _cv2.sharpen(image, factor)
-    work = image if image.is_floating_point() else image.to(torch.float32)
+    work = image.to(work_dtype(image.dtype))
     smooth = _smooth_interior(work, rounded=not image.is_floating_point())
     interior = to_dtype_rounded(smooth.add_(work[..., 1:-1, 1:-1] - smooth, alpha=factor), image.dtype)
     output = image.clone()

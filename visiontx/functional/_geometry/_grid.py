@@ -19,6 +19,7 @@ from torch.nn.functional import grid_sample
 
 from ..._args import FillArg, parse_fill
 from .. import _cv2
+from .._dtype import WIDE_UNSIGNED, work_dtype
 from .._grid_terms import grid_terms
 from .._interpolation import InterpolationMode
 
@@ -75,11 +76,6 @@ def _fill_tensor(fill: list[float], image: torch.Tensor, dtype: torch.dtype) -> 
     return values.view(-1, 1, 1) if len(fill) > 1 else values.view(())
 
 
-def work_dtype(dtype: torch.dtype) -> torch.dtype:
-    """The float dtype the grid and bilinear maths use for an image dtype."""
-    return dtype if dtype in (torch.float32, torch.float64) else torch.float32
-
-
 def _cast_back(image: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
     if dtype.is_floating_point:
         return image.to(dtype)
@@ -120,9 +116,10 @@ def _sample_nearest(image: torch.Tensor, grid: torch.Tensor, fill: list[float] |
         flat = image.reshape(-1, height * width)
         out = flat.gather(1, index.flatten().expand(flat.shape[0], -1))
         out = out.reshape(*image.shape[:-2], out_height, out_width)
-    if fill is None:
+    if fill is None and image.dtype not in WIDE_UNSIGNED:  # (torch has no masked_fill for those)
         return out.masked_fill_(~valid, 0)
-    return torch.where(valid, out, _fill_tensor(fill, image, image.dtype))
+    fill_t = out.new_zeros(()) if fill is None else _fill_tensor(fill, image, image.dtype)
+    return torch.where(valid, out, fill_t)
 
 
 def _sample_interpolated(

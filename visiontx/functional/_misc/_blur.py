@@ -15,7 +15,7 @@ from ..._names import video_kernel
 from ...datapoints import Image, Video
 from .. import _cv2
 from .._checks import check_spatial
-from .._dtype import clamp_to_range_
+from .._dtype import clamp_to_range_, work_dtype
 from .._registry import get_kernel, register_kernels
 from .._type_conversion import pil_to_tensor, to_image_pil
 
@@ -108,9 +108,9 @@ def gaussian_blur_image_tensor(
     if _cv2.can_gaussian_blur(image):
         return _cv2.gaussian_blur(image, wx, wy)
     planes = image.reshape(-1, 1, height, width)
-    output = _blur_planes_torch(planes if image.is_floating_point() else planes.to(torch.float32), wx, wy)
+    output = _blur_planes_torch(planes.to(work_dtype(image.dtype)), wx, wy)
     if image.is_floating_point():
-        return output.reshape(image.shape)
+        return output.to(image.dtype).reshape(image.shape)
     return clamp_to_range_(output, image.dtype).to(image.dtype).reshape(image.shape)
 
 
