@@ -77,3 +77,18 @@ def test_float32_box_flips_and_resizes_equal_torchvision_exactly(format: Boundin
     for op in ("horizontal_flip", "vertical_flip"):
         assert_equal(getattr(F, op)(ours), getattr(tv_f, op)(theirs).as_subclass(torch.Tensor), atol=0, rtol=0)
     assert_equal(F.resize(ours, [150, 213]), tv_f.resize(theirs, [150, 213]).as_subclass(torch.Tensor), atol=0, rtol=0)
+
+
+@pytest.mark.parametrize("dtype", [torch.int32, torch.int64])
+def test_wide_integer_coordinates_move_exactly(dtype: torch.dtype) -> None:
+    """Integer boxes and key points past 2^24 are mapped in float64, not rounded by float32 (torchvision's
+    integer arithmetic gives the same)."""
+    from visiontx.datapoints import KeyPoints
+
+    big = 2**30 + 1
+    boxes = BoundingBox(torch.tensor([[0, 1, big, 3]], dtype=dtype), format="XYXY", canvas_size=(5, 7))
+    points = KeyPoints(torch.tensor([[big, 3], [2**24 + 1, 2]], dtype=dtype), canvas_size=(5, 7))
+    assert F.horizontal_flip(boxes).tolist() == [[7 - big, 1, 7, 3]]
+    assert F.horizontal_flip(points).tolist() == [[6 - big, 3], [6 - 2**24 - 1, 2]]
+    assert F.pad(points, [3, 2]).tolist() == [[big + 3, 5], [2**24 + 4, 4]]
+    assert F.horizontal_flip(boxes).dtype == dtype and F.pad(points, [3, 2]).dtype == dtype

@@ -32,6 +32,12 @@ def work_dtype(dtype: torch.dtype) -> torch.dtype:
     return dtype if dtype in (torch.float32, torch.float64) else torch.float32
 
 
+def coordinate_dtype(dtype: torch.dtype) -> torch.dtype:
+    """The float dtype integer coordinates (boxes, key points) are mapped in: float64 where float32 would round
+    them (int32, int64: past 2^24), else float32."""
+    return torch.float64 if torch.iinfo(dtype).bits > 16 else torch.float32
+
+
 def max_value(dtype: torch.dtype) -> int | float:
     """The largest value of an image of ``dtype``: 1.0 for floats, the type's max for integers."""
     if dtype.is_floating_point:

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 import torch
 
 from ...datapoints import BoundingBoxFormat
+from .._dtype import coordinate_dtype
 from .._meta import _clamp_xyxy_, _from_xyxy, _to_xyxy
 
 
@@ -115,11 +116,11 @@ def transform_boxes(
 
     ``clamp_to`` ``(H, W)``: clamp the result to an image of that size (before rounding).
     Float boxes are computed in their own precision (float64 stays float64); integer boxes are
-    computed in float32 and rounded back.
+    computed in float32 (float64 for int32 and int64) and rounded back.
     """
     format = BoundingBoxFormat.parse(format)
     dtype = boxes.dtype
-    work_dtype = dtype if dtype.is_floating_point else torch.float32
+    work_dtype = dtype if dtype.is_floating_point else coordinate_dtype(dtype)
     m = _rows(matrix)
     work = boxes.to(work_dtype)  # not modified below: no copy needed for XYXY boxes
     (a, b, c), (d, e, f), last = m
@@ -148,9 +149,13 @@ def transform_points(
 ) -> torch.Tensor:
     """Map points ``[..., 2]`` ``(x, y)`` through ``matrix`` (3 x 3 or 2 x 3; projective when its last
     row is not ``[0, 0, 1]``), as ``matrix(p + offset) - offset``. Float points keep their precision
-    (half precision computes in float32); integer points are computed in float32 and rounded back."""
+    (half precision computes in float32); integer points are computed in float32 (float64 for int32 and
+    int64) and rounded back."""
     dtype = points.dtype
-    work_dtype = dtype if dtype in (torch.float32, torch.float64) else torch.float32
+    if dtype.is_floating_point:
+        work_dtype = dtype if dtype in (torch.float32, torch.float64) else torch.float32
+    else:
+        work_dtype = coordinate_dtype(dtype)
     (a, b, c), (d, e, f), (g, h, i) = _rows(matrix)
     x, y = (points.to(work_dtype) + offset).unbind(-1)
     mx = x * a + y * b + c
