@@ -171,6 +171,17 @@ def test_solved_coefficients_raise_where_the_system_is_rank_deficient(end) -> No
         assert _solve_coefficients(start, end) == expected.astype(np.float32).tolist()
 
 
+@pytest.mark.parametrize(
+    "points",
+    [[[0.0, 0.0]] * 4, [[1.0, 1.0], [1.0, 1.0], [5.0, 2.0], [3.0, 6.0]], [[0.0, 0.0], [1.0, 1.0], [2.0, 2.0], [0.0, 5.0]]],
+)
+def test_perspective_from_degenerate_points_to_themselves_raises(points) -> None:
+    """Start points equal to the end points are the identity only in general position: coincident or
+    collinear ones raise as they do when they differ."""
+    with pytest.raises(ValueError, match="general position"):
+        F.perspective(make_image_tensor(), points, points)
+
+
 def test_perspective_identity_returns_input() -> None:
     image = make_image_tensor()
     assert F.perspective_image_tensor(image, STARTPOINTS, STARTPOINTS) is image

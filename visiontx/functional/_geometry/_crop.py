@@ -135,7 +135,10 @@ def crop_geometry(spatial_size: Sequence[int], top: int, left: int, height: int,
     a non-empty crop)."""
     error = None
     if height <= 0 or width <= 0:
-        error = f"height and width must be positive for boxes, got height={height}, width={width}"
+        error = (
+            "height and width must be positive for boxes and key points (their canvas is at least 1 x 1), "
+            f"got height={height}, width={width}"
+        )
     return Geometry(translation_matrix(-left, -top), (height, width), clamp="boxes", points_error=error)
 
 

@@ -71,10 +71,19 @@ def _full_rank(a: np.ndarray) -> bool:
     return all(value > tolerance for value in singular)
 
 
+def _no_three_collinear(points: list[list[float]]) -> bool:
+    """Whether no three of the 4 ``points`` lie on one line (nor two coincide): the identity's own test."""
+    for i, j, k in ((0, 1, 2), (0, 1, 3), (0, 2, 3), (1, 2, 3)):
+        (xi, yi), (xj, yj), (xk, yk) = points[i], points[j], points[k]
+        if (xj - xi) * (yk - yi) == (yj - yi) * (xk - xi):
+            return False
+    return True
+
+
 def _solve_coefficients(startpoints: Points, endpoints: Points) -> list[float]:
     """Coefficients mapping each end point (output) onto its start point (input)."""
     start, end = _check_points(startpoints, "startpoints"), _check_points(endpoints, "endpoints")
-    if start == end:
+    if start == end and _no_three_collinear(start):
         return list(_IDENTITY)
     rows, rhs = [], []  # rows: the 8 x 8 system, row after row
     for (sx, sy), (ex, ey) in zip(start, end):
