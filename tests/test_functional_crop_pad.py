@@ -413,3 +413,18 @@ def test_window_resize_mask_zeroes_what_is_not_kept() -> None:
             expected = F.horizontal_flip_image_tensor(expected) if flips[1] else expected
             out = window_resize_mask(mask, *window, size, *flips, kept=kept)
             assert torch.equal(out, F.resize_mask(expected, list(size))), (kept, window, size, flips)
+
+
+@pytest.mark.parametrize(
+    ("dtype", "fill"),
+    [(torch.uint8, 300), (torch.uint8, -1), (torch.uint8, [300, 0, -1]), (torch.uint8, 255.5), (torch.int16, 40000)],
+)
+def test_pad_refuses_integer_fills_outside_the_dtype_range(dtype, fill) -> None:
+    """A clear ValueError, where torch's cast either raised its own error (one value) or wrapped (a list)."""
+    image = make_image_tensor((4, 5)).to(dtype)
+    with pytest.raises(ValueError, match="fill must be within"):
+        F.pad(image, [1], fill=fill)
+    with pytest.raises(ValueError, match="fill must be within"):
+        F.pad(Mask(image[0]), [1], fill=fill if not isinstance(fill, list) else -1)
+    wide = F.pad(image.to(torch.int32), [1], fill=fill)  # int32 holds every one of these fills
+    assert wide[:, 0, 0].tolist() == [int(v) for v in (fill if isinstance(fill, list) else [fill] * 3)]

@@ -89,6 +89,13 @@ def _pad_constant(image: torch.Tensor, padding: tuple[int, int, int, int], fill:
     return out
 
 
+def _check_integer_fill(fill: list[float], dtype: torch.dtype) -> None:
+    """``ValueError`` naming ``fill`` when a value lies outside ``dtype``'s range (torch's cast would wrap it)."""
+    info = torch.iinfo(dtype)
+    if any(not info.min <= value <= info.max for value in fill):
+        raise ValueError(f"fill must be within {dtype}'s range [{info.min}, {info.max}], got {fill}")
+
+
 @register_kernels(pad, (torch.Tensor, Image, Video))
 def pad_image_tensor(
     image: torch.Tensor, padding: PaddingArg, fill: FillArg = 0, padding_mode: str = "constant"
@@ -98,6 +105,8 @@ def pad_image_tensor(
     padding = parse_padding(padding)
     check_padding_mode(padding_mode)
     fill_values = parse_fill(fill) or [0.0]
+    if padding_mode == "constant" and not image.is_floating_point() and image.dtype != torch.bool:
+        _check_integer_fill(fill_values, image.dtype)
     if _cv2.can_pad(image, padding, padding_mode, fill_values):
         return _cv2.pad(image, padding, padding_mode, fill_values)
     if padding_mode == "constant":
