@@ -460,3 +460,15 @@ def test_16_bit_images_invert_posterize_autocontrast_and_warp_as_torchvision(dty
     field = torch.rand(1, 9, 11, 2, generator=torch.Generator().manual_seed(6)) * 0.2
     elastic = F.elastic(image, field, interpolation="nearest")
     assert torch.equal(elastic.to(torch.int32), F.elastic(image.to(torch.int32), field, interpolation="nearest"))
+
+
+@pytest.mark.parametrize("size", [(1, 4), (64, 80)])
+def test_float_grayscale_keeps_values_outside_the_range_as_torchvision(size) -> None:
+    """A weighted sum of the channels: HDR and normalised values are not clamped to [0, 1]."""
+    tv_f = pytest.importorskip("torchvision.transforms.v2.functional")
+    image = torch.rand(3, *size, generator=torch.Generator().manual_seed(2)) * 4 - 1
+    image[:, 0, :2] = torch.tensor([[-0.5, 1.5]]).expand(3, 2)
+    for channels in (1, 3):
+        out = F.rgb_to_grayscale(image, channels)
+        torch.testing.assert_close(out, tv_f.rgb_to_grayscale(image, channels), rtol=0, atol=1e-6)
+    assert F.rgb_to_grayscale(image)[0, 0, :2].tolist() == pytest.approx([-0.5, 1.5], abs=1e-3)  # weights sum to 0.9999

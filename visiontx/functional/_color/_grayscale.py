@@ -83,7 +83,12 @@ def rgb_to_grayscale_image_tensor(image: torch.Tensor, num_output_channels: int 
         return image.clone() if num_output_channels == 1 else _repeat_channels(image, num_output_channels)
     if _cv2.can_grayscale(image):
         return _cv2.grayscale(image, num_output_channels, _LUMA_FIXED)
-    gray = _luma_uint8(image) if image.dtype == torch.uint8 else to_dtype_rounded(luma(image), image.dtype)
+    if image.dtype == torch.uint8:
+        gray = _luma_uint8(image)
+    elif image.is_floating_point():  # a weighted sum, unclamped as torchvision's (values outside [0, 1] stay)
+        gray = luma(image)
+    else:
+        gray = to_dtype_rounded(luma(image), image.dtype)
     return _repeat_channels(gray, num_output_channels)
 
 
