@@ -436,3 +436,17 @@ def test_affine_boxes_match_loop_reference_property(angle, translate, scale, she
     center = [boxes.spatial_size[1] / 2, boxes.spatial_size[0] / 2]
     expected = _reference_boxes(xyxy, boxes.spatial_size, center=center, **params)
     torch.testing.assert_close(_plain(actual), expected, atol=1e-6, rtol=0)
+
+
+@pytest.mark.parametrize("bad", [float("inf"), float("-inf"), float("nan")])
+def test_non_finite_parameters_are_a_value_error_naming_them(bad: float) -> None:
+    image = make_image_tensor((6, 7))
+    good = dict(angle=10.0, translate=[1.0, 2.0], scale=1.0, shear=[3.0, 4.0])
+    for name, value in [("angle", bad), ("translate", [bad, 0.0]), ("scale", bad), ("shear", [0.0, bad]),
+                        ("shear", bad), ("center", [bad, 1.0])]:
+        if name == "scale" and bad == float("-inf"):
+            continue  # (not positive: its own message)
+        with pytest.raises(ValueError, match=f"{name} must be finite"):
+            F.affine(image, **{**good, name: value})
+    with pytest.raises(ValueError, match="angle must be finite"):
+        F.rotate(image, bad)

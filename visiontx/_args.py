@@ -35,12 +35,15 @@ def is_number(value: Any) -> bool:
     return kind is float or kind is int or (isinstance(value, numbers.Real) and not isinstance(value, bool))
 
 
-def check_number(value: Any, name: str, *, non_negative: bool = False) -> float:
-    """``value`` as a float; ``TypeError`` unless a number, ``ValueError`` if negative and ``non_negative``."""
+def check_number(value: Any, name: str, *, non_negative: bool = False, finite: bool = False) -> float:
+    """``value`` as a float; ``TypeError`` unless a number, ``ValueError`` if negative and ``non_negative``, or
+    infinite or NaN and ``finite``."""
     if not is_number(value):
         raise TypeError(f"{name} must be a number, got {value!r}")
     if non_negative and value < 0:
         raise ValueError(f"{name} must be non-negative, got {value}")
+    if finite and not math.isfinite(value):
+        raise ValueError(f"{name} must be finite, got {value}")
     return float(value)
 
 

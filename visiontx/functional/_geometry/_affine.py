@@ -51,24 +51,24 @@ _QUARTER_TURNS = {0.0: 0, 90.0: 1, 180.0: 2, 270.0: 3}
 def _pair(value: Any, name: str) -> list[float]:
     if not isinstance(value, Sequence) or isinstance(value, str) or len(value) != 2:
         raise ValueError(f"{name} must be a sequence of 2 numbers, got {value!r}")
-    return [check_number(v, name) for v in value]
+    return [check_number(v, name, finite=True) for v in value]
 
 
 def _parse_shear(shear: Any) -> list[float]:
     if is_number(shear):
-        return [float(shear), 0.0]
+        return [check_number(shear, "shear", finite=True), 0.0]
     if isinstance(shear, Sequence) and not isinstance(shear, str) and len(shear) == 1:
-        return [check_number(shear[0], "shear")] * 2
+        return [check_number(shear[0], "shear", finite=True)] * 2
     if isinstance(shear, Sequence) and not isinstance(shear, str) and len(shear) == 2:
         return _pair(shear, "shear")
     raise ValueError(f"shear must be a number or a sequence of 1 or 2 numbers, got {shear!r}")
 
 
 def _parse_affine(angle: Any, translate: Any, scale: Any, shear: Any) -> tuple[float, list[float], float, list[float]]:
-    scale = check_number(scale, "scale")
+    scale = check_number(scale, "scale", finite=True)
     if scale <= 0:
         raise ValueError(f"scale must be positive, got {scale}")
-    return check_number(angle, "angle"), _pair(translate, "translate"), scale, _parse_shear(shear)
+    return check_number(angle, "angle", finite=True), _pair(translate, "translate"), scale, _parse_shear(shear)
 
 
 def _cos_sin(degrees: float) -> tuple[float, float]:
@@ -163,7 +163,7 @@ def _rotate_geometry(
     exact quarter turn about the image center keeps the size, swapped for odd turns (as torchvision's
     and PIL's transpose shortcuts; the corner formula would add a pixel when ``H`` and ``W`` differ in
     parity), other rotations take the corner formula (an explicit center too, as in torchvision)."""
-    angle, center_xy = check_number(angle, "angle"), _center(center, spatial_size)
+    angle, center_xy = check_number(angle, "angle", finite=True), _center(center, spatial_size)
     matrix = _affine_matrix(-angle, [0.0, 0.0], 1.0, [0.0, 0.0], center_xy)
     if not expand:
         return matrix, (spatial_size[0], spatial_size[1])
