@@ -6,6 +6,8 @@ reference; kernel-level tests run each accelerated kernel with and without ``_cv
 
 from __future__ import annotations
 
+import functools
+
 import math
 from collections.abc import Callable
 from typing import Any
@@ -1004,7 +1006,8 @@ def test_random_erasing_fixed_value_as_f_erase_converts_it_also_when_replayed() 
 def test_fast_warps_with_fill_match_the_torch_path_under_random_maps(dtype: torch.dtype) -> None:
     """The border blend finds its pixels from the sampled alpha plane: under random rotations, scales,
     shears, translations (some axis-aligned) and perspectives (some far from the image), every pixel stays
-    within 1.5 levels of the torch path."""
+    within a level of the torch path, and uint8 ones at the border within rounding of the float64 warp (the
+    blend of OpenCV's rounded border values was up to 0.87 level off it)."""
     import numpy as np
 
     import visiontx.functional as F
@@ -1018,16 +1021,24 @@ def test_fast_warps_with_fill_match_the_torch_path_under_random_maps(dtype: torc
         if trial % 3 == 2:
             corners = [[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]]
             moved = [[x + rng.uniform(-0.6, 0.6) * width, y + rng.uniform(-0.6, 0.6) * height] for x, y in corners]
-            fast, reference = _fast_and_torch(F.perspective_image_tensor, image, corners, moved, B, fill=fill)
+            warp = functools.partial(F.perspective_image_tensor, startpoints=corners, endpoints=moved,
+                                     interpolation=B, fill=fill)
         else:
             angle = 0.0 if trial % 3 == 1 else float(rng.uniform(-180, 180))
             translate = [int(n) for n in rng.integers(-10, 10, 2)]
             scale, shear = float(rng.uniform(0.4, 2.5)), [float(a) for a in rng.uniform(-20, 20, 2)]
-            fast, reference = _fast_and_torch(
-                F.affine_image_tensor, image, angle, translate, scale, shear if trial % 3 == 0 else [0.0, 0.0], B, fill
-            )
+            warp = functools.partial(F.affine_image_tensor, angle=angle, translate=translate, scale=scale,
+                                     shear=shear if trial % 3 == 0 else [0.0, 0.0], interpolation=B, fill=fill)
+        fast, reference = _fast_and_torch(warp, image)
         scale = 255 if dtype == torch.uint8 else 1
-        assert ((fast.double() - reference.double()).abs() / scale).max() <= 1.5 / 255, trial
+        assert ((fast.double() - reference.double()).abs() / scale).max() <= 1 / 255, trial
+        if dtype == torch.uint8:  # the blended border (where the footprint straddles the edge) within rounding
+            with _cv2.disabled():
+                exact = warp(image.double())
+                share = warp(torch.ones(1, height, width, dtype=torch.float64), fill=[0.0])[0]
+            border = (share > 1e-9) & (share < 1 - 1e-9)
+            off = (fast.double() - exact).abs()[:, border]
+            assert off.numel() == 0 or float(off.max()) <= 0.5 + 1e-6, trial
 
 
 @needs_cv2

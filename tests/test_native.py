@@ -682,28 +682,32 @@ def test_blend_border_clips_fills_outside_the_byte_range_as_numpy() -> None:
     module = _native()
     for fill, expected in [(-100.0, 0), (1000.0, 255), (float("nan"), 0)]:
         out, alpha = np.full((1, 1, 3), 10, np.uint8), np.full((1, 3), 100, np.uint8)
-        module.blend_border(out, alpha, [fill], (4, 4), [1, 0, -0.5, 0, 1, 0, 0, 0, 1], False, None, None)
+        src = np.full((1, 4, 4), 10, np.uint8)
+        module.blend_border(out, alpha, [fill], src, [1, 0, -0.5, 0, 1, 0, 0, 0, 1], False, None, None)
         assert out[0, 0, 0] == expected and out[0, 0, 1:].tolist() == [10, 10]
 
 
 def test_blend_border_rejects_what_it_cannot_read_or_write() -> None:
     module = _native()
     out, alpha, maps = np.zeros((3, 4, 5), np.uint8), np.zeros((4, 5), np.uint8), np.zeros((4, 5), np.float32)
-    matrix = [1.0, 0, 0, 0, 1, 0, 0, 0, 1]
-    module.blend_border(out, alpha, [0.0] * 3, (4, 5), matrix, False, None, None)  # the valid call
-    module.blend_border(out, alpha, [0.0] * 3, (4, 5), None, False, maps, maps)
+    matrix, src = [1.0, 0, 0, 0, 1, 0, 0, 0, 1], np.zeros((3, 4, 5), np.uint8)
+    module.blend_border(out, alpha, [0.0] * 3, src, matrix, False, None, None)  # the valid call
+    module.blend_border(out, alpha, [0.0] * 3, src, None, False, maps, maps)
     bad = [
-        ((out.astype(np.float32), alpha, [0.0] * 3, (4, 5), matrix, False, None, None), "out must be"),
-        ((out, np.zeros((4, 4), np.uint8), [0.0] * 3, (4, 5), matrix, False, None, None), "share their rows"),
-        ((out, alpha.T, [0.0] * 3, (4, 5), matrix, False, None, None), "C-contiguous"),
-        ((out, alpha[None], [0.0] * 3, (4, 5), matrix, False, None, None), "alpha must be"),
-        ((out, alpha, [0.0] * 2, (4, 5), matrix, False, None, None), "fills must hold 3"),
-        ((out, alpha, [0.0] * 3, (4, 5), matrix[:8], False, None, None), "matrix must hold 9"),
-        ((out, alpha, [0.0] * 3, (4, 5), matrix, False, maps, maps), "either matrix or"),
-        ((out, alpha, [0.0] * 3, (4, 5), None, False, maps, None), "either matrix or"),
-        ((out, alpha, [0.0] * 3, (4, 5), None, False, maps.astype(np.float64), maps), "map_x must be"),
-        ((out, alpha, [0.0] * 3, (4, 5), None, False, maps, maps[:3]), "share their rows"),
-        ((np.zeros((257, 4, 5), np.uint8), alpha, [0.0] * 257, (4, 5), matrix, False, None, None), "at most 256"),
+        ((out.astype(np.float32), alpha, [0.0] * 3, src, matrix, False, None, None), "out must be"),
+        ((out, np.zeros((4, 4), np.uint8), [0.0] * 3, src, matrix, False, None, None), "their rows and columns"),
+        ((out, alpha.T, [0.0] * 3, src, matrix, False, None, None), "C-contiguous"),
+        ((out, alpha[None], [0.0] * 3, src, matrix, False, None, None), "alpha must be"),
+        ((out, alpha, [0.0] * 2, src, matrix, False, None, None), "fills must hold 3"),
+        ((out, alpha, [0.0] * 3, src, matrix[:8], False, None, None), "matrix must hold 9"),
+        ((out, alpha, [0.0] * 3, src, matrix, False, maps, maps), "either matrix or"),
+        ((out, alpha, [0.0] * 3, src, None, False, maps, None), "either matrix or"),
+        ((out, alpha, [0.0] * 3, src, None, False, maps.astype(np.float64), maps), "map_x must be"),
+        ((out, alpha, [0.0] * 3, src, None, False, maps, maps[:3]), "their rows and columns"),
+        ((np.zeros((257, 4, 5), np.uint8), alpha, [0.0] * 257, np.zeros((257, 4, 5), np.uint8), matrix, False, None,
+          None), "at most 256"),
+        ((out, alpha, [0.0] * 3, src[:2], matrix, False, None, None), "share their planes"),
+        ((out, alpha, [0.0] * 3, src.astype(np.float32), matrix, False, None, None), "src must be"),
     ]
     for args, message in bad:
         with pytest.raises(ValueError, match=message):
@@ -711,7 +715,7 @@ def test_blend_border_rejects_what_it_cannot_read_or_write() -> None:
     with pytest.raises(ValueError, match="read-only|writable|not writable"):
         frozen = out.copy()
         frozen.flags.writeable = False
-        module.blend_border(frozen, alpha, [0.0] * 3, (4, 5), matrix, False, None, None)
+        module.blend_border(frozen, alpha, [0.0] * 3, src, matrix, False, None, None)
 
 
 # ------------------------------------------------------------------------------------------ packed masks

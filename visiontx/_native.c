@@ -41,9 +41,8 @@
  *
  * mt_uniform(state, position, out, centred): torch.rand's floats from its CPU generator's state (_native_random.c).
  *
- * blend_border(out, alpha, fills, (in_h, in_w), matrix, projective, map_x, map_y): the torch path's border blend of
- * an OpenCV warp or remap with a fill, where its sampled alpha plane is strictly between 0 and 255
- * (_native_warp.c).
+ * blend_border(out, alpha, fills, src, matrix, projective, map_x, map_y): the torch path's border blend of an OpenCV
+ * warp or remap of src with a fill, where its sampled alpha plane is strictly between 0 and 255 (_native_warp.c).
  *
  * The loops use SSE2 (every x86-64 CPU), and AVX2 where the CPU has it (checked when the module loads; the
  * halving's 1, 3, 3, 1 loops, the blur and the hue rotation and colour matrix of planes also 512-bit ones where it
@@ -1580,8 +1579,8 @@ static PyObject *normalize(PyObject *self, PyObject *args) {
 }
 
 void border_blend(uint8_t *out, ptrdiff_t planes, ptrdiff_t out_h, ptrdiff_t out_w, const uint8_t *alpha,
-                  const float *fills, ptrdiff_t in_h, ptrdiff_t in_w, const double *matrix, int projective,
-                  const float *map_x, const float *map_y);  /* _native_warp.c */
+                  const float *fills, const uint8_t *src, ptrdiff_t in_h, ptrdiff_t in_w, const double *matrix,
+                  int projective, const float *map_x, const float *map_y);  /* _native_warp.c */
 
 int masks_pack(const uint8_t *src, ptrdiff_t planes, ptrdiff_t rows, ptrdiff_t columns, ptrdiff_t plane_stride,
                ptrdiff_t row_stride, uint8_t *dst);
@@ -1699,23 +1698,28 @@ static PyObject *pad(PyObject *self, PyObject *args) {
 }
 
 static PyObject *blend_border(PyObject *self, PyObject *args) {
-    PyObject *out_obj, *alpha_obj, *fills_obj, *matrix_obj, *map_x_obj, *map_y_obj;
-    Py_ssize_t in_h, in_w;
+    PyObject *out_obj, *alpha_obj, *fills_obj, *src_obj, *matrix_obj, *map_x_obj, *map_y_obj;
     int projective;
-    if (!PyArg_ParseTuple(args, "OOO(nn)OpOO:blend_border", &out_obj, &alpha_obj, &fills_obj, &in_h, &in_w,
-                          &matrix_obj, &projective, &map_x_obj, &map_y_obj))
+    if (!PyArg_ParseTuple(args, "OOOOOpOO:blend_border", &out_obj, &alpha_obj, &fills_obj, &src_obj, &matrix_obj,
+                          &projective, &map_x_obj, &map_y_obj))
         return NULL;
     int maps = matrix_obj == Py_None;
     if (maps == (map_x_obj == Py_None) || maps == (map_y_obj == Py_None)) {
         PyErr_SetString(PyExc_ValueError, "blend_border: give either matrix or map_x and map_y");
         return NULL;
     }
-    Py_buffer out, alpha, map_x = {0}, map_y = {0};
+    Py_buffer out, alpha, src, map_x = {0}, map_y = {0};
     if (contiguous_buffer(out_obj, &out, "B", 3, 1, "blend_border", "out") < 0) return NULL;
     if (contiguous_buffer(alpha_obj, &alpha, "B", 2, 0, "blend_border", "alpha") < 0) {
         PyBuffer_Release(&out);
         return NULL;
     }
+    if (contiguous_buffer(src_obj, &src, "B", 3, 0, "blend_border", "src") < 0) {
+        PyBuffer_Release(&alpha);
+        PyBuffer_Release(&out);
+        return NULL;
+    }
+    Py_ssize_t in_h = src.shape[1], in_w = src.shape[2];
     int ok = 1;
     if (maps) {
         ok = contiguous_buffer(map_x_obj, &map_x, "f", 2, 0, "blend_border", "map_x") == 0;
@@ -1728,11 +1732,11 @@ static PyObject *blend_border(PyObject *self, PyObject *args) {
     double matrix[9];
     float fills[256];
     double fill_values[256];
-    if (ok && (planes > 256 || alpha.shape[0] != out_h || alpha.shape[1] != out_w
+    if (ok && (planes > 256 || src.shape[0] != planes || alpha.shape[0] != out_h || alpha.shape[1] != out_w
                || (maps && (memcmp(map_x.shape, alpha.shape, 2 * sizeof(Py_ssize_t)) != 0
                             || memcmp(map_y.shape, alpha.shape, 2 * sizeof(Py_ssize_t)) != 0)))) {
-        PyErr_SetString(PyExc_ValueError, "blend_border: out (at most 256 planes), alpha and the maps must share "
-                                          "their rows and columns");
+        PyErr_SetString(PyExc_ValueError, "blend_border: out (at most 256 planes) and src must share their planes, "
+                                          "out, alpha and the maps their rows and columns");
         ok = 0;
     }
     ok = ok && doubles_of(fills_obj, fill_values, planes, "blend_border", "fills") == 0
@@ -1740,7 +1744,8 @@ static PyObject *blend_border(PyObject *self, PyObject *args) {
     if (ok) {
         for (Py_ssize_t p = 0; p < planes; p++) fills[p] = (float)fill_values[p];
         Py_BEGIN_ALLOW_THREADS
-        border_blend((uint8_t *)out.buf, planes, out_h, out_w, (const uint8_t *)alpha.buf, fills, in_h, in_w,
+        border_blend((uint8_t *)out.buf, planes, out_h, out_w, (const uint8_t *)alpha.buf, fills,
+                     (const uint8_t *)src.buf, in_h, in_w,
                      maps ? NULL : matrix, projective, maps ? (const float *)map_x.buf : NULL,
                      maps ? (const float *)map_y.buf : NULL);
         Py_END_ALLOW_THREADS
@@ -1749,6 +1754,7 @@ static PyObject *blend_border(PyObject *self, PyObject *args) {
         PyBuffer_Release(&map_x);
         PyBuffer_Release(&map_y);
     }
+    PyBuffer_Release(&src);
     PyBuffer_Release(&alpha);
     PyBuffer_Release(&out);
     if (!ok) return NULL;
@@ -1887,9 +1893,9 @@ static PyMethodDef methods[] = {
     {"luma", luma, METH_VARARGS,
      "luma(src, dst, (wr, wg, wb)): the fixed-point luma of each RGB image of src into every plane of dst."},
     {"blend_border", blend_border, METH_VARARGS,
-     "blend_border(out, alpha, fills, (in_h, in_w), matrix, projective, map_x, map_y): the torch path's border "
-     "blend of an OpenCV warp (matrix: 9 numbers, output -> input pixel centres) or remap (map_x, map_y: float32 "
-     "source points) into the uint8 planes of out, where the sampled alpha is 1..254."},
+     "blend_border(out, alpha, fills, src, matrix, projective, map_x, map_y): the torch path's border blend of an "
+     "OpenCV warp (matrix: 9 numbers, output -> input pixel centres) or remap (map_x, map_y: float32 source points) "
+     "of the uint8 planes of src into those of out, where the sampled alpha is 1..254."},
     {"blur", blur, METH_VARARGS,
      "blur(src, dst, wx, wy): each plane of src (planes, rows, columns; uint8 or float32) blurred down its columns "
      "by the weights wy, then along its rows by wx (reflected borders), into dst; False, nothing written, without "

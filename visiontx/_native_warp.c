@@ -2,11 +2,14 @@
  * warps with a fill, and the source pixels of nearest warps.
  *
  * Border blend:
- * OpenCV gives a border pixel v + (1 - w) fill, where v is the in-image part of the bilinear sum and w the in-image
- * share of its footprint; the torch path gives v w + (1 - w) fill. Where the sampled alpha (w in 0..255) is strictly
- * between its bounds, the pixel becomes w out + (1 - w)^2 fill, with w recomputed exactly from the source point.
- * The arithmetic is numpy's of the Python version, step for step: source point and share in double, the blend in
- * float32 (one rounding an operation), rounded half to even and saturated.
+ * OpenCV gives a border pixel v + (1 - w) fill, rounded, where v is the in-image part of the bilinear sum and w the
+ * in-image share of its footprint; the torch path gives v w + (1 - w) fill. Where the sampled alpha (w in 0..255)
+ * is strictly between its bounds, the pixel becomes v w + (1 - w) fill, with v and w recomputed from the source
+ * point and the input's pixels (from OpenCV's rounded value, the blend would round twice: up to a level off).
+ * OpenCV's alpha is the share rounded, so shares within a rounding of 0 or 1 read 0 or 255: the pixels looked at
+ * are those whose 3 x 3 neighbourhood holds an alpha below 255 and one above 0 (such a pixel has a neighbour
+ * across the border), each recomputed (its exact share may be 0 or 1 there: then the fill, or the bilinear value).
+ * The arithmetic is numpy's of the Python version, step for step, in double; rounded half to even and saturated.
  */
 #include <math.h>
 #include <stddef.h>
@@ -19,6 +22,7 @@ typedef struct {
     uint8_t *out;             /* planes x out_h x out_w, C-contiguous: blended in place */
     ptrdiff_t planes, plane_stride, in_h, in_w;
     const float *fills;       /* one per plane */
+    const uint8_t *src;       /* planes x in_h x in_w, C-contiguous: the warped input */
 } Blend;
 
 /* min(u + 1, extent - u) clamped to [0, 1]: the share of a footprint one pixel wide centred at u that falls in
@@ -32,16 +36,28 @@ static double axis_share(double u, double extent) {
 }
 
 static void blend_pixel(const Blend *job, ptrdiff_t k, double u, double v) {
-    float w = (float)(axis_share(u, (double)job->in_w) * axis_share(v, (double)job->in_h));
-    if (!(w > 0.0f && w < 1.0f)) return;  /* elsewhere OpenCV's value is already the torch path's */
-    float rest = 1.0f - w, share = rest * rest;
+    double w = axis_share(u, (double)job->in_w) * axis_share(v, (double)job->in_h);
+    if (isnan(w)) return;  /* (a degenerate map's point) */
+    /* the bilinear taps at (u, v) that fall in the image (w > 0: u in (-1, in_w), v in (-1, in_h)) */
+    double left = floor(u), top = floor(v), ax = u - left, ay = v - top, rest = 1.0 - w;
+    ptrdiff_t x0 = (ptrdiff_t)left, y0 = (ptrdiff_t)top, in_plane = job->in_h * job->in_w;
     for (ptrdiff_t p = 0; p < job->planes; p++) {
-        uint8_t *pixel = job->out + p * job->plane_stride + k;
-        float fill_part = share * job->fills[p];
-        float blended = (float)*pixel * w;
-        blended = rintf(blended + fill_part);  /* half to even, as np.rint */
-        blended = blended > 255.0f ? 255.0f : blended;
-        *pixel = (uint8_t)(blended > 0.0f ? blended : 0.0f);  /* fills outside 0..255 (direct calls) clip as numpy */
+        const uint8_t *plane = job->src + p * in_plane;
+        double sum = 0.0;
+        for (int dy = 0; dy < 2; dy++) {
+            ptrdiff_t y = y0 + dy;
+            if (y < 0 || y >= job->in_h) continue;
+            double wy = dy ? ay : 1.0 - ay;
+            for (int dx = 0; dx < 2; dx++) {
+                ptrdiff_t x = x0 + dx;
+                if (x < 0 || x >= job->in_w) continue;
+                sum += wy * (dx ? ax : 1.0 - ax) * (double)plane[y * job->in_w + x];
+            }
+        }
+        double fill_part = rest > 0.0 ? rest * (double)job->fills[p] : 0.0;  /* (no fill at all inside) */
+        double blended = rint(sum * w + fill_part);  /* half to even, as np.rint */
+        blended = blended > 255.0 ? 255.0 : blended;
+        job->out[p * job->plane_stride + k] = (uint8_t)(blended > 0.0 ? blended : 0.0);  /* clips as numpy */
     }
 }
 
@@ -56,28 +72,48 @@ static int lowest_bit(unsigned v) {
 #endif
 }
 
-/* Blends the pixels of out (planes x out_h x out_w uint8, C-contiguous) whose alpha is 1..254; the source points
- * are matrix (3 x 3, output -> input pixel centres; projective: its last row divides) or, without one, map_x and
- * map_y (out_h x out_w); in_h x in_w is the input's size. */
-void border_blend(uint8_t *out, ptrdiff_t planes, ptrdiff_t out_h, ptrdiff_t out_w, const uint8_t *alpha,
-                  const float *fills, ptrdiff_t in_h, ptrdiff_t in_w, const double *matrix, int projective,
-                  const float *map_x, const float *map_y) {
-    const Blend job = {out, planes, out_h * out_w, in_h, in_w, fills};
-    for (ptrdiff_t y = 0; y < out_h; y++) {
-        const uint8_t *row = alpha + y * out_w;
-        for (ptrdiff_t x0 = 0; x0 < out_w; x0 += 16) {
-            unsigned band = 0;  /* bit i: pixel x0 + i has alpha 1..254 (strictly inside and outside) */
+/* Bit i set: pixel x0 + i of row y (x0 + i < w) has, in the 3 x 3 neighbourhood of alpha (h x w, clamped at the
+ * edges), an alpha below 255 and one above 0. */
+static unsigned candidates16(const uint8_t *alpha, ptrdiff_t h, ptrdiff_t w, ptrdiff_t y, ptrdiff_t x0) {
+    const uint8_t *rows[3] = {alpha + (y > 0 ? y - 1 : 0) * w, alpha + y * w, alpha + (y + 1 < h ? y + 1 : y) * w};
+    unsigned bits = 0;
 #if defined(__SSE2__)
-            if (x0 + 16 <= out_w) {
-                __m128i a = _mm_loadu_si128((const __m128i *)(row + x0));
-                __m128i ends = _mm_or_si128(_mm_cmpeq_epi8(a, _mm_setzero_si128()),
-                                            _mm_cmpeq_epi8(a, _mm_set1_epi8(-1)));
-                band = ~(unsigned)_mm_movemask_epi8(ends) & 0xFFFFu;
-            } else
+    if (x0 >= 1 && x0 + 17 <= w) {
+        __m128i low = _mm_set1_epi8(-1), high = _mm_setzero_si128();
+        for (int r = 0; r < 3; r++)
+            for (int dx = -1; dx <= 1; dx++) {
+                __m128i a = _mm_loadu_si128((const __m128i *)(rows[r] + x0 + dx));
+                low = _mm_min_epu8(low, a);
+                high = _mm_max_epu8(high, a);
+            }
+        __m128i full = _mm_cmpeq_epi8(low, _mm_set1_epi8(-1)), empty = _mm_cmpeq_epi8(high, _mm_setzero_si128());
+        return ~(unsigned)_mm_movemask_epi8(_mm_or_si128(full, empty)) & 0xFFFFu;
+    }
 #endif
-                for (ptrdiff_t i = 0; i < 16 && x0 + i < out_w; i++)
-                    band |= (unsigned)((uint8_t)(row[x0 + i] - 1) < 254) << i;
-            for (; band; band &= band - 1) {
+    for (ptrdiff_t i = 0; i < 16 && x0 + i < w; i++) {
+        ptrdiff_t x = x0 + i, from = x > 0 ? x - 1 : 0, to = x + 1 < w ? x + 1 : x;
+        uint8_t low = 255, high = 0;
+        for (int r = 0; r < 3; r++)
+            for (ptrdiff_t c = from; c <= to; c++) {
+                uint8_t a = rows[r][c];
+                low = a < low ? a : low;
+                high = a > high ? a : high;
+            }
+        bits |= (unsigned)(low < 255 && high > 0) << i;
+    }
+    return bits;
+}
+
+/* Blends the pixels of out (planes x out_h x out_w uint8, C-contiguous) near the border of the sampled alpha (see
+ * candidates16); the source points are matrix (3 x 3, output -> input pixel centres; projective: its last row
+ * divides) or, without one, map_x and map_y (out_h x out_w); src holds the input's planes (in_h x in_w). */
+void border_blend(uint8_t *out, ptrdiff_t planes, ptrdiff_t out_h, ptrdiff_t out_w, const uint8_t *alpha,
+                  const float *fills, const uint8_t *src, ptrdiff_t in_h, ptrdiff_t in_w, const double *matrix,
+                  int projective, const float *map_x, const float *map_y) {
+    const Blend job = {out, planes, out_h * out_w, in_h, in_w, fills, src};
+    for (ptrdiff_t y = 0; y < out_h; y++) {
+        for (ptrdiff_t x0 = 0; x0 < out_w; x0 += 16) {
+            for (unsigned band = candidates16(alpha, out_h, out_w, y, x0); band; band &= band - 1) {
                 ptrdiff_t x = x0 + lowest_bit(band), k = y * out_w + x;
                 double u, v;
                 if (!matrix) {

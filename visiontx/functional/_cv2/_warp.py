@@ -54,10 +54,10 @@ def can_remap_nearest(image: torch.Tensor, fill: Sequence[float] | None) -> bool
 
 
 def _map_planes(image: torch.Tensor, size: Sequence[int], fill: Sequence[float] | None, channels: int,
-                op: Callable[..., np.ndarray], with_weight: bool = False) -> tuple[torch.Tensor, np.ndarray | None]:
+                op: Callable[..., np.ndarray], with_weight: bool = False) -> tuple[torch.Tensor, np.ndarray | None, np.ndarray]:
     """Run the OpenCV sampler ``op(src, border_value, dst=None)`` on every plane of ``image`` into a
     new tensor of spatial ``size`` (outside pixels: ``fill``, per channel). With ``with_weight``, also
-    return each pixel's in-image footprint share (times 255 for uint8)."""
+    return each pixel's in-image footprint share (times 255 for uint8); last, the input's planes."""
     src, out, dst = planes(image, size)
     borders = [plane_fill(fill, channels, i) for i in range(src.shape[0])]
     if src.dtype == np.uint8:  # saturated as the torch path casts it (OpenCV wraps values beyond int range)
@@ -69,7 +69,7 @@ def _map_planes(image: torch.Tensor, size: Sequence[int], fill: Sequence[float] 
             op(group[0], borders[start], dst[start])
             continue
         weight = _map_rgba(group, list(dst[start:start + 3]), borders[start:start + 3], op)
-    return out, weight
+    return out, weight, src
 
 
 def _map_rgba(
@@ -143,9 +143,9 @@ def warp(
     channels = channel_count(image)
     affine = bool(np.all(m[2] == [0.0, 0.0, 1.0]))
     op = _warp_op(cv2.warpAffine if affine else cv2.warpPerspective, m[:2] if affine else m, size, "bilinear")
-    out, weight = _map_planes(image, size, fill, channels, op, with_weight=fill is not None)
+    out, weight, src = _map_planes(image, size, fill, channels, op, with_weight=fill is not None)
     if fill is not None and _blends_natively(out, channels):
-        _native_blend(out, weight, fill, channels, image.shape[-2:], matrix=m, projective=not affine)
+        _native_blend(out, weight, fill, channels, src, matrix=m, projective=not affine)
     elif fill is not None:
         index = _band(weight)
         y, x = np.divmod(index, size[1])
@@ -154,18 +154,22 @@ def warp(
             with np.errstate(divide="ignore", over="ignore", invalid="ignore"):  # degenerate maps: nan weights, skipped
                 d = m[2, 0] * x + m[2, 1] * y + m[2, 2]
                 u, v = u / d, v / d
-        _blend_border(out, index, _footprint(u, v, image.shape[-2:]), fill, channels)
+        _blend_border(out, index, u, v, fill, channels, src)
     return out
 
 
+_NEIGHBOURS = np.ones((3, 3), np.uint8)
+
+
 def _band(weight: np.ndarray) -> np.ndarray:
-    """Flat indices of the pixels whose footprint ``weight`` is strictly inside its range: uint8 0..255
-    (for uint8 images), or float32 0..1 (for float images, which need every such pixel)."""
+    """Flat indices of the pixels whose footprint may straddle the border: for float images those whose share
+    ``weight`` (float32) is strictly between 0 and 1; for uint8 ones (``weight`` 0..255: the share rounded,
+    which reads 0 or 255 within a rounding of them) those whose 3 x 3 neighbourhood holds a share below 255 and
+    one above 0, as ``_native_warp.c``'s ``candidates16``."""
     if weight.dtype == np.uint8:
-        inside = (weight - np.uint8(1)) < np.uint8(254)  # 1..254, by uint8 wrap-around: one pass
-    else:
-        inside = (weight > 0.0) & (weight < 1.0)
-    return np.flatnonzero(inside)
+        low, high = cv2.erode(weight, _NEIGHBOURS), cv2.dilate(weight, _NEIGHBOURS)  # (the edges: their own rows)
+        return np.flatnonzero((low < 255) & (high > 0))
+    return np.flatnonzero((weight > 0.0) & (weight < 1.0))
 
 
 def _footprint(u: np.ndarray, v: np.ndarray, in_size: Sequence[int]) -> np.ndarray:
@@ -178,20 +182,47 @@ def _footprint(u: np.ndarray, v: np.ndarray, in_size: Sequence[int]) -> np.ndarr
     return wx * wy
 
 
-def _blend_border(out: torch.Tensor, index: np.ndarray, w: np.ndarray, fill: Sequence[float], channels: int) -> None:
-    """Turn OpenCV's border (``v + (1 - w) fill``, ``v`` the in-image part, ``w`` the in-image share of
-    the footprint) into the torch path's (``v w + (1 - w) fill``): ``w out + (1 - w)^2 fill``, on the
-    border pixels of flat ``index``, in place."""
-    w = w.astype(np.float32)
+def _blend_border(out: torch.Tensor, index: np.ndarray, u: np.ndarray, v: np.ndarray, fill: Sequence[float],
+                  channels: int, src: np.ndarray) -> None:
+    """Turn OpenCV's border (``v + (1 - w) fill``, ``v`` the in-image part, ``w`` the in-image share of the
+    footprint) into the torch path's (``v w + (1 - w) fill``) on the border pixels of flat ``index``, whose
+    source points are ``(u, v)`` (pixel centres), in place: float planes as ``w out + (1 - w)^2 fill``; uint8
+    ones (OpenCV's value is rounded: a second rounding would be up to a level off) from ``src``'s pixels."""
+    w = _footprint(u, v, src.shape[-2:])
+    planes = out.numpy().reshape(-1, out.shape[-2] * out.shape[-1])
+    if out.dtype == torch.uint8:  # every pixel of the band recomputed (a share of 0 or 1 there too)
+        known = ~np.isnan(w)  # (a degenerate map's points)
+        fills = [plane_fill(fill, channels, i) for i in range(len(planes))]
+        _blend_from_source(planes, index[known], u[known], v[known], w[known], fills, src)
+        return
     straddling = (w > 0) & (w < 1)  # elsewhere OpenCV's value is already the torch path's
-    index, w = index[straddling], w[straddling]
+    index, w = index[straddling], w[straddling].astype(np.float32)
     fill_share = (1.0 - w) ** 2
-    for i, plane in enumerate(out.numpy().reshape(-1, out.shape[-2] * out.shape[-1])):
-        blended = plane.take(index) * w
-        blended += fill_share * np.float32(plane_fill(fill, channels, i))
-        if out.dtype == torch.uint8:  # (within 0..255 for fills in 0..255, which the gate asks; clipped anyway)
-            np.clip(np.rint(blended, out=blended), 0.0, 255.0, out=blended)
-        plane[index] = blended
+    for i, plane in enumerate(planes):
+        plane[index] = plane.take(index) * w + fill_share * np.float32(plane_fill(fill, channels, i))
+
+
+def _blend_from_source(planes: np.ndarray, index: np.ndarray, u: np.ndarray, v: np.ndarray, w: np.ndarray,
+                       fills: list[float], src: np.ndarray) -> None:
+    """``rint(v w + (1 - w) fill)``, saturated, into the uint8 ``planes`` at flat ``index``: ``v`` the bilinear
+    sum of ``src``'s pixels in the image at ``(u, v)``, in double (``_native_warp.c``'s steps)."""
+    height, width = src.shape[-2:]
+    left, top = np.floor(u), np.floor(v)
+    ax, ay, rest = u - left, v - top, 1.0 - w
+    x0, y0 = left.astype(np.int64), top.astype(np.int64)
+    taps = []  # (row, column, weight) of the four taps; weight 0 where the tap is off the image
+    for dy, wy in ((0, 1.0 - ay), (1, ay)):
+        for dx, wx in ((0, 1.0 - ax), (1, ax)):
+            y, x = y0 + dy, x0 + dx
+            inside = (y >= 0) & (y < height) & (x >= 0) & (x < width)
+            taps.append((np.clip(y, 0, height - 1) * width + np.clip(x, 0, width - 1), wy * wx, inside))
+    for plane, source, fill in zip(planes, src.reshape(len(planes), -1), fills):
+        total = np.zeros(len(index))
+        for flat, weight, inside in taps:
+            total += np.where(inside, weight * source.take(flat), 0.0)
+        fill_part = np.where(rest > 0.0, rest * float(np.float32(fill)), 0.0)  # (no fill at all inside)
+        blended = np.rint(total * w + fill_part)
+        plane[index] = np.clip(blended, 0.0, 255.0)
 
 
 def _blends_natively(out: torch.Tensor, channels: int) -> bool:
@@ -200,17 +231,18 @@ def _blends_natively(out: torch.Tensor, channels: int) -> bool:
     return out.dtype == torch.uint8 and native() is not None and out.numel() // (out.shape[-2] * out.shape[-1]) <= 256
 
 
-def _native_blend(out: torch.Tensor, weight: np.ndarray, fill: Sequence[float], channels: int, in_size: Sequence[int],
+def _native_blend(out: torch.Tensor, weight: np.ndarray, fill: Sequence[float], channels: int, src: np.ndarray,
                   matrix: np.ndarray | None = None, projective: bool = False,
                   maps: tuple[np.ndarray, np.ndarray] | None = None) -> None:
     """:func:`_blend_border` of the band of ``weight`` (the sampled alpha plane) in one compiled pass, the source
-    points from ``matrix`` (pixel centres, output -> input) or ``maps``: the same values."""
+    points from ``matrix`` (pixel centres, output -> input) or ``maps``, the pixels from ``src``: the same values."""
     height, width = out.shape[-2:]
     planes = out.numpy().reshape(-1, height, width)
     fills = [plane_fill(fill, channels, i) for i in range(planes.shape[0])]
     map_x, map_y = (np.ascontiguousarray(a, dtype=np.float32) for a in maps) if maps is not None else (None, None)
     flat = None if matrix is None else np.asarray(matrix, dtype=np.float64).reshape(-1).tolist()
-    native().blend_border(planes, weight, fills, tuple(in_size), flat, projective, map_x, map_y)
+    source = np.ascontiguousarray(src.reshape(-1, *src.shape[-2:]))
+    native().blend_border(planes, weight, fills, source, flat, projective, map_x, map_y)
 
 
 def pixel_points(normalised: np.ndarray, extent: int) -> np.ndarray:
@@ -231,13 +263,13 @@ def remap(image: torch.Tensor, maps: tuple[np.ndarray, np.ndarray], fill: Sequen
     def op(src: np.ndarray, border: Any, dst: np.ndarray | None = None) -> np.ndarray:
         return cv2.remap(src, *maps, cv2.INTER_LINEAR, dst=dst, borderMode=cv2.BORDER_CONSTANT, borderValue=border)
 
-    out, weight = _map_planes(image, maps[0].shape, fill, channels, op, with_weight=fill is not None)
+    out, weight, src = _map_planes(image, maps[0].shape, fill, channels, op, with_weight=fill is not None)
     if fill is not None and _blends_natively(out, channels):
-        _native_blend(out, weight, fill, channels, (height, width), maps=maps)
+        _native_blend(out, weight, fill, channels, src, maps=maps)
     elif fill is not None:
         index = _band(weight)
         u, v = (np.take(grid_map, index).astype(np.float64) for grid_map in maps)
-        _blend_border(out, index, _footprint(u, v, (height, width)), fill, channels)
+        _blend_border(out, index, u, v, fill, channels, src)
     return out
 
 
