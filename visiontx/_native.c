@@ -1745,9 +1745,8 @@ static PyObject *blend_border(PyObject *self, PyObject *args) {
         for (Py_ssize_t p = 0; p < planes; p++) fills[p] = (float)fill_values[p];
         Py_BEGIN_ALLOW_THREADS
         border_blend((uint8_t *)out.buf, planes, out_h, out_w, (const uint8_t *)alpha.buf, fills,
-                     (const uint8_t *)src.buf, in_h, in_w,
-                     maps ? NULL : matrix, projective, maps ? (const float *)map_x.buf : NULL,
-                     maps ? (const float *)map_y.buf : NULL);
+                     (const uint8_t *)src.buf, in_h, in_w, maps ? NULL : matrix, projective,
+                     maps ? (const float *)map_x.buf : NULL, maps ? (const float *)map_y.buf : NULL);
         Py_END_ALLOW_THREADS
     }
     if (maps && map_x.obj) {

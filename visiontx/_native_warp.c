@@ -6,9 +6,9 @@
  * in-image share of its footprint; the torch path gives v w + (1 - w) fill. Where the sampled alpha (w in 0..255)
  * is strictly between its bounds, the pixel becomes v w + (1 - w) fill, with v and w recomputed from the source
  * point and the input's pixels (from OpenCV's rounded value, the blend would round twice: up to a level off).
- * OpenCV's alpha is the share rounded, so shares within a rounding of 0 or 1 read 0 or 255: the pixels looked at
- * are those whose 3 x 3 neighbourhood holds an alpha below 255 and one above 0 (such a pixel has a neighbour
- * across the border), each recomputed (its exact share may be 0 or 1 there: then the fill, or the bilinear value).
+ * OpenCV's alpha quantises the share (its source points are 1/32 pixel apart): pixels whose exact share is strictly
+ * between 0 and 1 can read 0 or 255 there. Affine warps find those too, row by row from the map (the spans where
+ * the source point is near the input's edges); for perspective warps and remaps the band of the alpha is all.
  * The arithmetic is numpy's of the Python version, step for step, in double; rounded half to even and saturated.
  */
 #include <math.h>
@@ -35,27 +35,41 @@ static double axis_share(double u, double extent) {
     return share;
 }
 
-static void blend_pixel(const Blend *job, ptrdiff_t k, double u, double v) {
+/* x rounded half to even (np.rint), without a call: exact for |x| < 2^51, beyond which the caller saturates. */
+static inline double round_half_even(double x) {
+    const double magic = 6755399441055744.0;  /* 1.5 * 2^52: adding it leaves no fraction bits */
+    return (x + magic) - magic;
+}
+
+/* floor(x) for x in (-1, 2^52) (a source point whose footprint reaches the image). */
+static inline double floor_near(double x) {
+    double truncated = (double)(ptrdiff_t)x;
+    return truncated > x ? truncated - 1.0 : truncated;
+}
+
+/* Recomputes pixel k from the source point (u, v) where its alpha is in the band (in_band) or its exact share w is
+ * strictly between 0 and 1: rint(v w + (1 - w) fill), v the bilinear sum of the taps in the image. */
+static void blend_pixel(const Blend *job, ptrdiff_t k, double u, double v, int in_band) {
     double w = axis_share(u, (double)job->in_w) * axis_share(v, (double)job->in_h);
-    if (isnan(w)) return;  /* (a degenerate map's point) */
-    /* the bilinear taps at (u, v) that fall in the image (w > 0: u in (-1, in_w), v in (-1, in_h)) */
-    double left = floor(u), top = floor(v), ax = u - left, ay = v - top, rest = 1.0 - w;
-    ptrdiff_t x0 = (ptrdiff_t)left, y0 = (ptrdiff_t)top, in_plane = job->in_h * job->in_w;
+    if (isnan(w) || !(in_band || (w > 0.0 && w < 1.0))) return;  /* elsewhere OpenCV's value is the torch path's */
+    double weights[4] = {0.0, 0.0, 0.0, 0.0}, rest = 1.0 - w;
+    ptrdiff_t offsets[4] = {0, 0, 0, 0}, in_plane = job->in_h * job->in_w;
+    if (w > 0.0) {  /* the bilinear taps in the image (u in (-1, in_w), v in (-1, in_h)), in numpy's order */
+        double left = floor_near(u), top = floor_near(v), ax = u - left, ay = v - top;
+        ptrdiff_t x0 = (ptrdiff_t)left, y0 = (ptrdiff_t)top;
+        for (int t = 0; t < 4; t++) {
+            ptrdiff_t y = y0 + (t >> 1), x = x0 + (t & 1);
+            int inside = y >= 0 && y < job->in_h && x >= 0 && x < job->in_w;
+            weights[t] = inside ? ((t >> 1) ? ay : 1.0 - ay) * ((t & 1) ? ax : 1.0 - ax) : 0.0;
+            offsets[t] = inside ? y * job->in_w + x : 0;
+        }
+    }
     for (ptrdiff_t p = 0; p < job->planes; p++) {
         const uint8_t *plane = job->src + p * in_plane;
         double sum = 0.0;
-        for (int dy = 0; dy < 2; dy++) {
-            ptrdiff_t y = y0 + dy;
-            if (y < 0 || y >= job->in_h) continue;
-            double wy = dy ? ay : 1.0 - ay;
-            for (int dx = 0; dx < 2; dx++) {
-                ptrdiff_t x = x0 + dx;
-                if (x < 0 || x >= job->in_w) continue;
-                sum += wy * (dx ? ax : 1.0 - ax) * (double)plane[y * job->in_w + x];
-            }
-        }
-        double fill_part = rest > 0.0 ? rest * (double)job->fills[p] : 0.0;  /* (no fill at all inside) */
-        double blended = rint(sum * w + fill_part);  /* half to even, as np.rint */
+        for (int t = 0; t < 4; t++) sum += weights[t] * (double)plane[offsets[t]];
+        double fill_part = rest > 0.0 ? rest * (double)job->fills[p] : 0.0;  /* (none at all inside) */
+        double blended = round_half_even(sum * w + fill_part);  /* as np.rint */
         blended = blended > 255.0 ? 255.0 : blended;
         job->out[p * job->plane_stride + k] = (uint8_t)(blended > 0.0 ? blended : 0.0);  /* clips as numpy */
     }
@@ -72,48 +86,80 @@ static int lowest_bit(unsigned v) {
 #endif
 }
 
-/* Bit i set: pixel x0 + i of row y (x0 + i < w) has, in the 3 x 3 neighbourhood of alpha (h x w, clamped at the
- * edges), an alpha below 255 and one above 0. */
-static unsigned candidates16(const uint8_t *alpha, ptrdiff_t h, ptrdiff_t w, ptrdiff_t y, ptrdiff_t x0) {
-    const uint8_t *rows[3] = {alpha + (y > 0 ? y - 1 : 0) * w, alpha + y * w, alpha + (y + 1 < h ? y + 1 : y) * w};
-    unsigned bits = 0;
-#if defined(__SSE2__)
-    if (x0 >= 1 && x0 + 17 <= w) {
-        __m128i low = _mm_set1_epi8(-1), high = _mm_setzero_si128();
-        for (int r = 0; r < 3; r++)
-            for (int dx = -1; dx <= 1; dx++) {
-                __m128i a = _mm_loadu_si128((const __m128i *)(rows[r] + x0 + dx));
-                low = _mm_min_epu8(low, a);
-                high = _mm_max_epu8(high, a);
-            }
-        __m128i full = _mm_cmpeq_epi8(low, _mm_set1_epi8(-1)), empty = _mm_cmpeq_epi8(high, _mm_setzero_si128());
-        return ~(unsigned)_mm_movemask_epi8(_mm_or_si128(full, empty)) & 0xFFFFu;
+/* [*lo, *hi): the x in [0, n) for which a x + b lies in [p, q], widened (outer) by a pixel each side or narrowed
+ * (!outer) by one: a superset or a subset of them, for an affine row's exact tests to finish. */
+static void row_span(double a, double b, double p, double q, ptrdiff_t n, int outer, ptrdiff_t *lo, ptrdiff_t *hi) {
+    double s, t;
+    if (a == 0.0) {
+        s = (b >= p && b <= q) ? -1.0 : (double)n + 1.0;
+        t = (b >= p && b <= q) ? (double)n + 1.0 : -1.0;
+    } else {
+        s = (p - b) / a;
+        t = (q - b) / a;
+        if (s > t) {
+            double swap = s;
+            s = t;
+            t = swap;
+        }
     }
-#endif
-    for (ptrdiff_t i = 0; i < 16 && x0 + i < w; i++) {
-        ptrdiff_t x = x0 + i, from = x > 0 ? x - 1 : 0, to = x + 1 < w ? x + 1 : x;
-        uint8_t low = 255, high = 0;
-        for (int r = 0; r < 3; r++)
-            for (ptrdiff_t c = from; c <= to; c++) {
-                uint8_t a = rows[r][c];
-                low = a < low ? a : low;
-                high = a > high ? a : high;
-            }
-        bits |= (unsigned)(low < 255 && high > 0) << i;
+    if (isnan(s) || isnan(t)) {
+        *lo = *hi = 0;
+        return;
     }
-    return bits;
+    s = s < -2.0 ? -2.0 : (s > (double)n + 2.0 ? (double)n + 2.0 : s);
+    t = t < -2.0 ? -2.0 : (t > (double)n + 2.0 ? (double)n + 2.0 : t);
+    ptrdiff_t first = outer ? (ptrdiff_t)floor(s) - 1 : (ptrdiff_t)ceil(s) + 1;
+    ptrdiff_t last = outer ? (ptrdiff_t)ceil(t) + 2 : (ptrdiff_t)floor(t);  /* exclusive */
+    *lo = first < 0 ? 0 : (first > n ? n : first);
+    *hi = last < *lo ? *lo : (last > n ? n : last);
 }
 
-/* Blends the pixels of out (planes x out_h x out_w uint8, C-contiguous) near the border of the sampled alpha (see
- * candidates16); the source points are matrix (3 x 3, output -> input pixel centres; projective: its last row
- * divides) or, without one, map_x and map_y (out_h x out_w); src holds the input's planes (in_h x in_w). */
+/* The pixels of row y of an affine warp (m: output -> input pixel centres) whose source point may have a share
+ * strictly between 0 and 1, beside the alpha band (those the band scan takes are left to it). */
+static void blend_affine_row(const Blend *job, const double *m, const uint8_t *alpha, ptrdiff_t y, ptrdiff_t out_w) {
+    double bu = m[1] * (double)y + m[2], bv = m[4] * (double)y + m[5], in_w = (double)job->in_w;
+    double in_h = (double)job->in_h;
+    ptrdiff_t ulo, uhi, vlo, vhi, ilo, ihi, jlo, jhi;
+    row_span(m[0], bu, -1.0, in_w, out_w, 1, &ulo, &uhi);  /* some of the footprint in the image */
+    row_span(m[3], bv, -1.0, in_h, out_w, 1, &vlo, &vhi);
+    row_span(m[0], bu, 0.0, in_w - 1.0, out_w, 0, &ilo, &ihi);  /* all of it */
+    row_span(m[3], bv, 0.0, in_h - 1.0, out_w, 0, &jlo, &jhi);
+    ptrdiff_t lo = ulo > vlo ? ulo : vlo, hi = uhi < vhi ? uhi : vhi;
+    ptrdiff_t inner_lo = ilo > jlo ? ilo : jlo, inner_hi = ihi < jhi ? ihi : jhi;
+    if (inner_hi <= inner_lo) inner_lo = inner_hi = hi;  /* no inner part: the whole span */
+    ptrdiff_t parts[2][2] = {{lo, inner_lo < hi ? inner_lo : hi}, {inner_hi > lo ? inner_hi : lo, hi}};
+    for (int part = 0; part < 2; part++)
+        for (ptrdiff_t x = parts[part][0]; x < parts[part][1]; x++) {
+            ptrdiff_t k = y * out_w + x;
+            if ((uint8_t)(alpha[k] - 1) < 254) continue;  /* the band scan's */
+            blend_pixel(job, k, m[0] * (double)x + m[1] * (double)y + m[2], m[3] * (double)x + m[4] * (double)y + m[5],
+                        0);
+        }
+}
+
+/* Recomputes the pixels of out (planes x out_h x out_w uint8, C-contiguous) whose alpha is 1..254 or, for an affine
+ * matrix, whose exact footprint share is strictly between 0 and 1; the source points are matrix (3 x 3, output ->
+ * input pixel centres; projective: its last row divides) or, without one, map_x and map_y (out_h x out_w); src
+ * holds the input's planes (in_h x in_w). */
 void border_blend(uint8_t *out, ptrdiff_t planes, ptrdiff_t out_h, ptrdiff_t out_w, const uint8_t *alpha,
                   const float *fills, const uint8_t *src, ptrdiff_t in_h, ptrdiff_t in_w, const double *matrix,
                   int projective, const float *map_x, const float *map_y) {
     const Blend job = {out, planes, out_h * out_w, in_h, in_w, fills, src};
     for (ptrdiff_t y = 0; y < out_h; y++) {
+        const uint8_t *row = alpha + y * out_w;
         for (ptrdiff_t x0 = 0; x0 < out_w; x0 += 16) {
-            for (unsigned band = candidates16(alpha, out_h, out_w, y, x0); band; band &= band - 1) {
+            unsigned band = 0;  /* bit i: pixel x0 + i has alpha 1..254 (strictly inside and outside) */
+#if defined(__SSE2__)
+            if (x0 + 16 <= out_w) {
+                __m128i a = _mm_loadu_si128((const __m128i *)(row + x0));
+                __m128i ends = _mm_or_si128(_mm_cmpeq_epi8(a, _mm_setzero_si128()),
+                                            _mm_cmpeq_epi8(a, _mm_set1_epi8(-1)));
+                band = ~(unsigned)_mm_movemask_epi8(ends) & 0xFFFFu;
+            } else
+#endif
+                for (ptrdiff_t i = 0; i < 16 && x0 + i < out_w; i++)
+                    band |= (unsigned)((uint8_t)(row[x0 + i] - 1) < 254) << i;
+            for (; band; band &= band - 1) {
                 ptrdiff_t x = x0 + lowest_bit(band), k = y * out_w + x;
                 double u, v;
                 if (!matrix) {
@@ -129,9 +175,10 @@ void border_blend(uint8_t *out, ptrdiff_t planes, ptrdiff_t out_h, ptrdiff_t out
                         v = v / d;
                     }
                 }
-                blend_pixel(&job, k, u, v);
+                blend_pixel(&job, k, u, v, 1);
             }
         }
+        if (matrix && !projective) blend_affine_row(&job, matrix, alpha, y, out_w);
     }
 }
 

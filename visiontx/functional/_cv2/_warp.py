@@ -138,7 +138,8 @@ def warp(
     projective) maps output to input points in continuous coordinates. Without ``fill`` outside points
     are 0; with it, border pixels blend towards it as the torch path does (see ``_blend_border``): the
     pixels whose footprint straddles the border are those of the sampled alpha plane strictly between
-    its bounds (see :func:`_band`)."""
+    its bounds (see :func:`_band`) and, for uint8 images under an affine map, those whose exact share is
+    (OpenCV's alpha quantises it: its source points are 1/32 pixel apart)."""
     m = _to_pixel_centres(inverse)
     channels = channel_count(image)
     affine = bool(np.all(m[2] == [0.0, 0.0, 1.0]))
@@ -147,29 +148,27 @@ def warp(
     if fill is not None and _blends_natively(out, channels):
         _native_blend(out, weight, fill, channels, src, matrix=m, projective=not affine)
     elif fill is not None:
-        index = _band(weight)
+        in_band = np.zeros(weight.size, bool)
+        in_band[_band(weight)] = True
+        index = np.arange(weight.size) if affine and out.dtype == torch.uint8 else np.flatnonzero(in_band)
         y, x = np.divmod(index, size[1])
         u, v = (m[i, 0] * x + m[i, 1] * y + m[i, 2] for i in range(2))
         if not affine:
             with np.errstate(divide="ignore", over="ignore", invalid="ignore"):  # degenerate maps: nan weights, skipped
                 d = m[2, 0] * x + m[2, 1] * y + m[2, 2]
                 u, v = u / d, v / d
-        _blend_border(out, index, u, v, fill, channels, src)
+        _blend_border(out, index, u, v, fill, channels, src, in_band[index])
     return out
 
 
-_NEIGHBOURS = np.ones((3, 3), np.uint8)
-
-
 def _band(weight: np.ndarray) -> np.ndarray:
-    """Flat indices of the pixels whose footprint may straddle the border: for float images those whose share
-    ``weight`` (float32) is strictly between 0 and 1; for uint8 ones (``weight`` 0..255: the share rounded,
-    which reads 0 or 255 within a rounding of them) those whose 3 x 3 neighbourhood holds a share below 255 and
-    one above 0, as ``_native_warp.c``'s ``candidates16``."""
+    """Flat indices of the pixels whose footprint ``weight`` is strictly inside its range: uint8 0..255
+    (for uint8 images), or float32 0..1 (for float images, which need every such pixel)."""
     if weight.dtype == np.uint8:
-        low, high = cv2.erode(weight, _NEIGHBOURS), cv2.dilate(weight, _NEIGHBOURS)  # (the edges: their own rows)
-        return np.flatnonzero((low < 255) & (high > 0))
-    return np.flatnonzero((weight > 0.0) & (weight < 1.0))
+        inside = (weight - np.uint8(1)) < np.uint8(254)  # 1..254, by uint8 wrap-around: one pass
+    else:
+        inside = (weight > 0.0) & (weight < 1.0)
+    return np.flatnonzero(inside)
 
 
 def _footprint(u: np.ndarray, v: np.ndarray, in_size: Sequence[int]) -> np.ndarray:
@@ -183,19 +182,20 @@ def _footprint(u: np.ndarray, v: np.ndarray, in_size: Sequence[int]) -> np.ndarr
 
 
 def _blend_border(out: torch.Tensor, index: np.ndarray, u: np.ndarray, v: np.ndarray, fill: Sequence[float],
-                  channels: int, src: np.ndarray) -> None:
+                  channels: int, src: np.ndarray, in_band: np.ndarray) -> None:
     """Turn OpenCV's border (``v + (1 - w) fill``, ``v`` the in-image part, ``w`` the in-image share of the
-    footprint) into the torch path's (``v w + (1 - w) fill``) on the border pixels of flat ``index``, whose
-    source points are ``(u, v)`` (pixel centres), in place: float planes as ``w out + (1 - w)^2 fill``; uint8
-    ones (OpenCV's value is rounded: a second rounding would be up to a level off) from ``src``'s pixels."""
+    footprint) into the torch path's (``v w + (1 - w) fill``) on the pixels of flat ``index``, whose source
+    points are ``(u, v)`` (pixel centres), in place: float planes as ``w out + (1 - w)^2 fill`` where ``w`` is
+    strictly between 0 and 1; uint8 ones (OpenCV's value is rounded: a second rounding would be up to a level
+    off) from ``src``'s pixels, there and where ``in_band`` (OpenCV's alpha strictly between its bounds)."""
     w = _footprint(u, v, src.shape[-2:])
-    planes = out.numpy().reshape(-1, out.shape[-2] * out.shape[-1])
-    if out.dtype == torch.uint8:  # every pixel of the band recomputed (a share of 0 or 1 there too)
-        known = ~np.isnan(w)  # (a degenerate map's points)
-        fills = [plane_fill(fill, channels, i) for i in range(len(planes))]
-        _blend_from_source(planes, index[known], u[known], v[known], w[known], fills, src)
-        return
     straddling = (w > 0) & (w < 1)  # elsewhere OpenCV's value is already the torch path's
+    planes = out.numpy().reshape(-1, out.shape[-2] * out.shape[-1])
+    if out.dtype == torch.uint8:
+        fills = [plane_fill(fill, channels, i) for i in range(len(planes))]
+        keep = (straddling | in_band) & ~np.isnan(w)
+        _blend_from_source(planes, index[keep], u[keep], v[keep], w[keep], fills, src)
+        return
     index, w = index[straddling], w[straddling].astype(np.float32)
     fill_share = (1.0 - w) ** 2
     for i, plane in enumerate(planes):
@@ -205,22 +205,25 @@ def _blend_border(out: torch.Tensor, index: np.ndarray, u: np.ndarray, v: np.nda
 def _blend_from_source(planes: np.ndarray, index: np.ndarray, u: np.ndarray, v: np.ndarray, w: np.ndarray,
                        fills: list[float], src: np.ndarray) -> None:
     """``rint(v w + (1 - w) fill)``, saturated, into the uint8 ``planes`` at flat ``index``: ``v`` the bilinear
-    sum of ``src``'s pixels in the image at ``(u, v)``, in double (``_native_warp.c``'s steps)."""
+    sum of ``src``'s pixels in the image at ``(u, v)``, in double (``_native_warp.c``'s steps; no taps where
+    ``w`` is 0)."""
     height, width = src.shape[-2:]
-    left, top = np.floor(u), np.floor(v)
+    some = w > 0.0
+    left, top = np.where(some, np.floor(u), 0.0), np.where(some, np.floor(v), 0.0)
     ax, ay, rest = u - left, v - top, 1.0 - w
     x0, y0 = left.astype(np.int64), top.astype(np.int64)
     taps = []  # (row, column, weight) of the four taps; weight 0 where the tap is off the image
     for dy, wy in ((0, 1.0 - ay), (1, ay)):
         for dx, wx in ((0, 1.0 - ax), (1, ax)):
             y, x = y0 + dy, x0 + dx
-            inside = (y >= 0) & (y < height) & (x >= 0) & (x < width)
+            inside = some & (y >= 0) & (y < height) & (x >= 0) & (x < width)
             taps.append((np.clip(y, 0, height - 1) * width + np.clip(x, 0, width - 1), wy * wx, inside))
     for plane, source, fill in zip(planes, src.reshape(len(planes), -1), fills):
         total = np.zeros(len(index))
-        for flat, weight, inside in taps:
-            total += np.where(inside, weight * source.take(flat), 0.0)
-        fill_part = np.where(rest > 0.0, rest * float(np.float32(fill)), 0.0)  # (no fill at all inside)
+        with np.errstate(invalid="ignore", over="ignore"):  # (far points' weights: left out by np.where)
+            for flat, weight, inside in taps:
+                total += np.where(inside, weight * source.take(flat), 0.0)
+        fill_part = np.where(rest > 0.0, rest * float(np.float32(fill)), 0.0)  # (none at all inside)
         blended = np.rint(total * w + fill_part)
         plane[index] = np.clip(blended, 0.0, 255.0)
 
@@ -269,7 +272,7 @@ def remap(image: torch.Tensor, maps: tuple[np.ndarray, np.ndarray], fill: Sequen
     elif fill is not None:
         index = _band(weight)
         u, v = (np.take(grid_map, index).astype(np.float64) for grid_map in maps)
-        _blend_border(out, index, u, v, fill, channels, src)
+        _blend_border(out, index, u, v, fill, channels, src, np.ones(len(index), bool))
     return out
 
 

@@ -6,6 +6,8 @@ torchvision.
 
 from __future__ import annotations
 
+import functools
+
 from collections.abc import Sequence
 from typing import Any
 
@@ -89,11 +91,18 @@ def _pad_constant(image: torch.Tensor, padding: tuple[int, int, int, int], fill:
     return out
 
 
+@functools.cache
+def _integer_range(dtype: torch.dtype) -> tuple[int, int]:
+    info = torch.iinfo(dtype)
+    return info.min, info.max
+
+
 def _check_integer_fill(fill: list[float], dtype: torch.dtype) -> None:
     """``ValueError`` naming ``fill`` when a value lies outside ``dtype``'s range (torch's cast would wrap it)."""
-    info = torch.iinfo(dtype)
-    if any(not info.min <= value <= info.max for value in fill):
-        raise ValueError(f"fill must be within {dtype}'s range [{info.min}, {info.max}], got {fill}")
+    low, high = _integer_range(dtype)
+    for value in fill:
+        if not low <= value <= high:
+            raise ValueError(f"fill must be within {dtype}'s range [{low}, {high}], got {fill}")
 
 
 @register_kernels(pad, (torch.Tensor, Image, Video))
