@@ -229,8 +229,9 @@ def resize_interleaved(image: torch.Tensor, size: Sequence[int], mode: str, anti
 # OpenCV's BORDER_CONSTANT, BORDER_REPLICATE, BORDER_REFLECT_101 (no edge repeat), BORDER_REFLECT (edge repeated)
 _BORDERS = {"constant": 0, "edge": 1, "reflect": 4, "symmetric": 2}
 # Constant pads of one fill value with smaller outputs take torch's constant_pad_nd: cheaper than the wing's glue
-# there (3 x 32 x 32 uint8: 2.9 against 5.3 µs; 3 x 256 x 256: 5.8 against 7.3), dearer above (benchmarks/NOTES.md)
-_TORCH_PAD_BYTES = 5 << 16
+# there (Pad(4) of 3 x 32 x 32 uint8: 9.1 against 10.6 µs a call); from ~300 KB on, torch's fresh output (past
+# malloc's mmap threshold) was as slow or slower (benchmarks/NOTES.md, round 18)
+_TORCH_PAD_BYTES = 1 << 17
 
 
 def can_pad(image: torch.Tensor, padding: Sequence[int], padding_mode: str, fill: Sequence[float]) -> bool:
