@@ -318,26 +318,28 @@ def test_to_dtype_of_uint16_matches_torchvision(other: torch.dtype, scale: bool)
 
 
 @pytest.mark.parametrize("src", [torch.float16, torch.bfloat16, torch.float32, torch.float64])
-@pytest.mark.parametrize("dst", [torch.uint8, torch.int8, torch.int16, torch.uint16, torch.int32])
+@pytest.mark.parametrize("dst", [torch.uint8, torch.int8, torch.int16, torch.uint16, torch.int32, torch.uint32])
 def test_scaled_float_to_integer_keeps_white_and_saturates(src: torch.dtype, dst: torch.dtype) -> None:
     """1.0 is the top value (torchvision's half-precision product, and float32's for uint16, round up to
-    ``max + 1``, which its cast wraps to 0 or the minimum), values outside [0, 1] saturate, and half precision
-    converts as float32 (float64 for int32) does; in [0, 1) float32 and float64 give torchvision's values."""
+    ``max + 1``, which its cast wraps to 0 or the minimum), values a cast would wrap saturate (negative ones
+    stay negative where the dtype holds them, as torchvision's), and half precision converts as float32
+    (float64 past 2^24) does; in [0, 1) float32 and float64 give torchvision's values."""
     if src == torch.float32 and dst == torch.int32:  # float32 cannot hold int32's scaled values
         with pytest.raises(ValueError, match="without overflow"):
             F.to_dtype(torch.zeros(1, 1, 1), dst, scale=True)
         return
-    top = torch.iinfo(dst).max
+    low, top = torch.iinfo(dst).min, torch.iinfo(dst).max
     values = torch.tensor([-0.5, 0.0, 1e-3, 0.25, 0.5, 0.7, 0.999, 1.0, 1.5], dtype=src).reshape(1, 1, 9)
     out = F.to_dtype(values, dst, scale=True)
     assert out.dtype == dst
-    assert out.flatten()[[0, 1]].tolist() == [0, 0] and out.flatten()[[-2, -1]].tolist() == [top, top]
+    assert out.flatten()[1].tolist() == 0 and out.flatten()[[-2, -1]].tolist() == [top, top]
+    assert out.flatten()[0].tolist() == (0 if low == 0 else int(-0.5 * (top + 1.0 - 1e-3)))
     assert bool((out.flatten().long().diff() >= 0).all())  # monotonic
     if src in (torch.float16, torch.bfloat16):  # (float32 cannot hold int32's values: float64 then)
-        wide = torch.float64 if dst == torch.int32 else torch.float32
+        wide = torch.float64 if top > 2**24 else torch.float32
         assert_equal(out, F.to_dtype(values.to(wide), dst, scale=True))
     tv_f = pytest.importorskip("torchvision.transforms.v2.functional")
-    if src in (torch.float32, torch.float64):
+    if src in (torch.float32, torch.float64) and dst != torch.uint32:  # (torchvision's uint32 is not scaled)
         inside = values[..., 1:-2]
         assert_equal(F.to_dtype(inside, dst, scale=True), tv_f.to_dtype(inside, dst, scale=True))
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import torch
@@ -24,6 +25,17 @@ __all__ = [
 
 # unsigned dtypes beyond uint8, for which torch lacks most arithmetic (subtraction, masked_fill, promotion)
 WIDE_UNSIGNED = tuple(dtype for name in ("uint16", "uint32", "uint64") if (dtype := getattr(torch, name, None)))
+
+
+# integer dtypes that no float dtype scales onto exactly (their top is not a float64 number)
+_UNSCALABLE = tuple(dtype for name in ("int64", "uint64") if (dtype := getattr(torch, name, None)))
+
+
+@functools.cache
+def integer_range(dtype: torch.dtype) -> tuple[int, int]:
+    """``(min, max)`` of an integer dtype (``torch.iinfo``'s, cached: a fifth of its cost)."""
+    info = torch.iinfo(dtype)
+    return info.min, info.max
 
 
 def work_dtype(dtype: torch.dtype) -> torch.dtype:
@@ -63,7 +75,8 @@ def to_dtype(inpt: Any, dtype: torch.dtype = torch.float32, scale: bool = False)
             masks and boxes are cast but never rescaled.
         dtype: the ``torch.dtype`` of the output (default ``torch.float32``).
         scale: map the old dtype's value range onto the new one's: uint8 0..255 <-> float 0..1, integer
-            to integer by bit shifts (default False). Floats to int32 / int64 raise ``ValueError``.
+            to integer by bit shifts (default False). float32 to int32, and floats to int64 / uint64, raise
+            ``ValueError`` (their scaled values do not fit); values a cast would wrap saturate instead.
 
     Example:
         >>> F.to_dtype(image, torch.float32, scale=True)
@@ -83,15 +96,16 @@ def to_dtype_image_tensor(image: torch.Tensor, dtype: torch.dtype = torch.float3
     float_in, float_out = image.is_floating_point(), dtype.is_floating_point
     if float_in and float_out:
         return image.to(dtype)
-    if float_in:  # float -> int: spread [0, 1] evenly over the integer range, saturating outside it
-        if (dtype == torch.int32 and image.dtype == torch.float32) or dtype == torch.int64:
+    if float_in:  # float -> int: spread [0, 1] evenly over the integer range
+        if (dtype == torch.int32 and image.dtype == torch.float32) or dtype in _UNSCALABLE:
             raise ValueError(f"dtype {dtype} cannot hold the scaled values of {image.dtype} without overflow")
         top, eps = max_value(dtype), 1e-3
-        # Half precision multiplies in float32, or float64 for int32 (in its own precision 1.0 * 255.999 rounds
-        # to 256); the clamp keeps 1.0 at the top where float32 rounds 65535.999 up (torch's cast would wrap it)
+        # Multiplied in float32 (half precision rounds 1.0 * 255.999 to 256), or float64 past 2^24 (uint32: the
+        # product and the top must be exact); clamped where the cast would wrap (float32 rounds 65535.999 up)
         wide = torch.float64 if top > 1 << 24 else torch.float32
-        work = image if image.dtype in (torch.float32, torch.float64) else image.to(wide)
-        return work.mul(top + 1.0 - eps).clamp_(0, top).to(dtype)
+        work = image if image.dtype in (wide, torch.float64) else image.to(wide)
+        scaled = work.mul(top + 1.0 - eps)
+        return scaled.to(dtype) if dtype == torch.bool else scaled.clamp_(*integer_range(dtype)).to(dtype)
     if float_out:  # int -> float
         return image.to(dtype).mul_(1.0 / max_value(image.dtype))
     # int -> int: shift bits when the ranges are powers of two apart; torch has no bit shifts for uint16,

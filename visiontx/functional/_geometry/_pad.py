@@ -6,8 +6,6 @@ torchvision.
 
 from __future__ import annotations
 
-import functools
-
 from collections.abc import Sequence
 from typing import Any
 
@@ -20,6 +18,7 @@ from ..._names import accepts_canvas_size, video_kernel
 from ...datapoints import BoundingBoxFormat, Image, Mask, Video
 from .. import _cv2
 from .._checks import check_spatial
+from .._dtype import integer_range
 from .._registry import get_kernel, register_kernels
 from ._description import Geometry, register_geometry, transform_bounding_box
 from ._matrix import translation_matrix
@@ -91,15 +90,9 @@ def _pad_constant(image: torch.Tensor, padding: tuple[int, int, int, int], fill:
     return out
 
 
-@functools.cache
-def _integer_range(dtype: torch.dtype) -> tuple[int, int]:
-    info = torch.iinfo(dtype)
-    return info.min, info.max
-
-
 def _check_integer_fill(fill: list[float], dtype: torch.dtype) -> None:
     """``ValueError`` naming ``fill`` when a value lies outside ``dtype``'s range (torch's cast would wrap it)."""
-    low, high = _integer_range(dtype)
+    low, high = integer_range(dtype)
     for value in fill:
         if not low <= value <= high:
             raise ValueError(f"fill must be within {dtype}'s range [{low}, {high}], got {fill}")
