@@ -547,16 +547,12 @@ def test_fast_jpeg_is_byte_identical_to_pillow(channels: int) -> None:
 @pytest.mark.parametrize("padding_mode", ["constant", "edge", "reflect", "symmetric"])
 @pytest.mark.parametrize("dtype", [torch.uint8, torch.float32])
 @pytest.mark.parametrize("size", [(1, 1), (2, 3), (9, 7)])
-@pytest.mark.parametrize("small_pads_by_torch", [True, False])
-def test_fast_pad_matches_torch_path(
-    padding_mode: str, dtype: torch.dtype, size: tuple[int, int], small_pads_by_torch: bool, monkeypatch
-) -> None:
-    """Small constant pads of one fill value take torch's kernel; the wing is checked on them too."""
+def test_fast_pad_matches_torch_path(padding_mode: str, dtype: torch.dtype, size: tuple[int, int], monkeypatch) -> None:
+    """(Small constant pads of one fill value take torch's kernel: here the wing takes them too, to be checked.)"""
     import visiontx.functional as F
     from visiontx.functional._cv2 import _geometry
 
-    if not small_pads_by_torch:
-        monkeypatch.setattr(_geometry, "_TORCH_PAD_BYTES", 0)
+    monkeypatch.setattr(_geometry, "_TORCH_PAD_BYTES", 0)
     image = make_image_tensor(size, batch_dims=(2,), dtype=dtype)
     for padding, fill in (([1, 2, 3, 4], 7), ([5], [1, 2, 3]), ([0, 11], 0), ([3, 0, 0, 0], None)):
         fill = fill if padding_mode == "constant" else 0
@@ -567,6 +563,23 @@ def test_fast_pad_matches_torch_path(
     if padding_mode != "constant":  # a fill the constant mode would refuse is ignored, as by torch's path
         fast, reference = _fast_and_torch(F.pad_image_tensor, image, [1], fill=[4, 5], padding_mode=padding_mode)
         torch.testing.assert_close(fast, reference, rtol=0, atol=0)
+
+
+@needs_cv2
+def test_small_constant_pads_of_one_fill_take_torchs_kernel(monkeypatch) -> None:
+    """Below ``_TORCH_PAD_BYTES`` of output, a constant pad of one fill value never reaches the wing."""
+    import visiontx.functional as F
+
+    calls = []
+    wing = _cv2.pad
+    monkeypatch.setattr(_cv2, "pad", lambda *args: calls.append(args[1]) or wing(*args))
+    small, large = make_image_tensor((32, 32)), make_image_tensor((300, 300))
+    for image, fill, expected in [(small, 7, 0), (large, 7, 1), (large, [1, 2, 3], 1)]:
+        out = F.pad(image, [4, 4], fill=fill)
+        torch.testing.assert_close(out[:, 4:-4, 4:-4], image, rtol=0, atol=0)
+        assert out[:, 0, 0].tolist() == ([fill] * 3 if isinstance(fill, int) else fill)
+        assert len(calls) == expected, (image.shape, fill)
+        calls.clear()
 
 
 @needs_cv2

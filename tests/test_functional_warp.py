@@ -173,7 +173,11 @@ def test_solved_coefficients_raise_where_the_system_is_rank_deficient(end) -> No
 
 @pytest.mark.parametrize(
     "points",
-    [[[0.0, 0.0]] * 4, [[1.0, 1.0], [1.0, 1.0], [5.0, 2.0], [3.0, 6.0]], [[0.0, 0.0], [1.0, 1.0], [2.0, 2.0], [0.0, 5.0]]],
+    [
+        [[0.0, 0.0]] * 4,
+        [[1.0, 1.0], [1.0, 1.0], [5.0, 2.0], [3.0, 6.0]],
+        [[0.0, 0.0], [1.0, 1.0], [2.0, 2.0], [0.0, 5.0]],
+    ],
 )
 def test_perspective_from_degenerate_points_to_themselves_raises(points) -> None:
     """Start points equal to the end points are the identity only in general position: coincident or

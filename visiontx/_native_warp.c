@@ -2,9 +2,9 @@
  * warps with a fill, and the source pixels of nearest warps.
  *
  * Border blend:
- * OpenCV gives a border pixel v + (1 - w) fill, rounded, where v is the in-image part of the bilinear sum and w the
- * in-image share of its footprint; the torch path gives v w + (1 - w) fill. Where the sampled alpha (w in 0..255)
- * is strictly between its bounds, the pixel becomes v w + (1 - w) fill, with v and w recomputed from the source
+ * OpenCV gives a border pixel s + (1 - w) fill, rounded, where s is the in-image part of the bilinear sum and w the
+ * in-image share of its footprint; the torch path gives s w + (1 - w) fill. Where the sampled alpha (w in 0..255)
+ * is strictly between its bounds, the pixel becomes s w + (1 - w) fill, with s and w recomputed from the source
  * point and the input's pixels (from OpenCV's rounded value, the blend would round twice: up to a level off).
  * OpenCV's alpha quantises the share (its source points are 1/32 pixel apart): pixels whose exact share is strictly
  * between 0 and 1 can read 0 or 255 there. Affine warps find those too, row by row from the map (the spans where
@@ -48,7 +48,7 @@ static inline double floor_near(double x) {
 }
 
 /* Recomputes pixel k from the source point (u, v) where its alpha is in the band (in_band) or its exact share w is
- * strictly between 0 and 1: rint(v w + (1 - w) fill), v the bilinear sum of the taps in the image. */
+ * strictly between 0 and 1: rint(s w + (1 - w) fill), s the bilinear sum of the taps in the image. */
 static void blend_pixel(const Blend *job, ptrdiff_t k, double u, double v, int in_band) {
     double w = axis_share(u, (double)job->in_w) * axis_share(v, (double)job->in_h);
     if (isnan(w) || !(in_band || (w > 0.0 && w < 1.0))) return;  /* elsewhere OpenCV's value is the torch path's */
@@ -114,19 +114,39 @@ static void row_span(double a, double b, double p, double q, ptrdiff_t n, int ou
     *hi = last < *lo ? *lo : (last > n ? n : last);
 }
 
+/* Whether a x + b + c over x in [0, n] stays well inside double's exact range (no term swallowing another: the
+ * spans are then within their pixel of margin); NaN and infinities are not. */
+static int tame(double a, double b, double c, double n) { return fabs(a) * n + fabs(b) + fabs(c) < 1e12; }
+
+/* [lo, hi) and the inner [inner_lo, inner_hi) of row y of an affine warp (m: output -> input pixel centres), for
+ * an input of in_h x in_w: outside the inner part, within the outer one, the pixels whose source point may have
+ * a share strictly between 0 and 1 (the whole row where the map's terms are too large for the spans). */
+static void affine_row_spans(const double *m, ptrdiff_t y, ptrdiff_t out_w, ptrdiff_t in_h, ptrdiff_t in_w,
+                             ptrdiff_t *lo, ptrdiff_t *hi, ptrdiff_t *inner_lo, ptrdiff_t *inner_hi) {
+    double yy = (double)y;
+    if (!tame(m[0], m[1] * yy, m[2], (double)out_w) || !tame(m[3], m[4] * yy, m[5], (double)out_w)) {
+        *lo = 0;
+        *hi = *inner_lo = *inner_hi = out_w;
+        return;
+    }
+    double bu = m[1] * yy + m[2], bv = m[4] * yy + m[5];
+    ptrdiff_t ulo, uhi, vlo, vhi, ilo, ihi, jlo, jhi;
+    row_span(m[0], bu, -1.0, (double)in_w, out_w, 1, &ulo, &uhi);  /* some of the footprint in the image */
+    row_span(m[3], bv, -1.0, (double)in_h, out_w, 1, &vlo, &vhi);
+    row_span(m[0], bu, 0.0, (double)in_w - 1.0, out_w, 0, &ilo, &ihi);  /* all of it */
+    row_span(m[3], bv, 0.0, (double)in_h - 1.0, out_w, 0, &jlo, &jhi);
+    *lo = ulo > vlo ? ulo : vlo;
+    *hi = uhi < vhi ? uhi : vhi;
+    *inner_lo = ilo > jlo ? ilo : jlo;
+    *inner_hi = ihi < jhi ? ihi : jhi;
+    if (*inner_hi <= *inner_lo) *inner_lo = *inner_hi = *hi;  /* no inner part: the whole span */
+}
+
 /* The pixels of row y of an affine warp (m: output -> input pixel centres) whose source point may have a share
  * strictly between 0 and 1, beside the alpha band (those the band scan takes are left to it). */
 static void blend_affine_row(const Blend *job, const double *m, const uint8_t *alpha, ptrdiff_t y, ptrdiff_t out_w) {
-    double bu = m[1] * (double)y + m[2], bv = m[4] * (double)y + m[5], in_w = (double)job->in_w;
-    double in_h = (double)job->in_h;
-    ptrdiff_t ulo, uhi, vlo, vhi, ilo, ihi, jlo, jhi;
-    row_span(m[0], bu, -1.0, in_w, out_w, 1, &ulo, &uhi);  /* some of the footprint in the image */
-    row_span(m[3], bv, -1.0, in_h, out_w, 1, &vlo, &vhi);
-    row_span(m[0], bu, 0.0, in_w - 1.0, out_w, 0, &ilo, &ihi);  /* all of it */
-    row_span(m[3], bv, 0.0, in_h - 1.0, out_w, 0, &jlo, &jhi);
-    ptrdiff_t lo = ulo > vlo ? ulo : vlo, hi = uhi < vhi ? uhi : vhi;
-    ptrdiff_t inner_lo = ilo > jlo ? ilo : jlo, inner_hi = ihi < jhi ? ihi : jhi;
-    if (inner_hi <= inner_lo) inner_lo = inner_hi = hi;  /* no inner part: the whole span */
+    ptrdiff_t lo, hi, inner_lo, inner_hi;
+    affine_row_spans(m, y, out_w, job->in_h, job->in_w, &lo, &hi, &inner_lo, &inner_hi);
     ptrdiff_t parts[2][2] = {{lo, inner_lo < hi ? inner_lo : hi}, {inner_hi > lo ? inner_hi : lo, hi}};
     for (int part = 0; part < 2; part++)
         for (ptrdiff_t x = parts[part][0]; x < parts[part][1]; x++) {

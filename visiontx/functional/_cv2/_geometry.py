@@ -236,7 +236,8 @@ _TORCH_PAD_BYTES = 1 << 17
 
 def can_pad(image: torch.Tensor, padding: Sequence[int], padding_mode: str, fill: Sequence[float]) -> bool:
     """Whether a pad by ``padding`` (non-negative, as the kernel checks) can take :func:`pad`: some
-    padding; constant fills one per channel (or one) and, for uint8, whole numbers in 0..255."""
+    padding; constant fills one per channel (or one) and, for uint8, whole numbers in 0..255; not constant pads
+    of one fill value to outputs under ``_TORCH_PAD_BYTES`` (torch's kernel is cheaper there)."""
     if padding_mode == "constant" and len(fill) == 1 and _padded_bytes(image, padding) < _TORCH_PAD_BYTES:
         return False
     if not any(padding) or not can_use(image) or padding_mode not in _BORDERS:

@@ -7,6 +7,7 @@ OpenCV samples three planes at a time as one RGBA image (see :func:`_map_rgba`).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -54,7 +55,8 @@ def can_remap_nearest(image: torch.Tensor, fill: Sequence[float] | None) -> bool
 
 
 def _map_planes(image: torch.Tensor, size: Sequence[int], fill: Sequence[float] | None, channels: int,
-                op: Callable[..., np.ndarray], with_weight: bool = False) -> tuple[torch.Tensor, np.ndarray | None, np.ndarray]:
+                op: Callable[..., np.ndarray],
+                with_weight: bool = False) -> tuple[torch.Tensor, np.ndarray | None, np.ndarray]:
     """Run the OpenCV sampler ``op(src, border_value, dst=None)`` on every plane of ``image`` into a
     new tensor of spatial ``size`` (outside pixels: ``fill``, per channel). With ``with_weight``, also
     return each pixel's in-image footprint share (times 255 for uint8); last, the input's planes."""
@@ -139,7 +141,7 @@ def warp(
     are 0; with it, border pixels blend towards it as the torch path does (see ``_blend_border``): the
     pixels whose footprint straddles the border are those of the sampled alpha plane strictly between
     its bounds (see :func:`_band`) and, for uint8 images under an affine map, those whose exact share is
-    (OpenCV's alpha quantises it: its source points are 1/32 pixel apart)."""
+    strictly between 0 and 1 (OpenCV's alpha quantises it: its source points are 1/32 pixel apart)."""
     m = _to_pixel_centres(inverse)
     channels = channel_count(image)
     affine = bool(np.all(m[2] == [0.0, 0.0, 1.0]))
@@ -150,15 +152,55 @@ def warp(
     elif fill is not None:
         in_band = np.zeros(weight.size, bool)
         in_band[_band(weight)] = True
-        index = np.arange(weight.size) if affine and out.dtype == torch.uint8 else np.flatnonzero(in_band)
+        near_edges = _affine_spans(m, size, image.shape[-2:]) if affine and out.dtype == torch.uint8 else None
+        index = np.flatnonzero(in_band if near_edges is None else in_band | near_edges)
         y, x = np.divmod(index, size[1])
-        u, v = (m[i, 0] * x + m[i, 1] * y + m[i, 2] for i in range(2))
-        if not affine:
-            with np.errstate(divide="ignore", over="ignore", invalid="ignore"):  # degenerate maps: nan weights, skipped
+        with np.errstate(divide="ignore", over="ignore", invalid="ignore"):  # degenerate maps: nan weights, skipped
+            u, v = (m[i, 0] * x + m[i, 1] * y + m[i, 2] for i in range(2))
+            if not affine:
                 d = m[2, 0] * x + m[2, 1] * y + m[2, 2]
                 u, v = u / d, v / d
         _blend_border(out, index, u, v, fill, channels, src, in_band[index])
     return out
+
+
+def _row_span(a: float, b: float, p: float, q: float, n: int, outer: bool) -> tuple[int, int]:
+    """``_native_warp.c``'s ``row_span``: the x in ``[0, n)`` for which ``a x + b`` lies in ``[p, q]``, widened
+    (``outer``) or narrowed by a pixel each side."""
+    if a == 0.0:
+        held = p <= b <= q
+        s, t = (-1.0, n + 1.0) if held else (n + 1.0, -1.0)
+    else:
+        s, t = sorted(((p - b) / a, (q - b) / a))
+    if math.isnan(s) or math.isnan(t):
+        return 0, 0
+    s, t = (min(max(value, -2.0), n + 2.0) for value in (s, t))
+    first = math.floor(s) - 1 if outer else math.ceil(s) + 1
+    last = math.ceil(t) + 2 if outer else math.floor(t)
+    lo = min(max(first, 0), n)
+    return lo, min(max(last, lo), n)
+
+
+def _affine_spans(m: np.ndarray, size: Sequence[int], in_size: Sequence[int]) -> np.ndarray:
+    """A flat mask of the output pixels whose source point may have a share strictly between 0 and 1 under the
+    affine ``m`` (pixel centres, output -> input): ``_native_warp.c``'s ``affine_row_spans``, row by row."""
+    (out_h, out_w), (in_h, in_w) = size, in_size
+    mask = np.zeros((out_h, out_w), bool)
+    (a, b, c), (d, e, f) = (row.tolist() for row in m[:2])
+    for y in range(out_h):
+        if not (abs(a) * out_w + abs(b * y) + abs(c) < 1e12 and abs(d) * out_w + abs(e * y) + abs(f) < 1e12):
+            mask[y] = True
+            continue
+        bu, bv = b * y + c, e * y + f
+        (ulo, uhi), (vlo, vhi) = _row_span(a, bu, -1.0, in_w, out_w, True), _row_span(d, bv, -1.0, in_h, out_w, True)
+        (ilo, ihi), (jlo, jhi) = (_row_span(a, bu, 0.0, in_w - 1.0, out_w, False),
+                                  _row_span(d, bv, 0.0, in_h - 1.0, out_w, False))
+        lo, hi, inner_lo, inner_hi = max(ulo, vlo), min(uhi, vhi), max(ilo, jlo), min(ihi, jhi)
+        if inner_hi <= inner_lo:
+            inner_lo = inner_hi = hi
+        mask[y, lo:min(inner_lo, hi)] = True
+        mask[y, max(inner_hi, lo):hi] = True
+    return mask.reshape(-1)
 
 
 def _band(weight: np.ndarray) -> np.ndarray:
@@ -183,10 +225,10 @@ def _footprint(u: np.ndarray, v: np.ndarray, in_size: Sequence[int]) -> np.ndarr
 
 def _blend_border(out: torch.Tensor, index: np.ndarray, u: np.ndarray, v: np.ndarray, fill: Sequence[float],
                   channels: int, src: np.ndarray, in_band: np.ndarray) -> None:
-    """Turn OpenCV's border (``v + (1 - w) fill``, ``v`` the in-image part, ``w`` the in-image share of the
-    footprint) into the torch path's (``v w + (1 - w) fill``) on the pixels of flat ``index``, whose source
-    points are ``(u, v)`` (pixel centres), in place: float planes as ``w out + (1 - w)^2 fill`` where ``w`` is
-    strictly between 0 and 1; uint8 ones (OpenCV's value is rounded: a second rounding would be up to a level
+    """Turn OpenCV's border (``s + (1 - w) fill``, ``s`` the in-image part of the bilinear sum, ``w`` the in-image
+    share of the footprint) into the torch path's (``s w + (1 - w) fill``) on the pixels of flat ``index``, whose
+    source points are ``(u, v)`` (pixel centres), in place: float planes as ``w out + (1 - w)^2 fill`` where ``w``
+    is strictly between 0 and 1; uint8 ones (OpenCV's value is rounded: a second rounding would be up to a level
     off) from ``src``'s pixels, there and where ``in_band`` (OpenCV's alpha strictly between its bounds)."""
     w = _footprint(u, v, src.shape[-2:])
     straddling = (w > 0) & (w < 1)  # elsewhere OpenCV's value is already the torch path's
@@ -204,12 +246,13 @@ def _blend_border(out: torch.Tensor, index: np.ndarray, u: np.ndarray, v: np.nda
 
 def _blend_from_source(planes: np.ndarray, index: np.ndarray, u: np.ndarray, v: np.ndarray, w: np.ndarray,
                        fills: list[float], src: np.ndarray) -> None:
-    """``rint(v w + (1 - w) fill)``, saturated, into the uint8 ``planes`` at flat ``index``: ``v`` the bilinear
+    """``rint(s w + (1 - w) fill)``, saturated, into the uint8 ``planes`` at flat ``index``: ``s`` the bilinear
     sum of ``src``'s pixels in the image at ``(u, v)``, in double (``_native_warp.c``'s steps; no taps where
     ``w`` is 0)."""
     height, width = src.shape[-2:]
-    some = w > 0.0
-    left, top = np.where(some, np.floor(u), 0.0), np.where(some, np.floor(v), 0.0)
+    some = w > 0.0  # (elsewhere no tap is in the image: the points may be anywhere, even infinite)
+    u, v = np.where(some, u, 0.0), np.where(some, v, 0.0)
+    left, top = np.floor(u), np.floor(v)
     ax, ay, rest = u - left, v - top, 1.0 - w
     x0, y0 = left.astype(np.int64), top.astype(np.int64)
     taps = []  # (row, column, weight) of the four taps; weight 0 where the tap is off the image
@@ -220,9 +263,8 @@ def _blend_from_source(planes: np.ndarray, index: np.ndarray, u: np.ndarray, v: 
             taps.append((np.clip(y, 0, height - 1) * width + np.clip(x, 0, width - 1), wy * wx, inside))
     for plane, source, fill in zip(planes, src.reshape(len(planes), -1), fills):
         total = np.zeros(len(index))
-        with np.errstate(invalid="ignore", over="ignore"):  # (far points' weights: left out by np.where)
-            for flat, weight, inside in taps:
-                total += np.where(inside, weight * source.take(flat), 0.0)
+        for flat, weight, inside in taps:
+            total += np.where(inside, weight * source.take(flat), 0.0)
         fill_part = np.where(rest > 0.0, rest * float(np.float32(fill)), 0.0)  # (none at all inside)
         blended = np.rint(total * w + fill_part)
         plane[index] = np.clip(blended, 0.0, 255.0)
@@ -237,8 +279,9 @@ def _blends_natively(out: torch.Tensor, channels: int) -> bool:
 def _native_blend(out: torch.Tensor, weight: np.ndarray, fill: Sequence[float], channels: int, src: np.ndarray,
                   matrix: np.ndarray | None = None, projective: bool = False,
                   maps: tuple[np.ndarray, np.ndarray] | None = None) -> None:
-    """:func:`_blend_border` of the band of ``weight`` (the sampled alpha plane) in one compiled pass, the source
-    points from ``matrix`` (pixel centres, output -> input) or ``maps``, the pixels from ``src``: the same values."""
+    """:func:`_blend_border` in one compiled pass: the band of ``weight`` (the sampled alpha plane) and, for an
+    affine ``matrix`` (pixel centres, output -> input), the pixels of :func:`_affine_spans`; the source points from
+    ``matrix`` or ``maps``, the pixels from ``src``: the same values."""
     height, width = out.shape[-2:]
     planes = out.numpy().reshape(-1, height, width)
     fills = [plane_fill(fill, channels, i) for i in range(planes.shape[0])]

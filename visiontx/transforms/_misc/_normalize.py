@@ -106,7 +106,7 @@ class NormalizeOwnImages:
     def _lone_image(self, image: Any) -> Any:
         """A lone uint8 image or video (exactly a plain tensor, ``Image`` or ``Video``) that ``ToDtype`` makes
         float32 with scaling, converted and normalised in one pass without calling the two transforms: their
-        result, for per-call costs that decide small images (32 x 32: 9 against 18 µs). None where it takes
+        result, for per-call costs that decide small images (32 x 32: 12 against 18 µs). None where it takes
         the general path (record / replay, hooks, other inputs)."""
         to_dtype, normalize = self.to_dtype, self.normalize
         if not to_dtype.scale or self._hooked():  # (first: a dispatch mode sees no op of the checks below)
