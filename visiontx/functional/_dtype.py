@@ -45,9 +45,17 @@ def work_dtype(dtype: torch.dtype) -> torch.dtype:
 
 
 def coordinate_dtype(dtype: torch.dtype) -> torch.dtype:
-    """The float dtype integer coordinates (boxes, key points) are mapped in: float64 where float32 would round
-    them (int32, int64: past 2^24), else float32."""
+    """The float dtype coordinates (boxes, key points) of ``dtype`` are mapped in: floats as :func:`work_dtype`;
+    integers in float64 where float32 would round them (int32, int64: past 2^24), else float32."""
+    if dtype.is_floating_point:
+        return work_dtype(dtype)
     return torch.float64 if torch.iinfo(dtype).bits > 16 else torch.float32
+
+
+def value_bits(dtype: torch.dtype) -> int:
+    """The bits of an integer dtype's non-negative values (7 for int8, 16 for uint16)."""
+    info = torch.iinfo(dtype)
+    return info.bits - int(info.min < 0)
 
 
 def max_value(dtype: torch.dtype) -> int | float:
@@ -110,7 +118,7 @@ def to_dtype_image_tensor(image: torch.Tensor, dtype: torch.dtype = torch.float3
         return image.to(dtype).mul_(1.0 / max_value(image.dtype))
     # int -> int: shift bits when the ranges are powers of two apart; torch has no bit shifts for uint16,
     # whose values (and those shifted into it) int32 holds
-    in_bits, out_bits = (torch.iinfo(t).bits - int(torch.iinfo(t).min < 0) for t in (image.dtype, dtype))
+    in_bits, out_bits = value_bits(image.dtype), value_bits(dtype)
     if out_bits >= in_bits:
         work = image.to(torch.int32 if dtype == torch.uint16 else dtype)
         return work.bitwise_left_shift_(out_bits - in_bits).to(dtype)

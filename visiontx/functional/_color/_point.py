@@ -13,7 +13,7 @@ import torch
 from ..._args import is_number
 from ..._names import video_kernel
 from ...datapoints import Image, Video
-from .._dtype import WIDE_UNSIGNED, max_value
+from .._dtype import WIDE_UNSIGNED, max_value, value_bits
 from .._registry import get_kernel, register_kernels
 from ._utils import apply_lut, make_lut
 
@@ -101,10 +101,10 @@ def posterize_image_tensor(image: torch.Tensor, bits: int) -> torch.Tensor:
     if image.dtype == torch.bool:
         raise TypeError("posterize: image must be an integer or floating point dtype, got torch.bool")
     if not image.is_floating_point():
-        value_bits = torch.iinfo(image.dtype).bits - int(torch.iinfo(image.dtype).min < 0)
-        if bits >= value_bits:
+        kept = value_bits(image.dtype)
+        if bits >= kept:
             return image.clone()
-        return image.bitwise_and(((1 << bits) - 1) << (value_bits - bits))
+        return image.bitwise_and(((1 << bits) - 1) << (kept - bits))
     levels = 1 << bits
     return image.mul(levels).floor_().clamp_(0, levels - 1).mul_(1.0 / levels)
 

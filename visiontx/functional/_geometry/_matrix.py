@@ -152,12 +152,8 @@ def transform_points(
     (half precision computes in float32); integer points are computed in float32 (float64 for int32 and
     int64) and rounded back."""
     dtype = points.dtype
-    if dtype.is_floating_point:
-        work_dtype = dtype if dtype in (torch.float32, torch.float64) else torch.float32
-    else:
-        work_dtype = coordinate_dtype(dtype)
     (a, b, c), (d, e, f), (g, h, i) = _rows(matrix)
-    x, y = (points.to(work_dtype) + offset).unbind(-1)
+    x, y = (points.to(coordinate_dtype(dtype)) + offset).unbind(-1)
     mx = x * a + y * b + c
     my = x * d + y * e + f
     if (g, h, i) != (0.0, 0.0, 1.0):  # projective

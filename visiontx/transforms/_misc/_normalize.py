@@ -81,14 +81,14 @@ class NormalizeOwnImages:
         self.to_dtype, self.normalize = to_dtype, normalize
 
     def __call__(self, *inputs: Any) -> Any:
-        if len(inputs) == 1 and _TAPE.tape is None:
-            output = self._lone_image(inputs[0])
-            if output is not None:
-                return output
         hooked = self._hooked()
         given = [] if hooked else _leaves(inputs)
         needs = [] if hooked else self.normalize._needs_transform_list(given)
         tables = {} if hooked else self._tables(given, needs)
+        if len(given) == 1 and given[0] is inputs[0] and id(given[0]) in tables and _TAPE.tape is None:
+            # a lone image the tables take: their result without calling the two transforms, for per-call
+            # costs that decide small images (32 x 32: 12 against 18 µs); record / replay keep the calls
+            return scaled_normalize(given[0], tables[id(given[0])])
         taken = sum(need and type(leaf) in _BUILT_IN for leaf, need in zip(given, needs))
         saved = stage_state.saved()
         try:
@@ -102,19 +102,6 @@ class NormalizeOwnImages:
             return self.normalize(*following)
         finally:
             stage_state.restore(saved)
-
-    def _lone_image(self, image: Any) -> Any:
-        """A lone uint8 image or video (exactly a plain tensor, ``Image`` or ``Video``) that ``ToDtype`` makes
-        float32 with scaling, converted and normalised in one pass without calling the two transforms: their
-        result, for per-call costs that decide small images (32 x 32: 12 against 18 µs). None where it takes
-        the general path (record / replay, hooks, other inputs)."""
-        to_dtype, normalize = self.to_dtype, self.normalize
-        if not to_dtype.scale or self._hooked():  # (first: a dispatch mode sees no op of the checks below)
-            return None
-        if not can_scaled_normalize(image) or to_dtype._dtype_for(image) is not torch.float32:
-            return None
-        tables = scaled_normalize_tables(normalize.mean, normalize.std, image.shape[-3])
-        return None if tables is None else scaled_normalize(image, tables)
 
     def _hooked(self) -> bool:
         """Whether a hook, an instance override, a method patched onto either class or a global hook could
