@@ -428,3 +428,73 @@ def test_pad_refuses_integer_fills_outside_the_dtype_range(dtype, fill) -> None:
         F.pad(Mask(image[0]), [1], fill=fill if not isinstance(fill, list) else -1)
     wide = F.pad(image.to(torch.int32), [1], fill=fill)  # int32 holds every one of these fills
     assert wide[:, 0, 0].tolist() == [int(v) for v in (fill if isinstance(fill, list) else [fill] * 3)]
+
+
+# ------------------------------------------------------------------ padded_crop (RandomCrop's constant padding)
+_PADDING = (4, 3, 5, 2)  # left, top, right, bottom
+
+
+def _windows(height: int, width: int):
+    """Windows of the padded canvas: inside the image, across each edge, the whole canvas, one pixel."""
+    padded_h, padded_w = height + _PADDING[1] + _PADDING[3], width + _PADDING[0] + _PADDING[2]
+    return [(3, 4, height, width), (0, 0, height, width), (0, 0, padded_h, padded_w), (2, 7, 5, 9),
+            (padded_h - 4, padded_w - 6, 4, 6), (0, padded_w - 1, 1, 1), (5, 6, 1, 1)]
+
+
+@pytest.mark.parametrize(
+    ("make", "dtype", "fill"),
+    [
+        (make_image, torch.uint8, 0), (make_image, torch.uint8, [10, 200, 255]), (make_image, torch.float32, 0.25),
+        (make_image, torch.float32, None), (make_image_tensor, torch.int16, -7), (make_image_tensor, torch.bool, 1),
+        (make_video, torch.uint8, [1, 2, 3]), (make_mask, torch.uint8, 9), (make_mask, torch.int64, 3),
+    ],
+)
+def test_padded_crop_equals_pad_then_crop(make, dtype, fill) -> None:
+    from visiontx.functional._geometry._crop import padded_crop
+
+    inpt = make((11, 13)) if make is not make_mask else make((11, 13), dtype=dtype)
+    if make is not make_mask:
+        inpt = type(inpt)(inpt.to(dtype)) if isinstance(inpt, (Image, Video)) else inpt.to(dtype)
+    padded = F.pad(inpt, list(_PADDING), fill=fill)
+    for top, left, height, width in _windows(11, 13):
+        out = padded_crop(inpt, top - _PADDING[1], left - _PADDING[0], height, width, fill)
+        expected = F.crop(padded, top, left, height, width)
+        assert type(out) is type(inpt) and out.dtype == inpt.dtype
+        assert_equal(out, expected)
+
+
+def test_padded_crop_takes_large_windows_through_the_wing_with_the_same_values() -> None:
+    from visiontx.functional._geometry._crop import padded_crop
+
+    image = make_image_tensor((300, 260))  # windows over 128 KB: the wing's pad
+    padded = F.pad(image, [20], fill=[5, 6, 7])
+    for top, left in [(0, 0), (30, 11), (60, 30)]:  # windows of the padded canvas
+        expected = F.crop(padded, top, left, 280, 270)
+        assert_equal(padded_crop(image, top - 20, left - 20, 280, 270, [5, 6, 7]), expected)
+
+
+def test_padded_crop_never_returns_a_view_of_its_input() -> None:
+    """As the crop of a padded copy: writing to the output leaves the input alone, also for windows inside it."""
+    from visiontx.functional._geometry._crop import padded_crop
+
+    image = make_image()
+    before = image.clone()
+    for window in [(1, 2, 5, 6), (0, 0, *image.shape[-2:]), (-1, 0, 4, 4)]:
+        out = padded_crop(image, *window, 0)
+        out.fill_(77)
+        assert_equal(image, before)
+
+
+@pytest.mark.parametrize(
+    ("make", "fill", "match"),
+    [(make_mask, [1, 2], "fill"), (make_image, [1, 2], "fill"), (make_image, 256, "fill must be within")],
+)
+def test_padded_crop_checks_the_fill_as_pad_does_even_for_windows_inside(make, fill, match) -> None:
+    from visiontx.functional._geometry._crop import padded_crop
+
+    inpt = make()
+    with pytest.raises(ValueError, match=match):
+        F.pad(inpt, [1], fill=fill)
+    for window in [(1, 1, 3, 3), (-1, -1, 3, 3)]:
+        with pytest.raises(ValueError, match=match):
+            padded_crop(inpt, *window, fill)

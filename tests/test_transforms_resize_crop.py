@@ -87,6 +87,7 @@ def _tv_transforms():
         ("RandomCrop", dict(size=[20, 40])),  # as many top as left offsets
         ("RandomCrop", dict(size=[40, 30])),  # a single top offset
         ("RandomCrop", dict(size=[30, 50], padding=[3, 5])),
+        ("RandomCrop", dict(size=[44, 61], padding=[3, 5, 2, 4], fill=7)),  # windows across every edge
         ("RandomCrop", dict(size=[50, 50], pad_if_needed=True, fill=3)),
         ("RandomResizedCrop", dict(size=[20, 24])),
         ("RandomResizedCrop", dict(size=16, scale=(0.2, 0.5), ratio=(0.5, 2.0), interpolation="nearest")),
@@ -288,6 +289,32 @@ def test_random_crop_pads_then_crops_consistently() -> None:
         out_image, out_boxes = T.RandomCrop([10, 12], pad_if_needed=True)(image, boxes)
         ys, xs = torch.nonzero(out_image[0], as_tuple=True)
         assert out_boxes.tolist() == [[xs.min().item(), ys.min().item(), xs.max().item() + 1, ys.max().item() + 1]]
+
+
+def test_random_crop_with_constant_padding_crops_the_input_directly(monkeypatch) -> None:
+    """Images, videos and masks take ``padded_crop`` (no padded copy of the input); a subclass whose
+    ``call_kernel`` is its own still sees the pad and the crop, and both give the same sample."""
+    from visiontx.transforms._geometry import _crop
+
+    calls = []
+    monkeypatch.setattr(_crop, "padded_crop", lambda *args: calls.append(type(args[0])) or F.crop(
+        F.pad(args[0], [10], fill=args[5]), args[1] + 10, args[2] + 10, args[3], args[4]))
+    seen = []
+
+    class Watched(T.RandomCrop):
+        def call_kernel(self, functional, inpt, *args, **kwargs):
+            seen.append(functional.__name__)
+            return super().call_kernel(functional, inpt, *args, **kwargs)
+
+    sample = _sample()
+    torch.manual_seed(3)
+    out = T.RandomCrop([30, 50], padding=[3, 5], fill=PER_TYPE_FILL)(sample)
+    assert calls == [Image, Mask] and not seen
+    torch.manual_seed(3)
+    watched = Watched([30, 50], padding=[3, 5], fill=PER_TYPE_FILL)(sample)
+    assert calls == [Image, Mask] and seen == ["pad", "crop"] * 3
+    for a, b in zip(out, watched):
+        assert_equal(a, b)
 
 
 def test_output_sizes() -> None:

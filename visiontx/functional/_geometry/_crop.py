@@ -12,15 +12,16 @@ from typing import Any, Union
 import PIL.Image
 import torch
 
-from ..._args import CropSize, parse_crop_size
+from ..._args import CropSize, FillArg, parse_crop_size, per_channel_error
 from ..._names import accepts_canvas_size, mask_kernel, video_kernel
-from ...datapoints import BoundingBoxFormat, Image, Mask, Video
+from ...datapoints import BoundingBoxFormat, Datapoint, Image, Mask, Video
+from ...datapoints._datapoint import adopt, unwrap
 from .._checks import check_spatial
 from .._interpolation import InterpolationMode, nearest_source
 from .._registry import get_kernel, register_geometry_kernel, register_kernels, register_mask_kernel
 from ._description import Geometry, register_geometry, transform_bounding_box
 from ._matrix import translation_matrix
-from ._pad import pad_image_tensor
+from ._pad import constant_fill, pad_constant
 from ._resize import (
     SizeArg,
     resize_bounding_box,
@@ -63,6 +64,9 @@ __all__ = [
 Interpolation = Union[InterpolationMode, str, int]
 
 
+_ZERO = [0.0]
+
+
 def _check_crop_size(height: int, width: int) -> None:
     if height < 0 or width < 0:
         raise ValueError(f"height and width must be non-negative, got height={height}, width={width}")
@@ -100,23 +104,53 @@ def crop_image_tensor(image: torch.Tensor, top: int, left: int, height: int, wid
     return _crop_spatial(image, top, left, height, width)
 
 
-def _crop_spatial(image: torch.Tensor, top: int, left: int, height: int, width: int) -> torch.Tensor:
-    """:func:`crop_image_tensor` of a tensor known to be ``[..., H, W]``."""
+def _crop_spatial(
+    image: torch.Tensor, top: int, left: int, height: int, width: int, fill: list[float] = _ZERO
+) -> torch.Tensor:
+    """:func:`crop_image_tensor` of a tensor known to be ``[..., H, W]``, parts outside it ``fill`` (checked by
+    ``constant_fill``)."""
     shape = image.shape
     img_height, img_width = shape[-2], shape[-1]
     if 0 <= top <= top + height <= img_height and 0 <= left <= left + width <= img_width:
-        # The view that slicing gives, built directly (cheaper than ``image[..., a:b, c:d]``).
-        stride = image.stride()
-        offset = image.storage_offset() + top * stride[-2] + left * stride[-1]
-        size = (shape[0], height, width) if len(shape) == 3 else (*shape[:-2], height, width)
-        return image.as_strided(size, stride, offset)
+        return _window(image, top, left, height, width)
     _check_crop_size(height, width)
     y0, y1 = _valid_span(top, height, img_height)
     x0, x1 = _valid_span(left, width, img_width)
-    inside = image[..., top + y0 : top + y1, left + x0 : left + x1]
+    if y0 < y1 and x0 < x1:
+        inside = _window(image, top + y0, left + x0, y1 - y0, x1 - x0)
+    else:  # nothing of the image in the window
+        inside = image[..., top + y0 : top + y1, left + x0 : left + x1]
     if (y0, y1, x0, x1) == (0, height, 0, width):
         return inside
-    return pad_image_tensor(inside, [x0, y0, width - x1, height - y1])
+    return pad_constant(inside, (x0, y0, width - x1, height - y1), fill)
+
+
+def _window(image: torch.Tensor, top: int, left: int, height: int, width: int) -> torch.Tensor:
+    """The view ``image[..., top : top + height, left : left + width]`` of a window inside the image, built
+    directly (cheaper than slicing)."""
+    shape, stride = image.shape, image.stride()
+    offset = image.storage_offset() + top * stride[-2] + left * stride[-1]
+    size = (shape[0], height, width) if len(shape) == 3 else (*shape[:-2], height, width)
+    return image.as_strided(size, stride, offset)
+
+
+def padded_crop(inpt: Any, top: int, left: int, height: int, width: int, fill: FillArg) -> Any:
+    """The ``height x width`` window at ``(top, left)`` of an image tensor, ``Image``, ``Video`` or ``Mask`` lying
+    on a canvas of ``fill``: ``crop(pad(inpt, p, fill), top + p_top, left + p_left, height, width)`` for any
+    constant padding ``p`` around the window, without building the padded input. Always a new tensor (as the
+    crop of a padded copy), never a view of ``inpt``; fills are checked as ``pad``'s (a mask's is one number)."""
+    image = unwrap(inpt) if isinstance(inpt, Datapoint) else inpt
+    check_spatial(image, "crop")
+    _check_crop_size(height, width)
+    values = constant_fill(image, fill)
+    channels = 1 if isinstance(inpt, Mask) or image.ndim < 3 else image.shape[-3]
+    if len(values) not in (1, channels):
+        raise per_channel_error("fill", channels, values)
+    output = _crop_spatial(image, top, left, height, width, values)
+    spans = (*_valid_span(top, height, image.shape[-2]), *_valid_span(left, width, image.shape[-1]))
+    if spans == (0, height, 0, width):  # nothing to fill: the crop is a view of the input
+        output = output.clone()
+    return adopt(output, type(inpt)) if isinstance(inpt, Datapoint) else output
 
 
 crop_video = video_kernel(crop_image_tensor)

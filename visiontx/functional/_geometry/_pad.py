@@ -90,12 +90,24 @@ def _pad_constant(image: torch.Tensor, padding: tuple[int, int, int, int], fill:
     return out
 
 
-def _check_integer_fill(fill: list[float], dtype: torch.dtype) -> None:
-    """``ValueError`` naming ``fill`` when a value lies outside ``dtype``'s range (torch's cast would wrap it)."""
-    low, high = integer_range(dtype)
-    for value in fill:
-        if not low <= value <= high:
-            raise ValueError(f"fill must be within {dtype}'s range [{low}, {high}], got {fill}")
+def constant_fill(image: torch.Tensor, fill: FillArg) -> list[float]:
+    """``fill`` of a constant pad of ``image`` as floats (None: ``[0.0]``); ``ValueError`` naming ``fill`` when a
+    value lies outside an integer dtype's range (torch's cast would wrap it)."""
+    values = parse_fill(fill) or [0.0]
+    if not image.is_floating_point() and image.dtype != torch.bool:
+        low, high = integer_range(image.dtype)
+        for value in values:
+            if not low <= value <= high:
+                raise ValueError(f"fill must be within {image.dtype}'s range [{low}, {high}], got {values}")
+    return values
+
+
+def pad_constant(image: torch.Tensor, padding: tuple[int, int, int, int], fill: list[float]) -> torch.Tensor:
+    """``[..., H, W]`` padded by ``padding`` (``(left, top, right, bottom)``, non-negative) with the values of
+    :func:`constant_fill` (one, or one per channel): a new tensor."""
+    if _cv2.can_pad(image, padding, "constant", fill):
+        return _cv2.pad(image, padding, "constant", fill)
+    return _pad_constant(image, padding, fill)
 
 
 @register_kernels(pad, (torch.Tensor, Image, Video))
@@ -106,13 +118,12 @@ def pad_image_tensor(
     check_spatial(image, "pad")
     padding = parse_padding(padding)
     check_padding_mode(padding_mode)
-    fill_values = parse_fill(fill) or [0.0]
-    if padding_mode == "constant" and not image.is_floating_point() and image.dtype != torch.bool:
-        _check_integer_fill(fill_values, image.dtype)
+    if padding_mode == "constant":
+        fill_values = constant_fill(image, fill)
+        return pad_constant(image, padding, fill_values) if any(padding) else image
+    fill_values = parse_fill(fill) or [0.0]  # checked, though these modes take no fill
     if _cv2.can_pad(image, padding, padding_mode, fill_values):
         return _cv2.pad(image, padding, padding_mode, fill_values)
-    if padding_mode == "constant":
-        return image if not any(padding) else _pad_constant(image, padding, fill_values)
     left, top, right, bottom = padding
     return _pad_axis(_pad_axis(image, top, bottom, padding_mode, -2), left, right, padding_mode, -1)
 

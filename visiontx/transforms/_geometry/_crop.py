@@ -21,8 +21,9 @@ from ..._args import (
     parse_crop_size,
     parse_padding,
 )
-from ...datapoints import BoundingBox, BoundingBoxFormat, Datapoint, Image, KeyPoints, Mask
+from ...datapoints import BoundingBox, BoundingBoxFormat, Datapoint, Image, KeyPoints, Mask, Video
 from ...functional import InterpolationMode
+from ...functional._geometry._crop import padded_crop
 from ...io import _decode_region, encoded_size
 from .. import _random
 from .._transform import Transform
@@ -114,10 +115,23 @@ class RandomCrop(_PadMixin, Transform):
         return [left, top, right, bottom], (height, width)
 
     def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
-        if any(params["padding"]):
-            inpt = self._pad(inpt, params["padding"], self.padding_mode)
-        height, width = self.size
-        return self.call_kernel(F.crop, inpt, top=params["top"], left=params["left"], height=height, width=width)
+        padding, (height, width), top, left = params["padding"], self.size, params["top"], params["left"]
+        if any(padding):
+            if self.padding_mode == "constant" and type(inpt) in _PADDED_CROP_TYPES and self._own_kernel_calls():
+                # the window of the padded input, taken from the input: only what lies outside it is filled
+                return padded_crop(inpt, top - padding[1], left - padding[0], height, width, self._fill_for(inpt))
+            inpt = self._pad(inpt, padding, self.padding_mode)
+        return self.call_kernel(F.crop, inpt, top=top, left=left, height=height, width=width)
+
+
+    def _own_kernel_calls(self) -> bool:
+        """Whether ``call_kernel`` is the base class's, so a padded crop may skip its two calls unseen."""
+        own = self.__dict__
+        return type(self).call_kernel is Transform.call_kernel and "call_kernel" not in own and "_call_kernel" not in own
+
+
+# Exactly these (no subclass, whose kernels could be a user's): their constant pad then crop is padded_crop
+_PADDED_CROP_TYPES = frozenset({torch.Tensor, Image, Video, Mask})
 
 
 class RandomResizedCrop(Transform):
