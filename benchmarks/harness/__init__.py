@@ -40,10 +40,10 @@ class BenchConfig:
     settings: Settings = FULL
     sizes: tuple[tuple[int, int], ...] = ((256, 256), (512, 512), (768, 1024))
     scaling_sizes: tuple[int, ...] = (256, 512, 1024, 2048)
-    loader_images: int = 512
+    loader_images: int = 1024
     loader_workers: int = 2
     loader_batch: int = 64
-    loader_repeats: int = 3
+    loader_repeats: int = 5
     box_counts: tuple[int, ...] = (1, 10, 100, 1000)
     batch_size: int = 32
     batch_hw: tuple[int, int] = (224, 224)
