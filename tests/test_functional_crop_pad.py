@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 import visiontx.functional as F
 from visiontx.datapoints import BoundingBox, Image, Mask, Video
 from visiontx.functional import _cv2
-from visiontx.functional._geometry._crop import window_resize_mask
+from visiontx.functional._geometry._crop import padded_crop, window_resize_mask
 
 from .common import AXIS_ALIGNED
 from .common import (
@@ -450,8 +450,6 @@ def _windows(height: int, width: int):
     ],
 )
 def test_padded_crop_equals_pad_then_crop(make, dtype, fill) -> None:
-    from visiontx.functional._geometry._crop import padded_crop
-
     inpt = make((11, 13)) if make is not make_mask else make((11, 13), dtype=dtype)
     if make is not make_mask:
         inpt = type(inpt)(inpt.to(dtype)) if isinstance(inpt, (Image, Video)) else inpt.to(dtype)
@@ -463,20 +461,23 @@ def test_padded_crop_equals_pad_then_crop(make, dtype, fill) -> None:
         assert_equal(out, expected)
 
 
-def test_padded_crop_takes_large_windows_through_the_wing_with_the_same_values() -> None:
-    from visiontx.functional._geometry._crop import padded_crop
-
-    image = make_image_tensor((300, 260))  # windows over 128 KB: the wing's pad
-    padded = F.pad(image, [20], fill=[5, 6, 7])
+@pytest.mark.parametrize("fill", [9, [5, 6, 7]])
+def test_padded_crop_of_large_windows_equals_pad_then_crop(fill, monkeypatch) -> None:
+    """Windows over 128 KB: one fill value takes the wing's pad there, as a per-channel fill does at any size."""
+    calls = []
+    wing = _cv2.pad
+    monkeypatch.setattr(_cv2, "pad", lambda *args: calls.append(args[1]) or wing(*args))
+    image = make_image_tensor((300, 260))
+    padded = F.pad(image, [20], fill=fill)
     for top, left in [(0, 0), (30, 11), (60, 30)]:  # windows of the padded canvas
+        calls.clear()
         expected = F.crop(padded, top, left, 280, 270)
-        assert_equal(padded_crop(image, top - 20, left - 20, 280, 270, [5, 6, 7]), expected)
+        assert_equal(padded_crop(image, top - 20, left - 20, 280, 270, fill), expected)
+        assert len(calls) == 1
 
 
 def test_padded_crop_never_returns_a_view_of_its_input() -> None:
     """As the crop of a padded copy: writing to the output leaves the input alone, also for windows inside it."""
-    from visiontx.functional._geometry._crop import padded_crop
-
     image = make_image()
     before = image.clone()
     for window in [(1, 2, 5, 6), (0, 0, *image.shape[-2:]), (-1, 0, 4, 4)]:
@@ -490,11 +491,15 @@ def test_padded_crop_never_returns_a_view_of_its_input() -> None:
     [(make_mask, [1, 2], "fill"), (make_image, [1, 2], "fill"), (make_image, 256, "fill must be within")],
 )
 def test_padded_crop_checks_the_fill_as_pad_does_even_for_windows_inside(make, fill, match) -> None:
-    from visiontx.functional._geometry._crop import padded_crop
-
     inpt = make()
-    with pytest.raises(ValueError, match=match):
+    with pytest.raises(ValueError, match=match) as from_pad:
         F.pad(inpt, [1], fill=fill)
     for window in [(1, 1, 3, 3), (-1, -1, 3, 3)]:
-        with pytest.raises(ValueError, match=match):
+        with pytest.raises(ValueError, match=match) as from_crop:
             padded_crop(inpt, *window, fill)
+        assert str(from_crop.value) == str(from_pad.value)
+
+
+def test_padded_crop_checks_a_masks_fill_count_before_its_range() -> None:
+    with pytest.raises(ValueError, match="fill must hold 1 value, got \\[300, 1\\]"):
+        padded_crop(make_mask(), -1, -1, 3, 3, [300, 1])

@@ -293,7 +293,7 @@ def test_random_crop_pads_then_crops_consistently() -> None:
 
 def test_random_crop_with_constant_padding_crops_the_input_directly(monkeypatch) -> None:
     """Images, videos and masks take ``padded_crop`` (no padded copy of the input); a subclass whose
-    ``call_kernel`` is its own still sees the pad and the crop, and both give the same sample."""
+    ``call_kernel`` or ``_pad`` is its own still sees the pad and the crop, and all give the same sample."""
     from visiontx.transforms._geometry import _crop
 
     calls = []
@@ -310,11 +310,20 @@ def test_random_crop_with_constant_padding_crops_the_input_directly(monkeypatch)
     torch.manual_seed(3)
     out = T.RandomCrop([30, 50], padding=[3, 5], fill=PER_TYPE_FILL)(sample)
     assert calls == [Image, Mask] and not seen
+    class OwnPad(T.RandomCrop):
+        def _pad(self, inpt, padding, padding_mode="constant"):
+            seen.append("own pad")
+            return super()._pad(inpt, padding, padding_mode)
+
     torch.manual_seed(3)
     watched = Watched([30, 50], padding=[3, 5], fill=PER_TYPE_FILL)(sample)
     assert calls == [Image, Mask] and seen == ["pad", "crop"] * 3
-    for a, b in zip(out, watched):
+    torch.manual_seed(3)
+    own_pad = OwnPad([30, 50], padding=[3, 5], fill=PER_TYPE_FILL)(sample)
+    assert calls == [Image, Mask] and seen[6:] == ["own pad"] * 3
+    for a, b, c in zip(out, watched, own_pad):
         assert_equal(a, b)
+        assert_equal(a, c)
 
 
 def test_output_sizes() -> None:

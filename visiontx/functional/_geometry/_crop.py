@@ -12,7 +12,7 @@ from typing import Any, Union
 import PIL.Image
 import torch
 
-from ..._args import CropSize, FillArg, parse_crop_size, per_channel_error
+from ..._args import CropSize, FillArg, parse_crop_size, parse_fill, per_channel_error
 from ..._names import accepts_canvas_size, mask_kernel, video_kernel
 from ...datapoints import BoundingBoxFormat, Datapoint, Image, Mask, Video
 from ...datapoints._datapoint import adopt, unwrap
@@ -64,7 +64,7 @@ __all__ = [
 Interpolation = Union[InterpolationMode, str, int]
 
 
-_ZERO = [0.0]
+_ZERO = (0.0,)
 
 
 def _check_crop_size(height: int, width: int) -> None:
@@ -105,7 +105,7 @@ def crop_image_tensor(image: torch.Tensor, top: int, left: int, height: int, wid
 
 
 def _crop_spatial(
-    image: torch.Tensor, top: int, left: int, height: int, width: int, fill: list[float] = _ZERO
+    image: torch.Tensor, top: int, left: int, height: int, width: int, fill: Sequence[float] = _ZERO
 ) -> torch.Tensor:
     """:func:`crop_image_tensor` of a tensor known to be ``[..., H, W]``, parts outside it ``fill`` (checked by
     ``constant_fill``)."""
@@ -114,13 +114,20 @@ def _crop_spatial(
     if 0 <= top <= top + height <= img_height and 0 <= left <= left + width <= img_width:
         return _window(image, top, left, height, width)
     _check_crop_size(height, width)
-    y0, y1 = _valid_span(top, height, img_height)
-    x0, x1 = _valid_span(left, width, img_width)
+    return _pad_window(image, top, left, height, width, fill)
+
+
+def _pad_window(
+    image: torch.Tensor, top: int, left: int, height: int, width: int, fill: Sequence[float]
+) -> torch.Tensor:
+    """The window of a non-negative size reaching outside ``image``: its part inside, padded with ``fill``."""
+    y0, y1 = _valid_span(top, height, image.shape[-2])
+    x0, x1 = _valid_span(left, width, image.shape[-1])
     if y0 < y1 and x0 < x1:
         inside = _window(image, top + y0, left + x0, y1 - y0, x1 - x0)
     else:  # nothing of the image in the window
         inside = image[..., top + y0 : top + y1, left + x0 : left + x1]
-    if (y0, y1, x0, x1) == (0, height, 0, width):
+    if (y0, y1, x0, x1) == (0, height, 0, width):  # an empty window
         return inside
     return pad_constant(inside, (x0, y0, width - x1, height - y1), fill)
 
@@ -137,19 +144,22 @@ def _window(image: torch.Tensor, top: int, left: int, height: int, width: int) -
 def padded_crop(inpt: Any, top: int, left: int, height: int, width: int, fill: FillArg) -> Any:
     """The ``height x width`` window at ``(top, left)`` of an image tensor, ``Image``, ``Video`` or ``Mask`` lying
     on a canvas of ``fill``: ``crop(pad(inpt, p, fill), top + p_top, left + p_left, height, width)`` for any
-    constant padding ``p`` around the window, without building the padded input. Always a new tensor (as the
-    crop of a padded copy), never a view of ``inpt``; fills are checked as ``pad``'s (a mask's is one number)."""
+    constant padding ``p`` whose padded input holds the window, without building the padded input. Always a new
+    tensor (as the crop of a padded copy), never a view of ``inpt``; fills are checked as ``pad`` checks them (a
+    mask's is one number)."""
     image = unwrap(inpt) if isinstance(inpt, Datapoint) else inpt
     check_spatial(image, "crop")
     _check_crop_size(height, width)
+    if isinstance(inpt, Mask):
+        parse_fill(fill, channels=1)  # pad_mask's check first, with its message
     values = constant_fill(image, fill)
-    channels = 1 if isinstance(inpt, Mask) or image.ndim < 3 else image.shape[-3]
+    channels = image.shape[-3] if image.ndim >= 3 else 1
     if len(values) not in (1, channels):
         raise per_channel_error("fill", channels, values)
-    output = _crop_spatial(image, top, left, height, width, values)
-    spans = (*_valid_span(top, height, image.shape[-2]), *_valid_span(left, width, image.shape[-1]))
-    if spans == (0, height, 0, width):  # nothing to fill: the crop is a view of the input
-        output = output.clone()
+    if 0 <= top <= top + height <= image.shape[-2] and 0 <= left <= left + width <= image.shape[-1]:
+        output = _window(image, top, left, height, width).clone()  # nothing to fill: a copy, not a view
+    else:
+        output = _pad_window(image, top, left, height, width, values)
     return adopt(output, type(inpt)) if isinstance(inpt, Datapoint) else output
 
 

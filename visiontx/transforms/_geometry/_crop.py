@@ -117,17 +117,19 @@ class RandomCrop(_PadMixin, Transform):
     def transform(self, inpt: Any, params: dict[str, Any]) -> Any:
         padding, (height, width), top, left = params["padding"], self.size, params["top"], params["left"]
         if any(padding):
-            if self.padding_mode == "constant" and type(inpt) in _PADDED_CROP_TYPES and self._own_kernel_calls():
+            if self.padding_mode == "constant" and type(inpt) in _PADDED_CROP_TYPES and self._calls_as_defined():
                 # the window of the padded input, taken from the input: only what lies outside it is filled
                 return padded_crop(inpt, top - padding[1], left - padding[0], height, width, self._fill_for(inpt))
             inpt = self._pad(inpt, padding, self.padding_mode)
         return self.call_kernel(F.crop, inpt, top=top, left=left, height=height, width=width)
 
-
-    def _own_kernel_calls(self) -> bool:
-        """Whether ``call_kernel`` is the base class's, so a padded crop may skip its two calls unseen."""
-        own = self.__dict__
-        return type(self).call_kernel is Transform.call_kernel and "call_kernel" not in own and "_call_kernel" not in own
+    def _calls_as_defined(self) -> bool:
+        """Whether ``call_kernel`` and ``_pad`` are the base classes', so a padded crop may skip their calls unseen."""
+        cls, own = type(self), self.__dict__
+        return (
+            cls.call_kernel is Transform.call_kernel and cls._pad is _PadMixin._pad
+            and not {"call_kernel", "_call_kernel", "_pad"} & own.keys()
+        )
 
 
 # Exactly these (no subclass, whose kernels could be a user's): their constant pad then crop is padded_crop
