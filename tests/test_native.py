@@ -676,6 +676,79 @@ def test_border_blend_equals_the_numpy_blend(channels: int, monkeypatch: pytest.
     assert len(calls) == 3 * 40
 
 
+def _projective_matrix(kind: str, rng: np.random.Generator, out_w: int) -> np.ndarray:
+    """A 3 x 3 output -> input map of one ``kind``: a mild perspective, one whose pole crosses the output's rows,
+    one with huge or non-finite terms, or one dividing by 0 everywhere."""
+    matrix = np.eye(3) + rng.normal(0, 0.3, (3, 3)) * [[1, 1, 8], [1, 1, 8], [0.01, 0.01, 0.1]]
+    if kind == "pole":
+        matrix[2] = [0.05, rng.normal(0, 0.02), -0.05 * rng.uniform(0, out_w)]
+    elif kind == "huge":
+        matrix[rng.integers(0, 3), rng.integers(0, 3)] = rng.choice([1e13, -1e112, np.inf, np.nan])
+    elif kind == "zero":
+        matrix[2] = [0.0, 0.0, 0.0]
+    return matrix
+
+
+def _exact_shares(matrix: np.ndarray, out_size: tuple[int, int], in_size: tuple[int, int]) -> np.ndarray:
+    """The in-image share of every output pixel's footprint (flat), in double, as the blends compute it."""
+    from visiontx.functional._cv2 import _warp
+
+    y, x = np.divmod(np.arange(out_size[0] * out_size[1]), out_size[1])
+    with np.errstate(all="ignore"):
+        d = matrix[2, 0] * x + matrix[2, 1] * y + matrix[2, 2]
+        u, v = ((matrix[i, 0] * x + matrix[i, 1] * y + matrix[i, 2]) / d for i in range(2))
+        return _warp._footprint(u, v, in_size), u, v
+
+
+@pytest.mark.parametrize("kind", ["mild", "pole", "huge", "zero"])
+def test_projective_spans_hold_every_straddling_pixel(kind: str) -> None:
+    """``_projective_spans`` (and so the compiled pass it mirrors) finds every pixel whose exact share is strictly
+    between 0 and 1, where OpenCV's quantised alpha can read 0 or 255, under any projective map."""
+    from visiontx.functional._cv2 import _warp
+
+    rng = np.random.default_rng(["mild", "pole", "huge", "zero"].index(kind))
+    for trial in range(60):
+        out_size = (int(rng.integers(1, 40)), int(rng.integers(1, 60)))
+        in_size = (int(rng.integers(1, 40)), int(rng.integers(1, 40)))
+        matrix = _projective_matrix(kind, rng, out_size[1])
+        share, _, _ = _exact_shares(matrix, out_size, in_size)
+        straddling = (share > 0) & (share < 1)
+        spans = _warp._projective_spans(matrix, out_size, in_size)
+        assert not (straddling & ~spans).any(), (kind, trial)
+    if kind == "mild":  # and not much more: a band a few pixels wide along the image's edges
+        matrix = np.array([[1.02, 0.03, -1.3], [-0.02, 0.98, 0.7], [2e-4, -1e-4, 1.0]])
+        assert _warp._projective_spans(matrix, (64, 80), (64, 80)).sum() < 6 * 2 * (64 + 80)
+
+
+@pytest.mark.parametrize("kind", ["mild", "pole", "huge", "zero"])
+def test_projective_border_blend_equals_the_numpy_blend_on_any_map(kind: str) -> None:
+    """The compiled blend of a perspective warp's border equals the numpy blend over ``_projective_spans`` and the
+    alpha band, byte for byte, also with poles, huge and non-finite terms and 0 / 0 points."""
+    from visiontx.functional._cv2 import _warp
+
+    module = _native()
+    rng = np.random.default_rng(10 + ["mild", "pole", "huge", "zero"].index(kind))
+    changed = 0
+    for trial in range(60):
+        out_size = (int(rng.integers(1, 40)), int(rng.integers(1, 60)))
+        in_size = (int(rng.integers(1, 40)), int(rng.integers(1, 40)))
+        matrix = _projective_matrix(kind, rng, out_size[1])
+        src = rng.integers(0, 256, (3, *in_size), dtype=np.uint8)
+        alpha = rng.choice(np.array([0, 255, 255, 128], np.uint8), out_size)
+        before = rng.integers(0, 256, (3, *out_size), dtype=np.uint8)
+        fills = [float(f) for f in rng.uniform(0, 255, 3)]
+        compiled = before.copy()
+        module.blend_border(compiled, alpha, fills, src, matrix.reshape(-1).tolist(), True, None, None)
+        in_band = (alpha.reshape(-1) - np.uint8(1)) < np.uint8(254)
+        index = np.flatnonzero(in_band | _warp._projective_spans(matrix, out_size, in_size))
+        _, u, v = _exact_shares(matrix, out_size, in_size)
+        numpy = torch.from_numpy(before.copy())
+        _warp._blend_border(numpy, index, u[index], v[index], fills, 3, src, in_band[index])
+        assert np.array_equal(compiled, numpy.numpy()), (kind, trial)
+        changed += not np.array_equal(compiled, before)
+    assert changed > 10
+
+
 def test_blend_border_clips_fills_outside_the_byte_range_as_numpy() -> None:
     """Fills outside 0..255 (never passed by visiontx, whose gate keeps them) clip to 0 and 255 as the numpy
     blend's ``np.clip``: no out-of-range float to byte conversion."""

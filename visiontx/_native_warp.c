@@ -7,8 +7,8 @@
  * is strictly between its bounds, the pixel becomes s w + (1 - w) fill, with s and w recomputed from the source
  * point and the input's pixels (from OpenCV's rounded value, the blend would round twice: up to a level off).
  * OpenCV's alpha quantises the share (its source points are 1/32 pixel apart): pixels whose exact share is strictly
- * between 0 and 1 can read 0 or 255 there. Affine warps find those too, row by row from the map (the spans where
- * the source point is near the input's edges); for perspective warps and remaps the band of the alpha is all.
+ * between 0 and 1 can read 0 or 255 there. Affine and perspective warps find those too, row by row from the map
+ * (where the source point is near the input's edges); for remaps (any map) the band of the alpha is all.
  * The arithmetic is numpy's of the Python version, step for step, in double; rounded half to even and saturated.
  */
 #include <math.h>
@@ -157,10 +157,74 @@ static void blend_affine_row(const Blend *job, const double *m, const uint8_t *a
         }
 }
 
-/* Recomputes the pixels of out (planes x out_h x out_w uint8, C-contiguous) whose alpha is 1..254 or, for an affine
- * matrix, whose exact footprint share is strictly between 0 and 1; the source points are matrix (3 x 3, output ->
- * input pixel centres; projective: its last row divides) or, without one, map_x and map_y (out_h x out_w); src
- * holds the input's planes (in_h x in_w). */
+/* Where (a x + b) / (g x + h) equals level, and in *slack how far rounding may have moved it (a millionth of a pixel,
+ * more where the terms are large beside the slope). */
+static double level_crossing(double a, double b, double g, double h, double level, double *slack) {
+    double slope = a - level * g;
+    *slack = 1e-9 * (fabs(level * h) + fabs(b)) / fabs(slope) + 1e-6;
+    return (level * h - b) / slope;
+}
+
+/* The x in [0, n) where t(x) = (a x + b) / (g x + h) lies in (p, q), give or take rounding, on a row where the
+ * divisor keeps its sign over [-1, n], so that t is monotone there: t runs from t0 (at x = -1) to t1 (at x = n),
+ * and the span ends where t crosses p or q, else at the row's ends. */
+static void monotone_span(double a, double b, double g, double h, double t0, double t1, double p, double q,
+                          ptrdiff_t n, ptrdiff_t *lo, ptrdiff_t *hi) {
+    int rising = t1 > t0;
+    double low = rising ? t0 : t1, high = rising ? t1 : t0, slack_a = 0.0, slack_b = 0.0;
+    *lo = *hi = 0;
+    if (!(high > p && low < q)) return;
+    double xa = low > p ? (rising ? -1.0 : (double)n) : level_crossing(a, b, g, h, p, &slack_a);  /* t: max(p, low) */
+    double xb = high < q ? (rising ? (double)n : -1.0) : level_crossing(a, b, g, h, q, &slack_b);  /* min(q, high) */
+    if (!isfinite(xa) || !isfinite(xb) || !isfinite(slack_a) || !isfinite(slack_b)) {  /* at an asymptote: all */
+        *hi = n;
+        return;
+    }
+    double s = xa < xb ? xa - slack_a : xb - slack_b, t = xa < xb ? xb + slack_b : xa + slack_a;
+    s = s < -2.0 ? -2.0 : (s > (double)n + 2.0 ? (double)n + 2.0 : s);
+    t = t < -2.0 ? -2.0 : (t > (double)n + 2.0 ? (double)n + 2.0 : t);
+    ptrdiff_t first = (ptrdiff_t)ceil(s), last = (ptrdiff_t)floor(t) + 1;  /* the pixels in [s, t] */
+    *lo = first < 0 ? 0 : (first > n ? n : first);
+    *hi = last < *lo ? *lo : (last > n ? n : last);
+}
+
+/* The pixels of row y of a perspective warp (m: output -> input pixel centres, its last row dividing) whose source
+ * point may have a share strictly between 0 and 1, beside the alpha band: where u or v lies within a pixel of the
+ * input's edges (in (-1, 0) or (extent - 1, extent)), found from u and v at the row's ends where the divisor keeps
+ * its sign along the row (u and v are monotone there); elsewhere (the horizon crossing the row, terms too large
+ * for the spans) the whole row, each pixel tested. */
+static void blend_projective_row(const Blend *job, const double *m, const uint8_t *alpha, ptrdiff_t y,
+                                 ptrdiff_t out_w) {
+    double yy = (double)y, n = (double)out_w, in_w = (double)job->in_w, in_h = (double)job->in_h;
+    double b = m[1] * yy + m[2], e = m[4] * yy + m[5], h = m[7] * yy + m[8];
+    double d0 = h - m[6], d1 = m[6] * n + h;
+    ptrdiff_t spans[4][2];
+    int count = 0;
+    if (tame(m[0], b, 0.0, n) && tame(m[3], e, 0.0, n) && tame(m[6], h, 0.0, n) && d0 * d1 > 0.0) {
+        double u0 = (b - m[0]) / d0, u1 = (m[0] * n + b) / d1, v0 = (e - m[3]) / d0, v1 = (m[3] * n + e) / d1;
+        monotone_span(m[0], b, m[6], h, u0, u1, -1.0, 0.0, out_w, &spans[0][0], &spans[0][1]);
+        monotone_span(m[0], b, m[6], h, u0, u1, in_w - 1.0, in_w, out_w, &spans[1][0], &spans[1][1]);
+        monotone_span(m[3], e, m[6], h, v0, v1, -1.0, 0.0, out_w, &spans[2][0], &spans[2][1]);
+        monotone_span(m[3], e, m[6], h, v0, v1, in_h - 1.0, in_h, out_w, &spans[3][0], &spans[3][1]);
+        count = 4;
+    } else {
+        spans[0][0] = 0;
+        spans[0][1] = out_w;
+        count = 1;
+    }
+    for (int i = 0; i < count; i++)
+        for (ptrdiff_t x = spans[i][0]; x < spans[i][1]; x++) {
+            ptrdiff_t k = y * out_w + x;
+            if ((uint8_t)(alpha[k] - 1) < 254) continue;  /* the band scan's */
+            double xx = (double)x, den = m[6] * xx + m[7] * yy + m[8];  /* as the band scan computes them */
+            blend_pixel(job, k, (m[0] * xx + m[1] * yy + m[2]) / den, (m[3] * xx + m[4] * yy + m[5]) / den, 0);
+        }
+}
+
+/* Recomputes the pixels of out (planes x out_h x out_w uint8, C-contiguous) whose alpha is 1..254 or, for a matrix,
+ * whose exact footprint share is strictly between 0 and 1; the source points are matrix (3 x 3, output -> input
+ * pixel centres; projective: its last row divides) or, without one, map_x and map_y (out_h x out_w); src holds the
+ * input's planes (in_h x in_w). */
 void border_blend(uint8_t *out, ptrdiff_t planes, ptrdiff_t out_h, ptrdiff_t out_w, const uint8_t *alpha,
                   const float *fills, const uint8_t *src, ptrdiff_t in_h, ptrdiff_t in_w, const double *matrix,
                   int projective, const float *map_x, const float *map_y) {
@@ -199,6 +263,7 @@ void border_blend(uint8_t *out, ptrdiff_t planes, ptrdiff_t out_h, ptrdiff_t out
             }
         }
         if (matrix && !projective) blend_affine_row(&job, matrix, alpha, y, out_w);
+        if (matrix && projective) blend_projective_row(&job, matrix, alpha, y, out_w);
     }
 }
 

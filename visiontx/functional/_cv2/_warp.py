@@ -140,8 +140,8 @@ def warp(
     projective) maps output to input points in continuous coordinates. Without ``fill`` outside points
     are 0; with it, border pixels blend towards it as the torch path does (see ``_blend_border``): the
     pixels whose footprint straddles the border are those of the sampled alpha plane strictly between
-    its bounds (see :func:`_band`) and, for uint8 images under an affine map, those whose exact share is
-    strictly between 0 and 1 (OpenCV's alpha quantises it: its source points are 1/32 pixel apart)."""
+    its bounds (see :func:`_band`) and, for uint8 images, those whose exact share is strictly between 0 and 1
+    (OpenCV's alpha quantises it: its source points are 1/32 pixel apart), found from the map row by row."""
     m = _to_pixel_centres(inverse)
     channels = channel_count(image)
     affine = bool(np.all(m[2] == [0.0, 0.0, 1.0]))
@@ -152,7 +152,9 @@ def warp(
     elif fill is not None:
         in_band = np.zeros(weight.size, bool)
         in_band[_band(weight)] = True
-        near_edges = _affine_spans(m, size, image.shape[-2:]) if affine and out.dtype == torch.uint8 else None
+        near_edges = None
+        if out.dtype == torch.uint8:
+            near_edges = (_affine_spans if affine else _projective_spans)(m, size, image.shape[-2:])
         index = np.flatnonzero(in_band if near_edges is None else in_band | near_edges)
         y, x = np.divmod(index, size[1])
         with np.errstate(divide="ignore", over="ignore", invalid="ignore"):  # degenerate maps: nan weights, skipped
@@ -200,6 +202,57 @@ def _affine_spans(m: np.ndarray, size: Sequence[int], in_size: Sequence[int]) ->
             inner_lo = inner_hi = hi
         mask[y, lo:min(inner_lo, hi)] = True
         mask[y, max(inner_hi, lo):hi] = True
+    return mask.reshape(-1)
+
+
+def _level_crossing(a: float, b: float, g: float, h: float, level: float) -> tuple[float, float]:
+    """``_native_warp.c``'s ``level_crossing``: where ``(a x + b) / (g x + h)`` equals ``level``, and how far
+    rounding may have moved it."""
+    slope = a - level * g
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # numpy's division: inf or nan by 0, as C's
+        slack = float(np.float64(1e-9 * (abs(level * h) + abs(b))) / abs(slope)) + 1e-6
+        return float(np.float64(level * h - b) / slope), slack
+
+
+def _monotone_span(a: float, b: float, g: float, h: float, t0: float, t1: float, p: float, q: float,
+                   n: int) -> tuple[int, int]:
+    """``_native_warp.c``'s ``monotone_span``: the x in ``[0, n)`` where ``(a x + b) / (g x + h)``, monotone from
+    ``t0`` (x = -1) to ``t1`` (x = n), lies in ``(p, q)``, give or take rounding."""
+    rising = t1 > t0
+    low, high = (t0, t1) if rising else (t1, t0)
+    if not (high > p and low < q):
+        return 0, 0
+    xa, slack_a = ((-1.0 if rising else float(n)), 0.0) if low > p else _level_crossing(a, b, g, h, p)
+    xb, slack_b = ((float(n) if rising else -1.0), 0.0) if high < q else _level_crossing(a, b, g, h, q)
+    if not all(map(math.isfinite, (xa, xb, slack_a, slack_b))):
+        return 0, n
+    s, t = (xa - slack_a, xb + slack_b) if xa < xb else (xb - slack_b, xa + slack_a)
+    s, t = (min(max(value, -2.0), n + 2.0) for value in (s, t))
+    lo = min(max(math.ceil(s), 0), n)
+    return lo, min(max(math.floor(t) + 1, lo), n)
+
+
+def _projective_spans(m: np.ndarray, size: Sequence[int], in_size: Sequence[int]) -> np.ndarray:
+    """A flat mask of the output pixels whose source point may have a share strictly between 0 and 1 under the
+    projective ``m`` (pixel centres, output -> input, its last row dividing): ``_native_warp.c``'s
+    ``blend_projective_row``, row by row: where u or v lies within a pixel of the input's edges, from their values
+    at the row's ends where the divisor keeps its sign along the row; elsewhere the whole row."""
+    (out_h, out_w), (in_h, in_w) = size, in_size
+    mask = np.zeros((out_h, out_w), bool)
+    (a, b1, b2), (c, e1, e2), (g, h1, h2) = np.asarray(m, dtype=np.float64).tolist()  # Python floats: no warnings
+    n = float(out_w)
+    for y in range(out_h):
+        b, e, h = b1 * y + b2, e1 * y + e2, h1 * y + h2
+        d0, d1 = h - g, g * n + h
+        tame = all(abs(slope) * n + abs(term) < 1e12 for slope, term in ((a, b), (c, e), (g, h)))
+        if not (tame and d0 * d1 > 0.0):
+            mask[y] = True
+            continue
+        u0, u1, v0, v1 = (b - a) / d0, (a * n + b) / d1, (e - c) / d0, (c * n + e) / d1
+        for slope, term, t0, t1, extent in ((a, b, u0, u1, in_w), (c, e, v0, v1, in_h)):
+            for p, q in ((-1.0, 0.0), (extent - 1.0, float(extent))):
+                lo, hi = _monotone_span(slope, term, g, h, t0, t1, p, q, out_w)
+                mask[y, lo:hi] = True
     return mask.reshape(-1)
 
 
@@ -279,9 +332,9 @@ def _blends_natively(out: torch.Tensor, channels: int) -> bool:
 def _native_blend(out: torch.Tensor, weight: np.ndarray, fill: Sequence[float], channels: int, src: np.ndarray,
                   matrix: np.ndarray | None = None, projective: bool = False,
                   maps: tuple[np.ndarray, np.ndarray] | None = None) -> None:
-    """:func:`_blend_border` in one compiled pass: the band of ``weight`` (the sampled alpha plane) and, for an
-    affine ``matrix`` (pixel centres, output -> input), the pixels of :func:`_affine_spans`; the source points from
-    ``matrix`` or ``maps``, the pixels from ``src``: the same values."""
+    """:func:`_blend_border` in one compiled pass: the band of ``weight`` (the sampled alpha plane) and, for a
+    ``matrix`` (pixel centres, output -> input), the pixels of :func:`_affine_spans` or :func:`_projective_spans`;
+    the source points from ``matrix`` or ``maps``, the pixels from ``src``: the same values."""
     height, width = out.shape[-2:]
     planes = out.numpy().reshape(-1, height, width)
     fills = [plane_fill(fill, channels, i) for i in range(planes.shape[0])]
