@@ -158,11 +158,11 @@ static void blend_affine_row(const Blend *job, const double *m, const uint8_t *a
 }
 
 /* Where (a x + b) / (g x + h) equals level, and in *slack how far rounding may have moved it (a millionth of a pixel,
- * more where the terms are large beside the slope). */
+ * more where the terms are large beside the slope: a billion times double's rounding of the terms). */
 static double level_crossing(double a, double b, double g, double h, double level, double *slack) {
-    double slope = a - level * g;
-    *slack = 1e-9 * (fabs(level * h) + fabs(b)) / fabs(slope) + 1e-6;
-    return (level * h - b) / slope;
+    double slope = a - level * g, x = (level * h - b) / slope;
+    *slack = 1e-9 * (fabs(level * h) + fabs(b) + fabs(x) * (fabs(a) + fabs(level * g))) / fabs(slope) + 1e-6;
+    return x;
 }
 
 /* The x in [0, n) where t(x) = (a x + b) / (g x + h) lies in (p, q), give or take rounding, on a row where the

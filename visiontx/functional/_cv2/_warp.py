@@ -210,8 +210,9 @@ def _level_crossing(a: float, b: float, g: float, h: float, level: float) -> tup
     rounding may have moved it."""
     slope = a - level * g
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # numpy's division: inf or nan by 0, as C's
-        slack = float(np.float64(1e-9 * (abs(level * h) + abs(b))) / abs(slope)) + 1e-6
-        return float(np.float64(level * h - b) / slope), slack
+        x = float(np.float64(level * h - b) / slope)
+        terms = abs(level * h) + abs(b) + abs(x) * (abs(a) + abs(level * g))
+        return x, float(np.float64(1e-9 * terms) / abs(slope)) + 1e-6
 
 
 def _monotone_span(a: float, b: float, g: float, h: float, t0: float, t1: float, p: float, q: float,

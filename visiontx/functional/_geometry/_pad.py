@@ -76,7 +76,7 @@ def _pad_axis(image: torch.Tensor, before: int, after: int, mode: str, dim: int)
     return torch.cat(strips, dim)
 
 
-def _pad_constant(image: torch.Tensor, padding: tuple[int, int, int, int], fill: list[float]) -> torch.Tensor:
+def _pad_constant(image: torch.Tensor, padding: tuple[int, int, int, int], fill: Sequence[float]) -> torch.Tensor:
     left, top, right, bottom = padding
     if len(fill) == 1:
         return torch.constant_pad_nd(image, [left, right, top, bottom], float(fill[0]))
@@ -102,7 +102,7 @@ def constant_fill(image: torch.Tensor, fill: FillArg) -> list[float]:
     return values
 
 
-def pad_constant(image: torch.Tensor, padding: tuple[int, int, int, int], fill: list[float]) -> torch.Tensor:
+def pad_constant(image: torch.Tensor, padding: tuple[int, int, int, int], fill: Sequence[float]) -> torch.Tensor:
     """``[..., H, W]`` padded by ``padding`` (``(left, top, right, bottom)``, non-negative) with the values of
     :func:`constant_fill` (one, or one per channel): a new tensor."""
     if _cv2.can_pad(image, padding, "constant", fill):
