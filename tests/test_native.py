@@ -676,9 +676,13 @@ def test_border_blend_equals_the_numpy_blend(channels: int, monkeypatch: pytest.
     assert len(calls) == 3 * 40
 
 
+_MAP_KINDS = ["mild", "pole", "huge", "zero", "cancel", "flat"]
+
+
 def _projective_matrix(kind: str, rng: np.random.Generator, out_w: int) -> np.ndarray:
     """A 3 x 3 output -> input map of one ``kind``: a mild perspective, one whose pole crosses the output's rows,
-    one with huge or non-finite terms, or one dividing by 0 everywhere."""
+    one with huge or non-finite terms, one dividing by 0 everywhere, one whose large parts cancel on some row, or
+    one whose u is flat along the rows, on a level (its asymptote)."""
     matrix = np.eye(3) + rng.normal(0, 0.3, (3, 3)) * [[1, 1, 8], [1, 1, 8], [0.01, 0.01, 0.1]]
     if kind == "pole":
         matrix[2] = [0.05, rng.normal(0, 0.02), -0.05 * rng.uniform(0, out_w)]
@@ -686,11 +690,18 @@ def _projective_matrix(kind: str, rng: np.random.Generator, out_w: int) -> np.nd
         matrix[rng.integers(0, 3), rng.integers(0, 3)] = rng.choice([1e13, -1e112, np.inf, np.nan])
     elif kind == "zero":
         matrix[2] = [0.0, 0.0, 0.0]
+    elif kind == "cancel":  # m1 y + m2 = 0 on row y0, from parts of 1e17 (or under 1e12)
+        scale = rng.choice([1e17, 1e11])
+        matrix[0, 1:] = [scale, -scale * rng.integers(0, 3)]
+    elif kind == "flat":  # u = m0 / m6 along every row: on a level (the input's width, 0 or -1)
+        matrix[2] = [0.01, 0.0, 0.1 + rng.uniform(0, 1)]
+        matrix[0] = [0.01 * rng.choice([-1.0, 0.0, 41.0]), 0.0, rng.normal(0, 1)]
     return matrix
 
 
 def _exact_shares(matrix: np.ndarray, out_size: tuple[int, int], in_size: tuple[int, int]) -> np.ndarray:
-    """The in-image share of every output pixel's footprint (flat), in double, as the blends compute it."""
+    """The in-image share of every output pixel's footprint and its source point ``(u, v)`` (flat), in double, as
+    the blends compute them."""
     from visiontx.functional._cv2 import _warp
 
     y, x = np.divmod(np.arange(out_size[0] * out_size[1]), out_size[1])
@@ -700,13 +711,13 @@ def _exact_shares(matrix: np.ndarray, out_size: tuple[int, int], in_size: tuple[
         return _warp._footprint(u, v, in_size), u, v
 
 
-@pytest.mark.parametrize("kind", ["mild", "pole", "huge", "zero"])
+@pytest.mark.parametrize("kind", _MAP_KINDS)
 def test_projective_spans_hold_every_straddling_pixel(kind: str) -> None:
     """``_projective_spans`` (and so the compiled pass it mirrors) finds every pixel whose exact share is strictly
     between 0 and 1, where OpenCV's quantised alpha can read 0 or 255, under any projective map."""
     from visiontx.functional._cv2 import _warp
 
-    rng = np.random.default_rng(["mild", "pole", "huge", "zero"].index(kind))
+    rng = np.random.default_rng(_MAP_KINDS.index(kind))
     for trial in range(60):
         out_size = (int(rng.integers(1, 40)), int(rng.integers(1, 60)))
         in_size = (int(rng.integers(1, 40)), int(rng.integers(1, 40)))
@@ -720,14 +731,14 @@ def test_projective_spans_hold_every_straddling_pixel(kind: str) -> None:
         assert _warp._projective_spans(matrix, (64, 80), (64, 80)).sum() < 6 * 2 * (64 + 80)
 
 
-@pytest.mark.parametrize("kind", ["mild", "pole", "huge", "zero"])
+@pytest.mark.parametrize("kind", _MAP_KINDS)
 def test_projective_border_blend_equals_the_numpy_blend_on_any_map(kind: str) -> None:
     """The compiled blend of a perspective warp's border equals the numpy blend over ``_projective_spans`` and the
     alpha band, byte for byte, also with poles, huge and non-finite terms and 0 / 0 points."""
     from visiontx.functional._cv2 import _warp
 
     module = _native()
-    rng = np.random.default_rng(10 + ["mild", "pole", "huge", "zero"].index(kind))
+    rng = np.random.default_rng(10 + _MAP_KINDS.index(kind))
     changed = 0
     for trial in range(60):
         out_size = (int(rng.integers(1, 40)), int(rng.integers(1, 60)))

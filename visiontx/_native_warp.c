@@ -157,25 +157,32 @@ static void blend_affine_row(const Blend *job, const double *m, const uint8_t *a
         }
 }
 
-/* Where (a x + b) / (g x + h) equals level, and in *slack how far rounding may have moved it (a millionth of a pixel,
- * more where the terms are large beside the slope: a billion times double's rounding of the terms). */
-static double level_crossing(double a, double b, double g, double h, double level, double *slack) {
+/* Where (a x + b) / (g x + h) equals level, and in *slack how far rounding may have moved it: a millionth of a pixel,
+ * more where the terms are large beside the slope (about 1e-9 of them, relative; bm and hm are the sizes of the parts
+ * b and h were summed from, which may have cancelled). */
+static double level_crossing(double a, double b, double g, double h, double bm, double hm, double level,
+                             double *slack) {
     double slope = a - level * g, x = (level * h - b) / slope;
-    *slack = 1e-9 * (fabs(level * h) + fabs(b) + fabs(x) * (fabs(a) + fabs(level * g))) / fabs(slope) + 1e-6;
+    *slack = 1e-9 * (fabs(level) * hm + bm + fabs(x) * (fabs(a) + fabs(level * g))) / fabs(slope) + 1e-6;
     return x;
 }
 
 /* The x in [0, n) where t(x) = (a x + b) / (g x + h) lies in (p, q), give or take rounding, on a row where the
  * divisor keeps its sign over [-1, n], so that t is monotone there: t runs from t0 (at x = -1) to t1 (at x = n),
- * and the span ends where t crosses p or q, else at the row's ends. */
-static void monotone_span(double a, double b, double g, double h, double t0, double t1, double p, double q,
-                          ptrdiff_t n, ptrdiff_t *lo, ptrdiff_t *hi) {
+ * and the span ends where t crosses p or q, else at the row's ends. A row whose t stays a rounding away from
+ * (p, q) is taken whole (t flat along it, at a level). */
+static void monotone_span(double a, double b, double g, double h, double bm, double hm, double t0, double t1,
+                          double p, double q, ptrdiff_t n, ptrdiff_t *lo, ptrdiff_t *hi) {
     int rising = t1 > t0;
     double low = rising ? t0 : t1, high = rising ? t1 : t0, slack_a = 0.0, slack_b = 0.0;
     *lo = *hi = 0;
-    if (!(high > p && low < q)) return;
-    double xa = low > p ? (rising ? -1.0 : (double)n) : level_crossing(a, b, g, h, p, &slack_a);  /* t: max(p, low) */
-    double xb = high < q ? (rising ? (double)n : -1.0) : level_crossing(a, b, g, h, q, &slack_b);  /* min(q, high) */
+    if (!(high > p && low < q)) {
+        double gap = high <= p ? p - high : low - q;  /* how far t stays from (p, q); NaN: not near */
+        if (gap <= 1e-9 * (fabs(p) + fabs(q) + fabs(low) + fabs(high) + 1.0)) *hi = n;
+        return;
+    }
+    double xa = low > p ? (rising ? -1.0 : (double)n) : level_crossing(a, b, g, h, bm, hm, p, &slack_a);
+    double xb = high < q ? (rising ? (double)n : -1.0) : level_crossing(a, b, g, h, bm, hm, q, &slack_b);
     if (!isfinite(xa) || !isfinite(xb) || !isfinite(slack_a) || !isfinite(slack_b)) {  /* at an asymptote: all */
         *hi = n;
         return;
@@ -197,15 +204,17 @@ static void blend_projective_row(const Blend *job, const double *m, const uint8_
                                  ptrdiff_t out_w) {
     double yy = (double)y, n = (double)out_w, in_w = (double)job->in_w, in_h = (double)job->in_h;
     double b = m[1] * yy + m[2], e = m[4] * yy + m[5], h = m[7] * yy + m[8];
+    double bm = fabs(m[1] * yy) + fabs(m[2]), em = fabs(m[4] * yy) + fabs(m[5]), hm = fabs(m[7] * yy) + fabs(m[8]);
     double d0 = h - m[6], d1 = m[6] * n + h;
     ptrdiff_t spans[4][2];
     int count = 0;
-    if (tame(m[0], b, 0.0, n) && tame(m[3], e, 0.0, n) && tame(m[6], h, 0.0, n) && d0 * d1 > 0.0) {
+    if (tame(m[0], m[1] * yy, m[2], n) && tame(m[3], m[4] * yy, m[5], n) && tame(m[6], m[7] * yy, m[8], n)
+        && d0 * d1 > 0.0) {  /* (the parts tested, not their sums, which may cancel) */
         double u0 = (b - m[0]) / d0, u1 = (m[0] * n + b) / d1, v0 = (e - m[3]) / d0, v1 = (m[3] * n + e) / d1;
-        monotone_span(m[0], b, m[6], h, u0, u1, -1.0, 0.0, out_w, &spans[0][0], &spans[0][1]);
-        monotone_span(m[0], b, m[6], h, u0, u1, in_w - 1.0, in_w, out_w, &spans[1][0], &spans[1][1]);
-        monotone_span(m[3], e, m[6], h, v0, v1, -1.0, 0.0, out_w, &spans[2][0], &spans[2][1]);
-        monotone_span(m[3], e, m[6], h, v0, v1, in_h - 1.0, in_h, out_w, &spans[3][0], &spans[3][1]);
+        monotone_span(m[0], b, m[6], h, bm, hm, u0, u1, -1.0, 0.0, out_w, &spans[0][0], &spans[0][1]);
+        monotone_span(m[0], b, m[6], h, bm, hm, u0, u1, in_w - 1.0, in_w, out_w, &spans[1][0], &spans[1][1]);
+        monotone_span(m[3], e, m[6], h, em, hm, v0, v1, -1.0, 0.0, out_w, &spans[2][0], &spans[2][1]);
+        monotone_span(m[3], e, m[6], h, em, hm, v0, v1, in_h - 1.0, in_h, out_w, &spans[3][0], &spans[3][1]);
         count = 4;
     } else {
         spans[0][0] = 0;

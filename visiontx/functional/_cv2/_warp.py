@@ -205,26 +205,27 @@ def _affine_spans(m: np.ndarray, size: Sequence[int], in_size: Sequence[int]) ->
     return mask.reshape(-1)
 
 
-def _level_crossing(a: float, b: float, g: float, h: float, level: float) -> tuple[float, float]:
+def _level_crossing(a: float, b: float, g: float, h: float, bm: float, hm: float, level: float) -> tuple[float, float]:
     """``_native_warp.c``'s ``level_crossing``: where ``(a x + b) / (g x + h)`` equals ``level``, and how far
-    rounding may have moved it."""
+    rounding may have moved it (``bm``, ``hm``: the sizes of the parts ``b`` and ``h`` were summed from)."""
     slope = a - level * g
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # numpy's division: inf or nan by 0, as C's
         x = float(np.float64(level * h - b) / slope)
-        terms = abs(level * h) + abs(b) + abs(x) * (abs(a) + abs(level * g))
+        terms = abs(level) * hm + bm + abs(x) * (abs(a) + abs(level * g))
         return x, float(np.float64(1e-9 * terms) / abs(slope)) + 1e-6
 
 
-def _monotone_span(a: float, b: float, g: float, h: float, t0: float, t1: float, p: float, q: float,
-                   n: int) -> tuple[int, int]:
+def _monotone_span(a: float, b: float, g: float, h: float, bm: float, hm: float, t0: float, t1: float, p: float,
+                   q: float, n: int) -> tuple[int, int]:
     """``_native_warp.c``'s ``monotone_span``: the x in ``[0, n)`` where ``(a x + b) / (g x + h)``, monotone from
-    ``t0`` (x = -1) to ``t1`` (x = n), lies in ``(p, q)``, give or take rounding."""
+    ``t0`` (x = -1) to ``t1`` (x = n), lies in ``(p, q)``, give or take rounding (a row a rounding away: whole)."""
     rising = t1 > t0
     low, high = (t0, t1) if rising else (t1, t0)
     if not (high > p and low < q):
-        return 0, 0
-    xa, slack_a = ((-1.0 if rising else float(n)), 0.0) if low > p else _level_crossing(a, b, g, h, p)
-    xb, slack_b = ((float(n) if rising else -1.0), 0.0) if high < q else _level_crossing(a, b, g, h, q)
+        gap = p - high if high <= p else low - q  # how far t stays from (p, q); NaN: not near
+        return (0, n) if gap <= 1e-9 * (abs(p) + abs(q) + abs(low) + abs(high) + 1.0) else (0, 0)
+    xa, slack_a = ((-1.0 if rising else float(n)), 0.0) if low > p else _level_crossing(a, b, g, h, bm, hm, p)
+    xb, slack_b = ((float(n) if rising else -1.0), 0.0) if high < q else _level_crossing(a, b, g, h, bm, hm, q)
     if not all(map(math.isfinite, (xa, xb, slack_a, slack_b))):
         return 0, n
     s, t = (xa - slack_a, xb + slack_b) if xa < xb else (xb - slack_b, xa + slack_a)
@@ -244,15 +245,16 @@ def _projective_spans(m: np.ndarray, size: Sequence[int], in_size: Sequence[int]
     n = float(out_w)
     for y in range(out_h):
         b, e, h = b1 * y + b2, e1 * y + e2, h1 * y + h2
+        bm, em, hm = abs(b1 * y) + abs(b2), abs(e1 * y) + abs(e2), abs(h1 * y) + abs(h2)
         d0, d1 = h - g, g * n + h
-        tame = all(abs(slope) * n + abs(term) < 1e12 for slope, term in ((a, b), (c, e), (g, h)))
+        tame = all(abs(slope) * n + parts < 1e12 for slope, parts in ((a, bm), (c, em), (g, hm)))  # parts: uncancelled
         if not (tame and d0 * d1 > 0.0):
             mask[y] = True
             continue
         u0, u1, v0, v1 = (b - a) / d0, (a * n + b) / d1, (e - c) / d0, (c * n + e) / d1
-        for slope, term, t0, t1, extent in ((a, b, u0, u1, in_w), (c, e, v0, v1, in_h)):
+        for slope, term, magnitude, t0, t1, extent in ((a, b, bm, u0, u1, in_w), (c, e, em, v0, v1, in_h)):
             for p, q in ((-1.0, 0.0), (extent - 1.0, float(extent))):
-                lo, hi = _monotone_span(slope, term, g, h, t0, t1, p, q, out_w)
+                lo, hi = _monotone_span(slope, term, g, h, magnitude, hm, t0, t1, p, q, out_w)
                 mask[y, lo:hi] = True
     return mask.reshape(-1)
 
