@@ -676,13 +676,13 @@ def test_border_blend_equals_the_numpy_blend(channels: int, monkeypatch: pytest.
     assert len(calls) == 3 * 40
 
 
-_MAP_KINDS = ["mild", "pole", "huge", "zero", "cancel", "flat"]
+_MAP_KINDS = ["mild", "pole", "huge", "zero", "cancel", "flat", "affine"]
 
 
 def _projective_matrix(kind: str, rng: np.random.Generator, out_w: int) -> np.ndarray:
     """A 3 x 3 output -> input map of one ``kind``: a mild perspective, one whose pole crosses the output's rows,
     one with huge or non-finite terms, one dividing by 0 everywhere, one whose large parts cancel on some row, or
-    one whose u is flat along the rows, on a level (its asymptote)."""
+    one whose u is flat along the rows, on a level (its asymptote), or an affine one."""
     matrix = np.eye(3) + rng.normal(0, 0.3, (3, 3)) * [[1, 1, 8], [1, 1, 8], [0.01, 0.01, 0.1]]
     if kind == "pole":
         matrix[2] = [0.05, rng.normal(0, 0.02), -0.05 * rng.uniform(0, out_w)]
@@ -693,6 +693,8 @@ def _projective_matrix(kind: str, rng: np.random.Generator, out_w: int) -> np.nd
     elif kind == "cancel":  # m1 y + m2 = 0 on row y0, from parts of 1e17 (or under 1e12)
         scale = rng.choice([1e17, 1e11])
         matrix[0, 1:] = [scale, -scale * rng.integers(0, 3)]
+    elif kind == "affine":  # a rotation, scale and shift: the last row [0, 0, 1]
+        matrix[2] = [0.0, 0.0, 1.0]
     elif kind == "flat":  # u = m0 / m6 along every row: on a level (the input's width, 0 or -1)
         matrix[2] = [0.01, 0.0, 0.1 + rng.uniform(0, 1)]
         matrix[0] = [0.01 * rng.choice([-1.0, 0.0, 41.0]), 0.0, rng.normal(0, 1)]
@@ -713,7 +715,7 @@ def _exact_shares(matrix: np.ndarray, out_size: tuple[int, int], in_size: tuple[
 
 @pytest.mark.parametrize("kind", _MAP_KINDS)
 def test_projective_spans_hold_every_straddling_pixel(kind: str) -> None:
-    """``_projective_spans`` (and so the compiled pass it mirrors) finds every pixel whose exact share is strictly
+    """``_matrix_spans`` (and so the compiled pass it mirrors) finds every pixel whose exact share is strictly
     between 0 and 1, where OpenCV's quantised alpha can read 0 or 255, under any projective map."""
     from visiontx.functional._cv2 import _warp
 
@@ -724,16 +726,16 @@ def test_projective_spans_hold_every_straddling_pixel(kind: str) -> None:
         matrix = _projective_matrix(kind, rng, out_size[1])
         share, _, _ = _exact_shares(matrix, out_size, in_size)
         straddling = (share > 0) & (share < 1)
-        spans = _warp._projective_spans(matrix, out_size, in_size)
+        spans = _warp._matrix_spans(matrix, out_size, in_size)
         assert not (straddling & ~spans).any(), (kind, trial)
     if kind == "mild":  # and not much more: a band a few pixels wide along the image's edges
         matrix = np.array([[1.02, 0.03, -1.3], [-0.02, 0.98, 0.7], [2e-4, -1e-4, 1.0]])
-        assert _warp._projective_spans(matrix, (64, 80), (64, 80)).sum() < 6 * 2 * (64 + 80)
+        assert _warp._matrix_spans(matrix, (64, 80), (64, 80)).sum() < 6 * 2 * (64 + 80)
 
 
 @pytest.mark.parametrize("kind", _MAP_KINDS)
 def test_projective_border_blend_equals_the_numpy_blend_on_any_map(kind: str) -> None:
-    """The compiled blend of a perspective warp's border equals the numpy blend over ``_projective_spans`` and the
+    """The compiled blend of a perspective warp's border equals the numpy blend over ``_matrix_spans`` and the
     alpha band, byte for byte, also with poles, huge and non-finite terms and 0 / 0 points."""
     from visiontx.functional._cv2 import _warp
 
@@ -751,7 +753,7 @@ def test_projective_border_blend_equals_the_numpy_blend_on_any_map(kind: str) ->
         compiled = before.copy()
         module.blend_border(compiled, alpha, fills, src, matrix.reshape(-1).tolist(), True, None, None)
         in_band = (alpha.reshape(-1) - np.uint8(1)) < np.uint8(254)
-        index = np.flatnonzero(in_band | _warp._projective_spans(matrix, out_size, in_size))
+        index = np.flatnonzero(in_band | _warp._matrix_spans(matrix, out_size, in_size))
         _, u, v = _exact_shares(matrix, out_size, in_size)
         numpy = torch.from_numpy(before.copy())
         _warp._blend_border(numpy, index, u[index], v[index], fills, 3, src, in_band[index])

@@ -42,8 +42,8 @@
  * mt_uniform(state, position, out, centred): torch.rand's floats from its CPU generator's state (_native_random.c).
  *
  * blend_border(out, alpha, fills, src, matrix, projective, map_x, map_y): the torch path's border blend of an OpenCV
- * warp or remap of src with a fill, where its sampled alpha plane is strictly between 0 and 255 and, for affine
- * maps, where the exact share of the footprint in the image is (_native_warp.c).
+ * warp or remap of src with a fill, where its sampled alpha plane is strictly between 0 and 255 and, for a warp by a
+ * matrix, where the exact share of the footprint in the image is (_native_warp.c).
  *
  * The loops use SSE2 (every x86-64 CPU), and AVX2 where the CPU has it (checked when the module loads; the
  * halving's 1, 3, 3, 1 loops, the blur and the hue rotation and colour matrix of planes also 512-bit ones where it
@@ -1895,7 +1895,7 @@ static PyMethodDef methods[] = {
     {"blend_border", blend_border, METH_VARARGS,
      "blend_border(out, alpha, fills, src, matrix, projective, map_x, map_y): the torch path's border blend of an "
      "OpenCV warp (matrix: 9 numbers, output -> input pixel centres) or remap (map_x, map_y: float32 source points) "
-     "of the uint8 planes of src into those of out, where the sampled alpha is 1..254 (affine maps: also where the "
+     "of the uint8 planes of src into those of out, where the sampled alpha is 1..254 (a matrix: also where the "
      "exact share of the footprint in the image is strictly between 0 and 1)."},
     {"blur", blur, METH_VARARGS,
      "blur(src, dst, wx, wy): each plane of src (planes, rows, columns; uint8 or float32) blurred down its columns "

@@ -7,8 +7,8 @@
  * is strictly between its bounds, the pixel becomes s w + (1 - w) fill, with s and w recomputed from the source
  * point and the input's pixels (from OpenCV's rounded value, the blend would round twice: up to a level off).
  * OpenCV's alpha quantises the share (its source points are 1/32 pixel apart): pixels whose exact share is strictly
- * between 0 and 1 can read 0 or 255 there. Affine and perspective warps find those too, row by row from the map
- * (where the source point is near the input's edges); for remaps (any map) the band of the alpha is all.
+ * between 0 and 1 can read 0 or 255 there. Warps by a matrix find those too, row by row from the map (where the
+ * source point is near the input's edges); for remaps (any map) the band of the alpha is all.
  * The arithmetic is numpy's of the Python version, step for step, in double; rounded half to even and saturated.
  */
 #include <math.h>
@@ -86,76 +86,9 @@ static int lowest_bit(unsigned v) {
 #endif
 }
 
-/* [*lo, *hi): the x in [0, n) for which a x + b lies in [p, q], widened (outer) by a pixel each side or narrowed
- * (!outer) by one: a superset or a subset of them, for an affine row's exact tests to finish. */
-static void row_span(double a, double b, double p, double q, ptrdiff_t n, int outer, ptrdiff_t *lo, ptrdiff_t *hi) {
-    double s, t;
-    if (a == 0.0) {
-        s = (b >= p && b <= q) ? -1.0 : (double)n + 1.0;
-        t = (b >= p && b <= q) ? (double)n + 1.0 : -1.0;
-    } else {
-        s = (p - b) / a;
-        t = (q - b) / a;
-        if (s > t) {
-            double swap = s;
-            s = t;
-            t = swap;
-        }
-    }
-    if (isnan(s) || isnan(t)) {
-        *lo = *hi = 0;
-        return;
-    }
-    s = s < -2.0 ? -2.0 : (s > (double)n + 2.0 ? (double)n + 2.0 : s);
-    t = t < -2.0 ? -2.0 : (t > (double)n + 2.0 ? (double)n + 2.0 : t);
-    ptrdiff_t first = outer ? (ptrdiff_t)floor(s) - 1 : (ptrdiff_t)ceil(s) + 1;
-    ptrdiff_t last = outer ? (ptrdiff_t)ceil(t) + 2 : (ptrdiff_t)floor(t);  /* exclusive */
-    *lo = first < 0 ? 0 : (first > n ? n : first);
-    *hi = last < *lo ? *lo : (last > n ? n : last);
-}
-
 /* Whether a x + b + c over x in [0, n] stays well inside double's exact range (no term swallowing another: the
  * spans are then within their pixel of margin); NaN and infinities are not. */
 static int tame(double a, double b, double c, double n) { return fabs(a) * n + fabs(b) + fabs(c) < 1e12; }
-
-/* [lo, hi) and the inner [inner_lo, inner_hi) of row y of an affine warp (m: output -> input pixel centres), for
- * an input of in_h x in_w: outside the inner part, within the outer one, the pixels whose source point may have
- * a share strictly between 0 and 1 (the whole row where the map's terms are too large for the spans). */
-static void affine_row_spans(const double *m, ptrdiff_t y, ptrdiff_t out_w, ptrdiff_t in_h, ptrdiff_t in_w,
-                             ptrdiff_t *lo, ptrdiff_t *hi, ptrdiff_t *inner_lo, ptrdiff_t *inner_hi) {
-    double yy = (double)y;
-    if (!tame(m[0], m[1] * yy, m[2], (double)out_w) || !tame(m[3], m[4] * yy, m[5], (double)out_w)) {
-        *lo = 0;
-        *hi = *inner_lo = *inner_hi = out_w;
-        return;
-    }
-    double bu = m[1] * yy + m[2], bv = m[4] * yy + m[5];
-    ptrdiff_t ulo, uhi, vlo, vhi, ilo, ihi, jlo, jhi;
-    row_span(m[0], bu, -1.0, (double)in_w, out_w, 1, &ulo, &uhi);  /* some of the footprint in the image */
-    row_span(m[3], bv, -1.0, (double)in_h, out_w, 1, &vlo, &vhi);
-    row_span(m[0], bu, 0.0, (double)in_w - 1.0, out_w, 0, &ilo, &ihi);  /* all of it */
-    row_span(m[3], bv, 0.0, (double)in_h - 1.0, out_w, 0, &jlo, &jhi);
-    *lo = ulo > vlo ? ulo : vlo;
-    *hi = uhi < vhi ? uhi : vhi;
-    *inner_lo = ilo > jlo ? ilo : jlo;
-    *inner_hi = ihi < jhi ? ihi : jhi;
-    if (*inner_hi <= *inner_lo) *inner_lo = *inner_hi = *hi;  /* no inner part: the whole span */
-}
-
-/* The pixels of row y of an affine warp (m: output -> input pixel centres) whose source point may have a share
- * strictly between 0 and 1, beside the alpha band (those the band scan takes are left to it). */
-static void blend_affine_row(const Blend *job, const double *m, const uint8_t *alpha, ptrdiff_t y, ptrdiff_t out_w) {
-    ptrdiff_t lo, hi, inner_lo, inner_hi;
-    affine_row_spans(m, y, out_w, job->in_h, job->in_w, &lo, &hi, &inner_lo, &inner_hi);
-    ptrdiff_t parts[2][2] = {{lo, inner_lo < hi ? inner_lo : hi}, {inner_hi > lo ? inner_hi : lo, hi}};
-    for (int part = 0; part < 2; part++)
-        for (ptrdiff_t x = parts[part][0]; x < parts[part][1]; x++) {
-            ptrdiff_t k = y * out_w + x;
-            if ((uint8_t)(alpha[k] - 1) < 254) continue;  /* the band scan's */
-            blend_pixel(job, k, m[0] * (double)x + m[1] * (double)y + m[2], m[3] * (double)x + m[4] * (double)y + m[5],
-                        0);
-        }
-}
 
 /* Where (a x + b) / (g x + h) equals level, and in *slack how far rounding may have moved it: a millionth of a pixel,
  * more where the terms are large beside the slope (about 1e-9 of them, relative; bm and hm are the sizes of the parts
@@ -195,13 +128,12 @@ static void monotone_span(double a, double b, double g, double h, double bm, dou
     *hi = last < *lo ? *lo : (last > n ? n : last);
 }
 
-/* The pixels of row y of a perspective warp (m: output -> input pixel centres, its last row dividing) whose source
- * point may have a share strictly between 0 and 1, beside the alpha band: where u or v lies within a pixel of the
- * input's edges (in (-1, 0) or (extent - 1, extent)), found from u and v at the row's ends where the divisor keeps
- * its sign along the row (u and v are monotone there); elsewhere (the horizon crossing the row, terms too large
- * for the spans) the whole row, each pixel tested. */
-static void blend_projective_row(const Blend *job, const double *m, const uint8_t *alpha, ptrdiff_t y,
-                                 ptrdiff_t out_w) {
+/* The pixels of row y of a warp (m: output -> input pixel centres, its last row dividing; [0, 0, 1] for an affine
+ * map) whose source point may have a share strictly between 0 and 1, beside the alpha band: where u or v lies
+ * within a pixel of the input's edges (in (-1, 0) or (extent - 1, extent)), found from u and v at the row's ends
+ * where the divisor keeps its sign along the row (u and v are monotone there); elsewhere (the horizon crossing the
+ * row, terms too large for the spans) the whole row, each pixel tested. */
+static void blend_matrix_row(const Blend *job, const double *m, const uint8_t *alpha, ptrdiff_t y, ptrdiff_t out_w) {
     double yy = (double)y, n = (double)out_w, in_w = (double)job->in_w, in_h = (double)job->in_h;
     double b = m[1] * yy + m[2], e = m[4] * yy + m[5], h = m[7] * yy + m[8];
     double bm = fabs(m[1] * yy) + fabs(m[2]), em = fabs(m[4] * yy) + fabs(m[5]), hm = fabs(m[7] * yy) + fabs(m[8]);
@@ -225,7 +157,7 @@ static void blend_projective_row(const Blend *job, const double *m, const uint8_
         for (ptrdiff_t x = spans[i][0]; x < spans[i][1]; x++) {
             ptrdiff_t k = y * out_w + x;
             if ((uint8_t)(alpha[k] - 1) < 254) continue;  /* the band scan's */
-            double xx = (double)x, den = m[6] * xx + m[7] * yy + m[8];  /* as the band scan computes them */
+            double xx = (double)x, den = m[6] * xx + m[7] * yy + m[8];  /* (1 for an affine map: the band scan's) */
             blend_pixel(job, k, (m[0] * xx + m[1] * yy + m[2]) / den, (m[3] * xx + m[4] * yy + m[5]) / den, 0);
         }
 }
@@ -271,8 +203,7 @@ void border_blend(uint8_t *out, ptrdiff_t planes, ptrdiff_t out_h, ptrdiff_t out
                 blend_pixel(&job, k, u, v, 1);
             }
         }
-        if (matrix && !projective) blend_affine_row(&job, matrix, alpha, y, out_w);
-        if (matrix && projective) blend_projective_row(&job, matrix, alpha, y, out_w);
+        if (matrix) blend_matrix_row(&job, matrix, alpha, y, out_w);
     }
 }
 

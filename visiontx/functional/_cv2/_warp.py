@@ -152,10 +152,8 @@ def warp(
     elif fill is not None:
         in_band = np.zeros(weight.size, bool)
         in_band[_band(weight)] = True
-        near_edges = None
-        if out.dtype == torch.uint8:
-            near_edges = (_affine_spans if affine else _projective_spans)(m, size, image.shape[-2:])
-        index = np.flatnonzero(in_band if near_edges is None else in_band | near_edges)
+        candidates = in_band | _matrix_spans(m, size, image.shape[-2:]) if out.dtype == torch.uint8 else in_band
+        index = np.flatnonzero(candidates)
         y, x = np.divmod(index, size[1])
         with np.errstate(divide="ignore", over="ignore", invalid="ignore"):  # degenerate maps: nan weights, skipped
             u, v = (m[i, 0] * x + m[i, 1] * y + m[i, 2] for i in range(2))
@@ -164,45 +162,6 @@ def warp(
                 u, v = u / d, v / d
         _blend_border(out, index, u, v, fill, channels, src, in_band[index])
     return out
-
-
-def _row_span(a: float, b: float, p: float, q: float, n: int, outer: bool) -> tuple[int, int]:
-    """``_native_warp.c``'s ``row_span``: the x in ``[0, n)`` for which ``a x + b`` lies in ``[p, q]``, widened
-    (``outer``) or narrowed by a pixel each side."""
-    if a == 0.0:
-        held = p <= b <= q
-        s, t = (-1.0, n + 1.0) if held else (n + 1.0, -1.0)
-    else:
-        s, t = sorted(((p - b) / a, (q - b) / a))
-    if math.isnan(s) or math.isnan(t):
-        return 0, 0
-    s, t = (min(max(value, -2.0), n + 2.0) for value in (s, t))
-    first = math.floor(s) - 1 if outer else math.ceil(s) + 1
-    last = math.ceil(t) + 2 if outer else math.floor(t)
-    lo = min(max(first, 0), n)
-    return lo, min(max(last, lo), n)
-
-
-def _affine_spans(m: np.ndarray, size: Sequence[int], in_size: Sequence[int]) -> np.ndarray:
-    """A flat mask of the output pixels whose source point may have a share strictly between 0 and 1 under the
-    affine ``m`` (pixel centres, output -> input): ``_native_warp.c``'s ``affine_row_spans``, row by row."""
-    (out_h, out_w), (in_h, in_w) = size, in_size
-    mask = np.zeros((out_h, out_w), bool)
-    (a, b, c), (d, e, f) = (row.tolist() for row in m[:2])
-    for y in range(out_h):
-        if not (abs(a) * out_w + abs(b * y) + abs(c) < 1e12 and abs(d) * out_w + abs(e * y) + abs(f) < 1e12):
-            mask[y] = True
-            continue
-        bu, bv = b * y + c, e * y + f
-        (ulo, uhi), (vlo, vhi) = _row_span(a, bu, -1.0, in_w, out_w, True), _row_span(d, bv, -1.0, in_h, out_w, True)
-        (ilo, ihi), (jlo, jhi) = (_row_span(a, bu, 0.0, in_w - 1.0, out_w, False),
-                                  _row_span(d, bv, 0.0, in_h - 1.0, out_w, False))
-        lo, hi, inner_lo, inner_hi = max(ulo, vlo), min(uhi, vhi), max(ilo, jlo), min(ihi, jhi)
-        if inner_hi <= inner_lo:
-            inner_lo = inner_hi = hi
-        mask[y, lo:min(inner_lo, hi)] = True
-        mask[y, max(inner_hi, lo):hi] = True
-    return mask.reshape(-1)
 
 
 def _level_crossing(a: float, b: float, g: float, h: float, bm: float, hm: float, level: float) -> tuple[float, float]:
@@ -234,10 +193,10 @@ def _monotone_span(a: float, b: float, g: float, h: float, bm: float, hm: float,
     return lo, min(max(math.floor(t) + 1, lo), n)
 
 
-def _projective_spans(m: np.ndarray, size: Sequence[int], in_size: Sequence[int]) -> np.ndarray:
-    """A flat mask of the output pixels whose source point may have a share strictly between 0 and 1 under the
-    projective ``m`` (pixel centres, output -> input, its last row dividing): ``_native_warp.c``'s
-    ``blend_projective_row``, row by row: where u or v lies within a pixel of the input's edges, from their values
+def _matrix_spans(m: np.ndarray, size: Sequence[int], in_size: Sequence[int]) -> np.ndarray:
+    """A flat mask of the output pixels whose source point may have a share strictly between 0 and 1 under ``m``
+    (3 x 3, pixel centres, output -> input, its last row dividing; ``[0, 0, 1]`` for an affine map):
+    ``_native_warp.c``'s ``blend_matrix_row``, row by row: where u or v lies within a pixel of the input's edges, from their values
     at the row's ends where the divisor keeps its sign along the row; elsewhere the whole row."""
     (out_h, out_w), (in_h, in_w) = size, in_size
     mask = np.zeros((out_h, out_w), bool)
@@ -336,8 +295,8 @@ def _native_blend(out: torch.Tensor, weight: np.ndarray, fill: Sequence[float], 
                   matrix: np.ndarray | None = None, projective: bool = False,
                   maps: tuple[np.ndarray, np.ndarray] | None = None) -> None:
     """:func:`_blend_border` in one compiled pass: the band of ``weight`` (the sampled alpha plane) and, for a
-    ``matrix`` (pixel centres, output -> input), the pixels of :func:`_affine_spans` or :func:`_projective_spans`;
-    the source points from ``matrix`` or ``maps``, the pixels from ``src``: the same values."""
+    ``matrix`` (pixel centres, output -> input), the pixels of :func:`_matrix_spans`; the source points from
+    ``matrix`` or ``maps``, the pixels from ``src``: the same values."""
     height, width = out.shape[-2:]
     planes = out.numpy().reshape(-1, height, width)
     fills = [plane_fill(fill, channels, i) for i in range(planes.shape[0])]
