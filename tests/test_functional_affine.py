@@ -448,3 +448,25 @@ def test_non_finite_parameters_are_a_value_error_naming_them(bad: float) -> None
             F.affine(image, **{**good, name: value})
     with pytest.raises(ValueError, match="angle must be finite"):
         F.rotate(image, bad)
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+@pytest.mark.parametrize("format", ["XYXY", "CXCYWH"])
+def test_half_precision_boxes_and_points_are_mapped_in_float32_and_rounded_once(dtype, format) -> None:
+    """Half-precision boxes and key points take the float32 maths (one rounding to their dtype at the end), as
+    half-precision images do: the same as mapping their float32 values, cast back."""
+    from visiontx.datapoints import KeyPoints
+
+    boxes = make_bounding_box((37, 53), format=format, num_boxes=6)
+    points = KeyPoints(torch.tensor([[3.3, 7.7], [40.1, 20.6], [0.5, 36.2]]), canvas_size=(37, 53))
+    ops = [
+        lambda x: F.affine(x, angle=17.0, translate=[3, -2], scale=1.3, shear=[4.0, -2.0]),
+        lambda x: F.resize(x, [41, 29]),
+        lambda x: F.perspective(x, [[0, 0], [52, 0], [52, 36], [0, 36]], [[2, 1], [50, 3], [49, 35], [1, 33]]),
+    ]
+    for op in ops:
+        for inpt in (boxes, points):
+            half = op(type(inpt).wrap_like(inpt, inpt.as_subclass(torch.Tensor).to(dtype)))
+            expected = op(type(inpt).wrap_like(inpt, inpt.as_subclass(torch.Tensor).to(dtype).float()))
+            assert half.dtype == dtype
+            assert_equal(half.as_subclass(torch.Tensor), expected.as_subclass(torch.Tensor).to(dtype))

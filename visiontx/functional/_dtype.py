@@ -49,13 +49,12 @@ def coordinate_dtype(dtype: torch.dtype) -> torch.dtype:
     integers in float64 where float32 would round them (int32, int64: past 2^24), else float32."""
     if dtype.is_floating_point:
         return work_dtype(dtype)
-    return torch.float64 if torch.iinfo(dtype).bits > 16 else torch.float32
+    return torch.float64 if integer_range(dtype)[1] > 1 << 24 else torch.float32
 
 
 def value_bits(dtype: torch.dtype) -> int:
     """The bits of an integer dtype's non-negative values (7 for int8, 16 for uint16)."""
-    info = torch.iinfo(dtype)
-    return info.bits - int(info.min < 0)
+    return integer_range(dtype)[1].bit_length()
 
 
 def max_value(dtype: torch.dtype) -> int | float:

@@ -115,33 +115,27 @@ def transform_boxes(
     coordinates) and return the enclosing axis-aligned boxes in the same format and dtype.
 
     ``clamp_to`` ``(H, W)``: clamp the result to an image of that size (before rounding).
-    Float boxes are computed in their own precision (float64 stays float64); integer boxes are
-    computed in float32 (float64 for int32 and int64) and rounded back.
+    Boxes are computed in :func:`coordinate_dtype`'s precision (float64 stays float64, half precision and
+    integers up to 16 bits in float32, int32 and int64 in float64), integer ones rounded back.
     """
     format = BoundingBoxFormat.parse(format)
     dtype = boxes.dtype
-    work_dtype = dtype if dtype.is_floating_point else coordinate_dtype(dtype)
     m = _rows(matrix)
-    work = boxes.to(work_dtype)  # not modified below: no copy needed for XYXY boxes
+    work = boxes.to(coordinate_dtype(dtype))  # not modified below: no copy needed for XYXY boxes
     (a, b, c), (d, e, f), last = m
     axis_aligned = b == 0 and d == 0 and last == [0.0, 0.0, 1.0]
-    exact_scalars = work_dtype in (torch.float32, torch.float64)  # half precision: scalar maths in float32
-    if axis_aligned and exact_scalars and clamp_to is None:  # no format round trip
-        out = _map_axis_aligned(work, format, a, c, e, f)
-        return out if dtype.is_floating_point else out.round_().to(dtype)
+    if axis_aligned and clamp_to is None:  # no format round trip
+        return _rounded_to(_map_axis_aligned(work, format, a, c, e, f), dtype)
     xyxy = work if format == BoundingBoxFormat.XYXY else _to_xyxy(work, format)
-    if axis_aligned and exact_scalars:
-        out = _map_axis_aligned(xyxy, BoundingBoxFormat.XYXY, a, c, e, f)
-    elif axis_aligned:
-        x = xyxy[..., 0::2] * a + c
-        y = xyxy[..., 1::2] * e + f
-        out = torch.stack([x.amin(-1), y.amin(-1), x.amax(-1), y.amax(-1)], dim=-1)
-    else:
-        out = _map_corners(xyxy, m)
+    out = _map_axis_aligned(xyxy, BoundingBoxFormat.XYXY, a, c, e, f) if axis_aligned else _map_corners(xyxy, m)
     if clamp_to is not None:
         _clamp_xyxy_(out, clamp_to[0], clamp_to[1])
-    out = _from_xyxy(out, format) if format != BoundingBoxFormat.XYXY else out
-    return out if dtype.is_floating_point else out.round_().to(dtype)
+    return _rounded_to(_from_xyxy(out, format) if format != BoundingBoxFormat.XYXY else out, dtype)
+
+
+def _rounded_to(coordinates: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
+    """Computed coordinates back in ``dtype``: floats cast (rounded once), integers rounded to the nearest."""
+    return coordinates.to(dtype) if dtype.is_floating_point else coordinates.round_().to(dtype)
 
 
 def transform_points(
@@ -159,5 +153,4 @@ def transform_points(
     if (g, h, i) != (0.0, 0.0, 1.0):  # projective
         w = x * g + y * h + i
         mx, my = mx / w, my / w
-    out = torch.stack([mx, my], dim=-1).sub_(offset)
-    return out.to(dtype) if dtype.is_floating_point else out.round_().to(dtype)
+    return _rounded_to(torch.stack([mx, my], dim=-1).sub_(offset), dtype)
